@@ -1,0 +1,171 @@
+/* cli-check.c: `cortado-cli check FILE…`: parse each net or solver (the
+ * kind is detected), upgrade legacy content, and report every problem as
+ * FILE:LINE:COLUMN: message, like a compiler. Unknown fields are all
+ * listed, not just the first: the file is parsed leniently and each kept
+ * field is then an error, or with --lenient a remark. */
+#include <glib/gi18n-lib.h>
+#include <stdio.h>
+
+#include "cli-private.h"
+#include "proto-error.h"
+#include "proto-file.h"
+#include "upgrade.h"
+
+static gboolean lenient = FALSE;
+static gboolean quiet = FALSE;
+static char **files = NULL;
+
+static const GOptionEntry entries[] = {
+  { "lenient", 'l', 0, G_OPTION_ARG_NONE, &lenient,
+    N_("Accept fields the schema does not know and list each kept one"), NULL },
+  { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+    N_("Print errors only"), NULL },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
+  { NULL }
+};
+
+static void
+print_summary (const char *path, ProtobufCMessage *msg, CtProtoKind kind)
+{
+  if (kind == CT_PROTO_KIND_SOLVER)
+    {
+      const Caffe__SolverParameter *solver = (const Caffe__SolverParameter *) msg;
+      g_print (_("%s: ok (solver, type %s)\n"), path,
+               solver->type != NULL ? solver->type : "SGD");
+    }
+  else
+    {
+      const Caffe__NetParameter *net = (const Caffe__NetParameter *) msg;
+      g_print (g_dngettext (GETTEXT_PACKAGE, "%s: ok (net '%s', %lu layer)\n",
+                            "%s: ok (net '%s', %lu layers)\n", net->n_layer),
+               path, net->name != NULL ? net->name : "", (unsigned long) net->n_layer);
+    }
+}
+
+/* One kept field (or enum value): an error in strict mode, a remark
+ * with --lenient. Errors point where a strict parse would have stopped. */
+static void
+print_unknown (const char *path, const CtTextUnknown *u)
+{
+  if (lenient)
+    {
+      if (quiet)
+        return;
+      if (u->value != NULL)
+        g_print (_("%s:%u:%u: kept unknown value '%s' of field '%s' in %s\n"),
+                 path, u->line, u->column, u->value, u->field_name, u->message_type);
+      else
+        g_print (_("%s:%u:%u: kept unknown field '%s' in %s\n"),
+                 path, u->line, u->column, u->field_name, u->message_type);
+    }
+  else if (u->value != NULL)
+    g_printerr (_("%s:%u:%u: invalid value '%s' for enum field '%s' in %s\n"),
+                path, u->error_line, u->error_column, u->value, u->field_name,
+                u->message_type);
+  else
+    g_printerr (_("%s:%u:%u: unknown field '%s' in %s\n"),
+                path, u->error_line, u->error_column, u->field_name, u->message_type);
+}
+
+/* Parses PATH leniently as the kind its text suggests. */
+static ProtobufCMessage *
+parse_file (const char *path, CtProtoKind *kind, GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      g_set_error (error, CT_PROTO_ERROR, CT_PROTO_ERROR_IO, _("%s: could not read: %s"),
+                   path, local_error->message);
+      return NULL;
+    }
+  *kind = ct_proto_guess_kind (contents, length);
+  return ct_text_parse (*kind == CT_PROTO_KIND_SOLVER ? &caffe__solver_parameter__descriptor
+                                                      : &caffe__net_parameter__descriptor,
+                       contents, length, path, CT_TEXT_LENIENT, error);
+}
+
+static gboolean
+upgrade (ProtobufCMessage *msg, CtProtoKind kind, const char *path, GPtrArray *notes,
+         GError **error)
+{
+  if (kind == CT_PROTO_KIND_SOLVER)
+    {
+      Caffe__SolverParameter *solver = (Caffe__SolverParameter *) msg;
+      return !ct_solver_needs_upgrade (solver) ||
+             ct_upgrade_solver (solver, path, notes, error);
+    }
+  else
+    {
+      Caffe__NetParameter *net = (Caffe__NetParameter *) msg;
+      return !ct_net_needs_upgrade (net) || ct_upgrade_net (net, path, notes, error);
+    }
+}
+
+/* Returns whether PATH is free of errors. The file is parsed leniently and
+ * its unknown fields listed before the upgrade, which may turn some of
+ * them into fields of the newer format: they are errors in the file as
+ * written, as a strict load would say. */
+static gboolean
+check_file (const char *path)
+{
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) unknown = NULL;
+  g_autoptr(GError) error = NULL;
+  ProtobufCMessage *msg;
+  CtProtoKind kind;
+  gboolean ok;
+
+  msg = parse_file (path, &kind, &error);
+  if (msg == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return FALSE;
+    }
+
+  unknown = ct_text_list_unknown (msg);
+  for (guint i = 0; i < unknown->len; i++)
+    print_unknown (path, g_ptr_array_index (unknown, i));
+  ok = lenient || unknown->len == 0;
+
+  if (!upgrade (msg, kind, path, notes, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      ok = FALSE;
+    }
+  else if (!quiet)
+    {
+      for (guint i = 0; i < notes->len; i++)
+        g_print ("%s: %s\n", path, (const char *) g_ptr_array_index (notes, i));
+      if (ok)
+        print_summary (path, msg, kind);
+    }
+  protobuf_c_message_free_unpacked (msg, NULL);
+  return ok;
+}
+
+int
+ct_cli_check (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  gboolean ok = TRUE;
+
+  context = ct_cli_context_new ("check", _("FILE…"),
+                                _("Parse each net or solver prototxt (the kind is detected), "
+                                  "upgrade legacy content, and print every error as "
+                                  "FILE:LINE:COLUMN: message. Upgrade notes go to standard "
+                                  "output."),
+                                entries);
+  if (!ct_cli_parse (context, &argc, &argv))
+    return CT_CLI_EXIT_USAGE;
+  if (files == NULL || files[0] == NULL)
+    return ct_cli_usage_error ("check", _("no file given"));
+
+  for (char **f = files; *f != NULL; f++)
+    ok &= check_file (*f);
+  g_clear_pointer (&files, g_strfreev);
+  fflush (stdout);
+  return ok ? CT_CLI_EXIT_OK : CT_CLI_EXIT_INPUT;
+}

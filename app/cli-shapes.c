@@ -1,0 +1,321 @@
+/* cli-shapes.c: `cortado-cli check --shapes NET`: the net's shapes as the
+ * engine infers them without running anything, layer by layer (Split
+ * layers included): each top's shape, the parameter count, an estimate of
+ * the forward pass's floating-point operations and the memory the layer's
+ * tops take. Layers that cannot be built (a data layer whose source is not
+ * there, a mistake) are reported and the rest is still shown.
+ *
+ * The FLOP estimate counts a multiply-add as two operations for the
+ * matrix-product layers (convolution, deconvolution, inner product), the
+ * window size per output for pooling, and one operation per element for
+ * element-wise layers; layers that only move data count zero. */
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "cli-net-private.h"
+#include "net.h"
+#include "proto-file.h"
+
+gboolean
+ct_cli_parse_phase (const char *text, Caffe__Phase *phase)
+{
+  if (g_ascii_strcasecmp (text, "TRAIN") == 0)
+    *phase = CAFFE__PHASE__TRAIN;
+  else if (g_ascii_strcasecmp (text, "TEST") == 0)
+    *phase = CAFFE__PHASE__TEST;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gint64
+shape_count (const CtNetShapeBlob *s)
+{
+  gint64 count = 1;
+
+  if (!s->known)
+    return 0;
+  for (guint a = 0; a < s->n_axes; a++)
+    count *= s->dims[a];
+  return count;
+}
+
+static gint64
+first_count (GPtrArray *blobs)
+{
+  return blobs->len > 0 ? shape_count (blobs->pdata[0]) : 0;
+}
+
+static gint64
+sum_counts (GPtrArray *blobs)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < blobs->len; i++)
+    total += shape_count (blobs->pdata[i]);
+  return total;
+}
+
+/* Multiply-adds per output of a layer whose first parameter is a weight
+ * matrix with one row (conv: filter) per output channel. */
+static double
+weights_per_row (const CtNetShapeLayer *l)
+{
+  const CtNetShapeBlob *w;
+
+  if (l->params->len == 0)
+    return 0.0;
+  w = l->params->pdata[0];
+  if (!w->known || w->n_axes == 0 || w->dims[0] == 0)
+    return 0.0;
+  return (double) shape_count (w) / (double) w->dims[0];
+}
+
+static double
+pooling_window (const CtNetShapeLayer *l)
+{
+  const Caffe__PoolingParameter *p = l->param->pooling_param;
+  const CtNetShapeBlob *b = l->bottoms->len > 0 ? l->bottoms->pdata[0] : NULL;
+  double kh, kw;
+
+  if (p != NULL && p->global_pooling)
+    {
+      if (b == NULL || !b->known || b->n_axes < 4)
+        return 0.0;
+      return (double) b->dims[2] * (double) b->dims[3];
+    }
+  if (p == NULL)
+    return 0.0;
+  kh = p->has_kernel_h ? p->kernel_h : p->kernel_size;
+  kw = p->has_kernel_w ? p->kernel_w : p->kernel_size;
+  return kh * kw;
+}
+
+static gboolean
+type_is (const CtNetShapeLayer *l, const char *const *types)
+{
+  for (gsize i = 0; types[i] != NULL; i++)
+    if (strcmp (l->type, types[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static double
+layer_flops (const CtNetShapeLayer *l)
+{
+  static const char *const elementwise[] = {
+    "ReLU", "PReLU", "ELU", "Sigmoid", "TanH", "AbsVal", "Power", "Exp", "Log", "BNLL",
+    "Threshold", "Dropout", "Swish", "Clip", "Bias", NULL
+  };
+  static const char *const losses[] = {
+    "SoftmaxWithLoss", "EuclideanLoss", "SigmoidCrossEntropyLoss", "HingeLoss",
+    "InfogainLoss", "MultinomialLogisticLoss", "ContrastiveLoss", "Accuracy", NULL
+  };
+  double top = (double) first_count (l->tops);
+  double bottom = (double) first_count (l->bottoms);
+  double bias = l->params->len > 1 ? top : 0.0;
+
+  if (l->status != CT_NET_LAYER_OK)
+    return 0.0;
+  if (strcmp (l->type, "Convolution") == 0)
+    return 2.0 * top * weights_per_row (l) + bias;
+  if (strcmp (l->type, "Deconvolution") == 0)
+    return 2.0 * bottom * weights_per_row (l) + bias;
+  if (strcmp (l->type, "InnerProduct") == 0 || strcmp (l->type, "Embed") == 0)
+    {
+      const Caffe__InnerProductParameter *p = l->param->inner_product_param;
+      double n_out = p != NULL && p->num_output > 0 ? p->num_output : 1.0;
+      double weights = l->params->len > 0 ? (double) shape_count (l->params->pdata[0]) : 0.0;
+
+      if (strcmp (l->type, "Embed") == 0)
+        return 0.0; /* a lookup */
+      return 2.0 * (top / n_out) * weights + bias;
+    }
+  if (strcmp (l->type, "Pooling") == 0)
+    return top * pooling_window (l);
+  if (strcmp (l->type, "LRN") == 0)
+    {
+      const Caffe__LRNParameter *p = l->param->lrn_param;
+      double size = p != NULL ? p->local_size : 5.0;
+      gboolean within = p != NULL && p->norm_region ==
+                                       CAFFE__LRNPARAMETER__NORM_REGION__WITHIN_CHANNEL;
+
+      return top * ((within ? size * size : size) + 3.0);
+    }
+  if (strcmp (l->type, "Eltwise") == 0)
+    return top * (double) MAX ((int) l->bottoms->len - 1, 1);
+  if (strcmp (l->type, "BatchNorm") == 0 || strcmp (l->type, "MVN") == 0)
+    return 2.0 * top;
+  if (strcmp (l->type, "Scale") == 0)
+    return top + bias;
+  if (strcmp (l->type, "Softmax") == 0)
+    return 3.0 * top;
+  if (type_is (l, elementwise))
+    return top;
+  if (type_is (l, losses))
+    return 3.0 * bottom;
+  return 0.0;
+}
+
+/* Bytes of the tops the layer makes itself (in-place tops are its
+ * bottom's). */
+static gint64
+layer_memory (const CtNetShapeLayer *l)
+{
+  gint64 bytes = 0;
+
+  for (guint j = 0; j < l->tops->len; j++)
+    {
+      const CtNetShapeBlob *t = l->tops->pdata[j];
+      if (!t->in_place)
+        bytes += shape_count (t) * (gint64) sizeof (float);
+    }
+  return bytes;
+}
+
+static char *
+dims_text (const CtNetShapeBlob *s)
+{
+  GString *text = g_string_new (NULL);
+
+  if (!s->known)
+    return g_string_free (text, FALSE);
+  for (guint a = 0; a < s->n_axes; a++)
+    g_string_append_printf (text, a == 0 ? "%" G_GINT64_FORMAT : " %" G_GINT64_FORMAT,
+                            s->dims[a]);
+  return g_string_free (text, FALSE);
+}
+
+/* "1.23 G": three significant digits with an SI prefix. */
+static char *
+human_number (double value)
+{
+  const char *prefixes[] = { "", " k", " M", " G", " T", " P" };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint p = 0;
+
+  while (value >= 1000.0 && p + 1 < G_N_ELEMENTS (prefixes))
+    {
+      value /= 1000.0;
+      p++;
+    }
+  g_ascii_formatd (buf, sizeof buf, p == 0 ? "%.0f" : "%.3g", value);
+  return g_strconcat (buf, prefixes[p], NULL);
+}
+
+static void
+print_tsv (const CtNetShapes *shapes)
+{
+  for (guint i = 0; i < shapes->layers->len; i++)
+    {
+      const CtNetShapeLayer *l = shapes->layers->pdata[i];
+
+      for (guint j = 0; j < l->tops->len; j++)
+        {
+          const CtNetShapeBlob *t = l->tops->pdata[j];
+          g_autofree char *dims = t->known ? dims_text (t) : g_strdup ("?");
+
+          g_print ("%s\t%s\ttop\t%s\t%s\n", l->name, l->type, t->name, dims);
+        }
+      for (guint j = 0; j < l->params->len; j++)
+        {
+          g_autofree char *dims = dims_text (l->params->pdata[j]);
+
+          g_print ("%s\t%s\tparam\t%u\t%s\n", l->name, l->type, j, dims);
+        }
+    }
+}
+
+static void
+print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase)
+{
+  double total_flops = 0.0;
+  gint64 total_params = 0, total_memory = 0;
+  g_autofree char *flops_text = NULL, *params_text = NULL, *memory_text = NULL;
+
+  g_print (_("net '%s' in phase %s: %u layers\n"), net_name,
+           phase == CAFFE__PHASE__TRAIN ? "TRAIN" : "TEST", shapes->layers->len);
+  /* TRANSLATORS: column headings; keep the widths */
+  g_print ("%-28s %-18s %-28s %-20s %10s %10s %10s\n", _("LAYER"), _("TYPE"), _("TOP"),
+           _("SHAPE"), _("PARAMS"), _("FLOPS"), _("MEMORY"));
+  for (guint i = 0; i < shapes->layers->len; i++)
+    {
+      const CtNetShapeLayer *l = shapes->layers->pdata[i];
+      double flops = layer_flops (l);
+      gint64 params = sum_counts (l->params);
+      gint64 memory = layer_memory (l);
+      g_autofree char *p = human_number ((double) params);
+      g_autofree char *f = human_number (flops);
+      g_autofree char *m = g_format_size ((guint64) memory);
+      guint rows = MAX (l->tops->len, 1);
+
+      total_flops += flops;
+      total_params += params;
+      total_memory += memory;
+      for (guint j = 0; j < rows; j++)
+        {
+          const CtNetShapeBlob *t = j < l->tops->len ? l->tops->pdata[j] : NULL;
+          g_autofree char *dims = t == NULL ? g_strdup ("")
+                                  : t->known ? dims_text (t) : g_strdup (_("unknown"));
+          g_autofree char *shown = t != NULL && t->in_place
+                                   ? g_strdup_printf (_("%s (in place)"), t->name)
+                                   : g_strdup (t != NULL ? t->name : "");
+
+          if (j == 0)
+            g_print ("%-28s %-18s %-28s %-20s %10s %10s %10s\n", l->name, l->type, shown, dims,
+                     p, f, m);
+          else
+            g_print ("%-28s %-18s %-28s %-20s\n", "", "", shown, dims);
+        }
+    }
+  params_text = human_number ((double) total_params);
+  flops_text = human_number (total_flops);
+  memory_text = g_format_size ((guint64) total_memory);
+  g_print (_("total: %s parameters, %sFLOP per forward pass, %s of activations\n"),
+           params_text, flops_text, memory_text);
+}
+
+gboolean
+ct_cli_print_shapes (const char *path, Caffe__Phase phase, gboolean tsv)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtNetShapes) shapes = NULL;
+  Caffe__NetParameter *param;
+  CtNetConfig config = { .phase = phase, .seed = 1, .source_name = path };
+  gboolean ok;
+
+  /* Lenient: a field the engine does not know fails its layer only, and
+   * the rest of the net still gets shapes. */
+  param = ct_net_load_text_file (path, CT_TEXT_LENIENT, NULL, &error);
+  if (param == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return FALSE;
+    }
+  shapes = ct_net_infer_shapes (param, &config);
+  if (shapes->error != NULL)
+    {
+      g_printerr ("%s: %s\n", path, shapes->error->message);
+      protobuf_c_message_free_unpacked (&param->base, NULL);
+      return FALSE;
+    }
+  if (tsv)
+    print_tsv (shapes);
+  else
+    print_table (shapes, param->name != NULL ? param->name : "", phase);
+  for (guint i = 0; i < shapes->layers->len; i++)
+    {
+      const CtNetShapeLayer *l = shapes->layers->pdata[i];
+
+      if (l->status == CT_NET_LAYER_FAILED)
+        g_printerr ("%s: %s\n", path, l->error->message);
+    }
+  if (shapes->n_skipped > 0)
+    g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: %u layer has no shapes because of the "
+                             "errors above\n", "%s: %u layers have no shapes because of the "
+                             "errors above\n", shapes->n_skipped), path, shapes->n_skipped);
+  ok = shapes->n_failed == 0;
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  return ok;
+}

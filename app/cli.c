@@ -1,0 +1,180 @@
+/* cli.c: cortado-cli's entry point. It sets up the locale and
+ * translations, then hands the rest of the command line to one verb
+ * (check, format, upgrade, info), each in its own file with its own
+ * options and --help. Also the small helpers the verbs share. */
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-private.h"
+#include "cli-net-private.h"
+
+typedef struct {
+  const char *name;
+  const char *summary; /* translated when shown */
+  CtCliVerbFunc run;
+} CtCliVerb;
+
+static const CtCliVerb verbs[] = {
+  { "check", N_("Parse nets and solvers, upgrade them, and report every error"), ct_cli_check },
+  { "format", N_("Print a prototxt in canonical form, or rewrite it in place"), ct_cli_format },
+  { "upgrade", N_("Write a V0/V1 net or an old solver in the current format"), ct_cli_upgrade },
+  { "info", N_("Show the layers and parameter shapes of a .caffemodel "
+               "(or a .binaryproto or .solverstate)"), ct_cli_info },
+  { "forward", N_("Run a net forward (and backward) and print the loss; dump every blob"),
+    ct_cli_forward },
+  { "layers", N_("List the layer types Cortado knows"), ct_cli_layers },
+};
+
+static const char *
+exit_status_text (void)
+{
+  return _("Exit status:\n"
+           "  0  success\n"
+           "  1  an input file has errors (or an output could not be written)\n"
+           "  2  the command line is wrong");
+}
+
+static void
+print_help (FILE *out)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_string_append_printf (text, _("Usage:\n  %s COMMAND [OPTION…] ARGUMENTS\n\n"), "cortado-cli");
+  g_string_append (text, _("Cortado's command-line tool for Caffe nets, solvers and models.\n\n"));
+  g_string_append (text, _("Commands:\n"));
+  for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
+    g_string_append_printf (text, "  %-9s %s\n", verbs[i].name, _(verbs[i].summary));
+  g_string_append_printf (text, _("\nRun '%s COMMAND --help' for the options of a command.\n\n"),
+                          "cortado-cli");
+  g_string_append (text, exit_status_text ());
+  g_string_append_c (text, '\n');
+  if (out == stdout)
+    g_print ("%s", text->str);
+  else
+    g_printerr ("%s", text->str);
+}
+
+GOptionContext *
+ct_cli_context_new (const char *verb,
+                    const char *parameters,
+                    const char *summary,
+                    const GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (parameters);
+
+  /* GOption prints g_get_prgname(), which main() set to "cortado-cli VERB",
+   * in its usage line */
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, summary);
+  g_option_context_set_description (context, exit_status_text ());
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
+gboolean
+ct_cli_parse (GOptionContext *context, int *argc, char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("%s: %s\n", g_get_prgname (), error->message);
+      g_printerr (_("Run '%s --help' for usage.\n"), g_get_prgname ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+ct_cli_usage_error (const char *verb, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("cortado-cli %s: %s\n", verb, message);
+  g_printerr (_("Run 'cortado-cli %s --help' for usage.\n"), verb);
+  return CT_CLI_EXIT_USAGE;
+}
+
+gboolean
+ct_cli_write_stdout (const char *data, gsize length)
+{
+  if (length > 0 && fwrite (data, 1, length, stdout) != length)
+    return FALSE;
+  return fflush (stdout) == 0;
+}
+
+gboolean
+ct_cli_read_input (const char *path, char **contents, gsize *length, GError **error)
+{
+  g_autoptr(GString) buf = NULL;
+  char chunk[65536];
+  size_t n;
+
+  if (strcmp (path, "-") != 0)
+    return g_file_get_contents (path, contents, length, error);
+
+  buf = g_string_new (NULL);
+  while ((n = fread (chunk, 1, sizeof chunk, stdin)) > 0)
+    g_string_append_len (buf, chunk, n);
+  if (ferror (stdin))
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   _("could not read standard input: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  *length = buf->len;
+  *contents = g_string_free (g_steal_pointer (&buf), FALSE);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *verb;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_help (stderr);
+      return CT_CLI_EXIT_USAGE;
+    }
+  verb = argv[1];
+  if (strcmp (verb, "--help") == 0 || strcmp (verb, "-h") == 0 ||
+      strcmp (verb, "-?") == 0 || strcmp (verb, "help") == 0)
+    {
+      print_help (stdout);
+      return CT_CLI_EXIT_OK;
+    }
+  if (strcmp (verb, "--version") == 0)
+    {
+      g_print ("cortado-cli %s\n", PACKAGE_VERSION);
+      return CT_CLI_EXIT_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
+    if (strcmp (verbs[i].name, verb) == 0)
+      {
+        g_autofree char *prgname = g_strdup_printf ("cortado-cli %s", verb);
+
+        /* set once: newer GLib ignores later calls */
+        g_set_prgname (prgname);
+        return verbs[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("cortado-cli: unknown command '%s'\n"), verb);
+  g_printerr (_("Run 'cortado-cli --help' for the list of commands.\n"));
+  return CT_CLI_EXIT_USAGE;
+}

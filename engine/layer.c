@@ -1,0 +1,249 @@
+/* layer.c: what every layer type shares: construction from a LayerParameter,
+ * the blob-count checks, setup as Caffe orders it (counts, the type's setup,
+ * reshape, loss weights), forward with the loss it contributes, backward,
+ * and the CPU fallback for types without GPU code. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "engine-error.h"
+#include "blas.h"
+
+static Caffe__LayerParameter *
+copy_layer_param (const Caffe__LayerParameter *param)
+{
+  gsize size = protobuf_c_message_get_packed_size (&param->base);
+  g_autofree guint8 *bytes = g_malloc (size ? size : 1);
+
+  protobuf_c_message_pack (&param->base, bytes);
+  return caffe__layer_parameter__unpack (NULL, size, bytes);
+}
+
+CtLayer *
+ct_layer_new (const CtLayerClass *klass, const Caffe__LayerParameter *param, Caffe__Phase phase)
+{
+  CtLayer *layer;
+
+  g_return_val_if_fail (klass != NULL && param != NULL, NULL);
+  g_return_val_if_fail (klass->instance_size >= sizeof (CtLayer), NULL);
+
+  layer = g_malloc0 (klass->instance_size);
+  layer->klass = klass;
+  layer->param = copy_layer_param (param);
+  layer->phase = param->has_phase ? param->phase : phase;
+  layer->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
+  layer->param_propagate_down = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  layer->loss_weights = g_array_new (FALSE, TRUE, sizeof (float));
+  return layer;
+}
+
+void
+ct_layer_free (CtLayer *layer)
+{
+  if (layer == NULL)
+    return;
+  if (layer->klass->finalize != NULL)
+    layer->klass->finalize (layer);
+  g_ptr_array_unref (layer->blobs);
+  g_array_unref (layer->param_propagate_down);
+  g_array_unref (layer->loss_weights);
+  if (layer->param != NULL)
+    protobuf_c_message_free_unpacked (&layer->param->base, NULL);
+  g_free (layer);
+}
+
+const char *
+ct_layer_get_name (const CtLayer *layer)
+{
+  return layer->param->name != NULL ? layer->param->name : "";
+}
+
+const char *
+ct_layer_get_type (const CtLayer *layer)
+{
+  return layer->klass->type;
+}
+
+gboolean
+ct_layer_fail (const CtLayer *layer, GError **error, int code, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* TRANSLATORS: layer name, layer type, then what is wrong with it */
+  g_set_error (error, CT_ENGINE_ERROR, code, _("layer '%s' (%s): %s"),
+               ct_layer_get_name (layer), layer->klass->type, message);
+  return FALSE;
+}
+
+static gboolean
+check_count (const CtLayer *layer, gboolean tops, guint have, CtCountRule rule,
+             GError **error)
+{
+  if (rule.exact == 0 && rule.min == 0 && rule.max == 0)
+    return TRUE;
+  if (rule.exact >= 0 && have != (guint) rule.exact)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          tops ? _("takes %d top blobs, got %u")
+                               : _("takes %d bottom blobs, got %u"), rule.exact, have);
+  if (rule.min >= 0 && have < (guint) rule.min)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          tops ? _("takes at least %d top blobs, got %u")
+                               : _("takes at least %d bottom blobs, got %u"), rule.min, have);
+  if (rule.max >= 0 && have > (guint) rule.max)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          tops ? _("takes at most %d top blobs, got %u")
+                               : _("takes at most %d bottom blobs, got %u"), rule.max, have);
+  return TRUE;
+}
+
+static gboolean
+check_blob_counts (const CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  const CtLayerClass *k = layer->klass;
+
+  if (!check_count (layer, FALSE, bottom->len, k->bottoms, error))
+    return FALSE;
+  if (!check_count (layer, TRUE, top->len, k->tops, error))
+    return FALSE;
+  if (k->equal_bottom_top_counts && bottom->len != top->len)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("needs as many top blobs as bottom blobs, got %u and %u"),
+                          top->len, bottom->len);
+  return TRUE;
+}
+
+/* As Caffe: the weights come from loss_weight (one per top, or none); a
+ * loss layer without any weighs its first top 1. A weighted top's diff
+ * holds its weight, so that backward starts from it. */
+static gboolean
+set_loss_weights (CtLayer *layer, GPtrArray *top, GError **error)
+{
+  const Caffe__LayerParameter *p = layer->param;
+
+  if (p->n_loss_weight != 0 && p->n_loss_weight != top->len)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("has %u loss_weight values for %u top blobs"),
+                          (guint) p->n_loss_weight, top->len);
+
+  g_array_set_size (layer->loss_weights, top->len);
+  for (guint i = 0; i < top->len; i++)
+    {
+      float weight = 0.0f;
+
+      if (p->n_loss_weight != 0)
+        weight = p->loss_weight[i];
+      else if (layer->klass->is_loss && i == 0)
+        weight = 1.0f;
+      g_array_index (layer->loss_weights, float, i) = weight;
+      if (weight != 0.0f)
+        {
+          CtBlob *blob = CT_TOP (top, i);
+          float *diff = ct_blob_mutable_cpu_diff (blob, error);
+
+          if (diff == NULL)
+            return FALSE;
+          ct_cpu_set (ct_blob_count (blob), weight, diff);
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ct_layer_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  if (!check_blob_counts (layer, bottom, top, error))
+    return FALSE;
+  if (layer->klass->setup != NULL && !layer->klass->setup (layer, bottom, top, error))
+    return FALSE;
+  /* A type that creates parameter blobs may leave propagate-down unset: learn them all. */
+  while (layer->param_propagate_down->len < layer->blobs->len)
+    {
+      gboolean yes = TRUE;
+      g_array_append_val (layer->param_propagate_down, yes);
+    }
+  if (!ct_layer_reshape (layer, bottom, top, error))
+    return FALSE;
+  return set_loss_weights (layer, top, error);
+}
+
+gboolean
+ct_layer_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return layer->klass->reshape (layer, bottom, top, error);
+}
+
+gboolean
+ct_layer_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                  gboolean use_gpu, float *loss, GError **error)
+{
+  const CtLayerClass *k = layer->klass;
+  CtLayerForwardFunc forward = use_gpu && k->forward_gpu != NULL ? k->forward_gpu : k->forward_cpu;
+  float total = 0.0f;
+
+  if (!forward (layer, bottom, top, error))
+    return FALSE;
+
+  for (guint i = 0; i < top->len && i < layer->loss_weights->len; i++)
+    {
+      CtBlob *blob = CT_TOP (top, i);
+      float part = 0.0f;
+
+      if (g_array_index (layer->loss_weights, float, i) == 0.0f)
+        continue;
+      /* The diff holds the loss weight (set_loss_weights). */
+      ct_cpu_dot (ct_blob_count (blob), ct_blob_cpu_data (blob, NULL),
+                  ct_blob_cpu_diff (blob, NULL), &part);
+      total += part;
+    }
+  if (loss != NULL)
+    *loss = total;
+  return TRUE;
+}
+
+gboolean
+ct_layer_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean use_gpu, GError **error)
+{
+  const CtLayerClass *k = layer->klass;
+  CtLayerBackwardFunc backward = use_gpu && k->backward_gpu != NULL ? k->backward_gpu
+                                                                    : k->backward_cpu;
+
+  if (backward == NULL)
+    return TRUE;
+  return backward (layer, top, propagate_down, bottom, error);
+}
+
+gboolean
+ct_layer_allow_force_backward (const CtLayer *layer, guint bottom_index)
+{
+  if (layer->klass->allow_force_backward == NULL)
+    return TRUE;
+  return layer->klass->allow_force_backward (layer, bottom_index);
+}
+
+float
+ct_layer_loss_weight (const CtLayer *layer, guint top_index)
+{
+  if (top_index >= layer->loss_weights->len)
+    return 0.0f;
+  return g_array_index (layer->loss_weights, float, top_index);
+}
+
+gboolean
+ct_layer_param_propagate_down (const CtLayer *layer, guint param_index)
+{
+  if (param_index >= layer->param_propagate_down->len)
+    return FALSE;
+  return g_array_index (layer->param_propagate_down, gboolean, param_index);
+}
+
+void
+ct_layer_set_param_propagate_down (CtLayer *layer, guint param_index, gboolean value)
+{
+  if (param_index >= layer->param_propagate_down->len)
+    g_array_set_size (layer->param_propagate_down, param_index + 1);
+  g_array_index (layer->param_propagate_down, gboolean, param_index) = value;
+}

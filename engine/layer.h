@@ -1,0 +1,134 @@
+/* layer.h: CtLayer, one node of a net, and CtLayerClass, what a layer type
+ * is: its name and family, how many bottoms and tops it takes, and its
+ * setup, reshape, forward and backward functions.
+ *
+ * A layer's life follows Caffe's: ct_layer_new() (the type's fields zeroed,
+ * parameter blobs none), ct_layer_setup() (count checks, the type's setup,
+ * which creates and fills the parameter blobs, reshape, loss weights), then
+ * any number of reshape / forward / backward. Everything a user can get
+ * wrong (a bad parameter, a shape that does not fit) fails in setup or
+ * reshape with an error that names the layer; forward and backward fail only
+ * on bad data values (a label out of range) and on the device.
+ *
+ * Bottoms and tops are GPtrArrays of CtBlob*, borrowed from the net. Every
+ * arithmetic loop lives in kernels/; a layer file wires blobs to kernels. */
+#pragma once
+
+#include <glib.h>
+
+#include "blob.h"
+#include "caffe.pb-c.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CtLayer CtLayer;
+typedef struct _CtLayerClass CtLayerClass;
+
+/* Families, as the palette groups them. */
+typedef enum {
+  CT_LAYER_FAMILY_DATA,
+  CT_LAYER_FAMILY_VISION,
+  CT_LAYER_FAMILY_NEURON,
+  CT_LAYER_FAMILY_NORMALIZATION,
+  CT_LAYER_FAMILY_COMMON,
+  CT_LAYER_FAMILY_LOSS,
+  CT_LAYER_FAMILY_RECURRENT,
+  CT_LAYER_FAMILY_UTILITY,
+  CT_LAYER_N_FAMILIES
+} CtLayerFamily;
+
+/* How many bottoms or tops a type takes. -1 in a member means "no rule";
+ * a rule left out of a class ({0, 0, 0}) means any count. Write rules with
+ * the macros below. */
+typedef struct {
+  int exact, min, max;
+} CtCountRule;
+
+#define CT_EXACTLY(n) { (n), -1, -1 }
+#define CT_AT_LEAST(n) { -1, (n), -1 }
+#define CT_AT_MOST(n) { -1, -1, (n) }
+#define CT_BETWEEN(a, b) { -1, (a), (b) }
+#define CT_ANY_COUNT { -1, -1, -1 }
+
+typedef gboolean (*CtLayerSetupFunc) (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                      GError **error);
+typedef gboolean (*CtLayerForwardFunc) (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                        GError **error);
+/* PROPAGATE_DOWN has one entry per bottom: whether its diff is wanted. */
+typedef gboolean (*CtLayerBackwardFunc) (CtLayer *layer, GPtrArray *top,
+                                         const gboolean *propagate_down, GPtrArray *bottom,
+                                         GError **error);
+
+struct _CtLayerClass {
+  const char *type;        /* the prototxt type string, "Convolution" */
+  CtLayerFamily family;
+  const char *description; /* one line, marked N_() for translation */
+  gsize instance_size;     /* sizeof the type's struct, which starts with CtLayer */
+
+  CtCountRule bottoms;
+  CtCountRule tops;
+  gboolean equal_bottom_top_counts;
+  /* Create missing tops up to the minimum/exact count (loss layers' loss). */
+  gboolean auto_top_blobs;
+  /* A loss layer: without loss_weight in the prototxt, top 0 weighs 1. */
+  gboolean is_loss;
+
+  /* Type-specific setup: read the parameters, create parameter blobs and
+   * fill them. Optional. */
+  CtLayerSetupFunc setup;
+  /* Shape the tops (and buffers) from the bottoms. Required. */
+  CtLayerSetupFunc reshape;
+  CtLayerForwardFunc forward_cpu;
+  CtLayerBackwardFunc backward_cpu; /* NULL: the type never propagates down */
+  CtLayerForwardFunc forward_gpu;   /* NULL: falls back to the CPU */
+  CtLayerBackwardFunc backward_gpu; /* NULL: falls back to the CPU */
+  /* Whether force_backward may ask for BOTTOM_INDEX's diff (labels: no).
+   * NULL: always. */
+  gboolean (*allow_force_backward) (const CtLayer *layer, guint bottom_index);
+  /* Free what the type's struct holds. Optional. */
+  void (*finalize) (CtLayer *layer);
+};
+
+struct _CtLayer {
+  const CtLayerClass *klass;
+  Caffe__LayerParameter *param; /* owned deep copy */
+  Caffe__Phase phase;
+  GPtrArray *blobs;                /* CtBlob*, the learnable parameters, owned */
+  GArray *param_propagate_down;    /* gboolean per parameter blob */
+  GArray *loss_weights;            /* float per top, set by ct_layer_setup */
+  guint64 seed;                    /* for layers that draw random numbers */
+};
+
+/* A layer of KLASS for PARAM (copied) in PHASE. */
+CtLayer *ct_layer_new (const CtLayerClass *klass, const Caffe__LayerParameter *param,
+                       Caffe__Phase phase);
+void ct_layer_free (CtLayer *layer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtLayer, ct_layer_free)
+
+const char *ct_layer_get_name (const CtLayer *layer);
+const char *ct_layer_get_type (const CtLayer *layer);
+
+gboolean ct_layer_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+gboolean ct_layer_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+
+/* Forward on the CPU (or GPU when USE_GPU and the type has one), then the
+ * loss: the sum over tops of loss weight times the top's data. */
+gboolean ct_layer_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                           gboolean use_gpu, float *loss, GError **error);
+gboolean ct_layer_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, gboolean use_gpu, GError **error);
+
+gboolean ct_layer_allow_force_backward (const CtLayer *layer, guint bottom_index);
+float ct_layer_loss_weight (const CtLayer *layer, guint top_index);
+gboolean ct_layer_param_propagate_down (const CtLayer *layer, guint param_index);
+void ct_layer_set_param_propagate_down (CtLayer *layer, guint param_index, gboolean value);
+
+/* Helpers for the layer files. */
+#define CT_BOTTOM(array, i) ((CtBlob *) g_ptr_array_index ((array), (i)))
+#define CT_TOP(array, i) ((CtBlob *) g_ptr_array_index ((array), (i)))
+
+/* Set ERROR to "layer 'NAME' (TYPE): MESSAGE" and return FALSE. */
+gboolean ct_layer_fail (const CtLayer *layer, GError **error, int code,
+                        const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+G_END_DECLS

@@ -1,0 +1,320 @@
+/* batch-norm.c: BatchNorm, y = (x - mean) / sqrt(var + eps) per channel
+ * (axis 1), statistics over every other axis. Learned scale and shift are a
+ * separate Scale layer, as in Caffe.
+ *
+ * Three parameter blobs hold running sums, not learned weights: the mean
+ * sum [C], the variance sum [C] and their weight [1]; the stored
+ * statistics are sum / weight. With use_global_stats (the default in TEST)
+ * forward uses them. Otherwise forward uses the batch's own statistics and
+ * folds them into the sums: weight = weight * f + 1, mean sum = mean +
+ * f * mean sum, variance sum = m / (m - 1) * var + f * variance sum, with
+ * f = moving_average_fraction and m the elements per channel (the unbiased
+ * variance), exactly as Caffe does, TEST phase included.
+ *
+ * The sums must never be changed by a solver: as Caffe, setup marks them
+ * with lr_mult 0 (adding the ParamSpecs a prototxt leaves out, refusing a
+ * non-zero lr_mult) and clears their param_propagate_down. */
+#include <stdlib.h>
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "blas.h"
+#include "engine-error.h"
+#include "normalization.h"
+#include "neuron-private.h"
+
+typedef struct {
+  CtLayer parent;
+  gboolean use_global_stats;
+  float moving_average_fraction;
+  float eps;
+  gint64 channels;
+  float *mean;     /* [channels]: this forward's mean */
+  float *std;      /* [channels]: variance, then sqrt(variance + eps), kept for backward */
+  CtBlob *x_norm;  /* the output of the last batch-statistics forward, for backward */
+} CtBatchNormLayer;
+
+/* Caffe's LayerSetUp adds a ParamSpec { lr_mult: 0 } for every statistics
+ * blob the prototxt does not describe, and refuses a learned one. */
+static gboolean
+freeze_statistics (CtLayer *layer, GError **error)
+{
+  Caffe__LayerParameter *p = layer->param;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      if (p->n_param == i)
+        {
+          Caffe__ParamSpec *spec = malloc (sizeof (Caffe__ParamSpec));
+          Caffe__ParamSpec **specs = realloc (p->param, (i + 1) * sizeof (Caffe__ParamSpec *));
+
+          if (spec == NULL || specs == NULL)
+            {
+              free (spec);
+              if (specs != NULL)
+                p->param = specs;
+              return ct_layer_fail (layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                                    _("out of memory"));
+            }
+          caffe__param_spec__init (spec);
+          spec->has_lr_mult = TRUE;
+          spec->lr_mult = 0.0f;
+          specs[i] = spec;
+          p->param = specs;
+          p->n_param = i + 1;
+        }
+      else if (p->param[i]->lr_mult != 0.0f)
+        return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                              _("param %u has a non-zero lr_mult, but the batch statistics "
+                                "are not learned: give lr_mult 0 or leave the param out"), i);
+      ct_layer_set_param_propagate_down (layer, i, FALSE);
+    }
+  return TRUE;
+}
+
+static gboolean
+create_or_check_statistics (CtLayer *layer, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  const gint64 expected[3] = { self->channels, self->channels, 1 };
+
+  if (layer->blobs->len == 0)
+    for (guint i = 0; i < 3; i++)
+      {
+        g_autoptr (GError) local = NULL;
+        CtBlob *blob = ct_blob_new_with_shape (&expected[i], 1, &local);
+        float *data;
+
+        if (blob == NULL)
+          return ct_layer_fail (layer, error, local->code, "%s", local->message);
+        g_ptr_array_add (layer->blobs, blob);
+        data = ct_neuron_mutable_data (layer, blob, error);
+        if (data == NULL)
+          return FALSE;
+        ct_cpu_set (expected[i], 0.0f, data);
+      }
+
+  if (layer->blobs->len != 3)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("has %u parameter blobs, BatchNorm keeps 3 (mean, variance, "
+                            "their weight)"), layer->blobs->len);
+  for (guint i = 0; i < 3; i++)
+    if (ct_blob_count (g_ptr_array_index (layer->blobs, i)) != expected[i])
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                            _("parameter blob %u has %" G_GINT64_FORMAT " values, %"
+                              G_GINT64_FORMAT " expected"),
+                            i, ct_blob_count (g_ptr_array_index (layer->blobs, i)),
+                            expected[i]);
+  return TRUE;
+}
+
+static gboolean
+batch_norm_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  static const Caffe__BatchNormParameter defaults = CAFFE__BATCH_NORM_PARAMETER__INIT;
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  const Caffe__BatchNormParameter *p = layer->param->batch_norm_param;
+  CtBlob *b = CT_BOTTOM (bottom, 0);
+
+  if (p == NULL)
+    p = &defaults;
+  if (ct_blob_num_axes (b) < 1)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("the bottom needs at least 1 axis"));
+  if (!(p->eps >= 0.0f))
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("batch_norm_param.eps must not be negative"));
+
+  self->use_global_stats = p->has_use_global_stats ? p->use_global_stats
+                                                   : layer->phase == CAFFE__PHASE__TEST;
+  self->moving_average_fraction = p->moving_average_fraction;
+  self->eps = p->eps;
+  self->channels = ct_blob_num_axes (b) == 1 ? 1 : ct_blob_get_shape (b)[1];
+
+  if (!create_or_check_statistics (layer, error) || !freeze_statistics (layer, error))
+    return FALSE;
+
+  g_free (self->mean);
+  g_free (self->std);
+  self->mean = g_new0 (float, MAX (self->channels, 1));
+  self->std = g_new0 (float, MAX (self->channels, 1));
+  if (self->x_norm == NULL)
+    self->x_norm = ct_blob_new ();
+  return TRUE;
+}
+
+static gboolean
+batch_norm_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  CtBlob *b = CT_BOTTOM (bottom, 0);
+  gint64 channels;
+  g_autoptr (GError) local = NULL;
+
+  if (ct_blob_num_axes (b) < 1)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("the bottom needs at least 1 axis"));
+  channels = ct_blob_num_axes (b) == 1 ? 1 : ct_blob_get_shape (b)[1];
+  if (channels != self->channels)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("the bottom has %" G_GINT64_FORMAT " channels, set up for %"
+                            G_GINT64_FORMAT), channels, self->channels);
+  if (!ct_neuron_reshape (layer, bottom, top, error))
+    return FALSE;
+  if (!self->use_global_stats && !ct_blob_reshape_like (self->x_norm, b, &local))
+    return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  return TRUE;
+}
+
+/* outer x channels x inner: N x C x (everything after the channel axis). */
+static void
+grid (CtBatchNormLayer *self, CtBlob *bottom, gint64 *outer, gint64 *inner)
+{
+  gint64 count = ct_blob_count (bottom);
+
+  *outer = ct_blob_get_shape (bottom)[0];
+  *inner = *outer * self->channels > 0 ? count / (*outer * self->channels) : 0;
+}
+
+/* mean and variance from the stored sums: sum / weight (0 for weight 0). */
+static gboolean
+stored_statistics (CtLayer *layer, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  const float *sums[3];
+  float factor;
+
+  for (guint i = 0; i < 3; i++)
+    if ((sums[i] = ct_neuron_data (layer, g_ptr_array_index (layer->blobs, i), error)) == NULL)
+      return FALSE;
+  factor = sums[2][0] == 0.0f ? 0.0f : 1.0f / sums[2][0];
+  return ct_neuron_check (layer, ct_cpu_scale (self->channels, factor, sums[0], self->mean),
+                          error)
+         && ct_neuron_check (layer, ct_cpu_scale (self->channels, factor, sums[1], self->std),
+                             error);
+}
+
+/* Fold this batch's mean and (biased) variance, in self->std, into the sums. */
+static gboolean
+update_moving_averages (CtLayer *layer, gint64 count, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  float f = self->moving_average_fraction;
+  float *sums[3];
+  gint64 m = self->channels > 0 ? count / self->channels : 0;
+  float correction = m > 1 ? (float) m / (float) (m - 1) : 1.0f;
+
+  for (guint i = 0; i < 3; i++)
+    if ((sums[i] = ct_neuron_mutable_data (layer, g_ptr_array_index (layer->blobs, i),
+                                           error)) == NULL)
+      return FALSE;
+  sums[2][0] = sums[2][0] * f + 1.0f;
+  return ct_neuron_check (layer, ct_cpu_axpby (self->channels, 1.0f, self->mean, f, sums[0]),
+                          error)
+         && ct_neuron_check (layer, ct_cpu_axpby (self->channels, correction, self->std, f,
+                                                  sums[1]), error);
+}
+
+static gboolean
+batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  CtBlob *b = CT_BOTTOM (bottom, 0);
+  const float *x;
+  float *y;
+  gint64 n, outer, inner, C = self->channels;
+
+  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+    return FALSE;
+  grid (self, b, &outer, &inner);
+
+  if (self->use_global_stats)
+    {
+      if (!stored_statistics (layer, error)
+          || !ct_neuron_check (layer, ct_cpu_channel_center (outer, C, inner, x, self->mean,
+                                                             y, NULL), error))
+        return FALSE;
+    }
+  else
+    {
+      if (!ct_neuron_check (layer, ct_cpu_channel_mean (outer, C, inner, x, self->mean), error)
+          || !ct_neuron_check (layer, ct_cpu_channel_center (outer, C, inner, x, self->mean,
+                                                             y, self->std), error)
+          || !update_moving_averages (layer, n, error))
+        return FALSE;
+    }
+
+  if (!ct_neuron_check (layer, ct_cpu_batch_norm_std (C, self->eps, self->std, self->std),
+                        error)
+      || !ct_neuron_check (layer, ct_cpu_channel_divide (outer, C, inner, y, self->std, y),
+                           error))
+    return FALSE;
+
+  /* Later in-place layers may overwrite the top; backward needs it as it is now. */
+  if (!self->use_global_stats)
+    {
+      float *keep = ct_neuron_mutable_data (layer, self->x_norm, error);
+
+      if (keep == NULL && n > 0)
+        return FALSE;
+      return ct_neuron_check (layer, ct_cpu_copy (n, y, keep), error);
+    }
+  return TRUE;
+}
+
+static gboolean
+batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
+  const float *dy, *y;
+  float *dx;
+  gint64 n = ct_blob_count (b), outer, inner, C = self->channels;
+
+  if (!propagate_down[0])
+    return TRUE;
+  grid (self, b, &outer, &inner);
+  dy = ct_neuron_diff (layer, t, error);
+  if (dy == NULL && n > 0)
+    return FALSE;
+  dx = ct_neuron_mutable_diff (layer, b, error);
+  if (dx == NULL && n > 0)
+    return FALSE;
+
+  /* The stored statistics are constants: only the division remains. */
+  if (self->use_global_stats)
+    return ct_neuron_check (layer, ct_cpu_channel_divide (outer, C, inner, dy, self->std, dx),
+                            error);
+
+  y = ct_neuron_data (layer, self->x_norm, error);
+  if (y == NULL && n > 0)
+    return FALSE;
+  return ct_neuron_check (layer, ct_cpu_channel_normalize_backward (outer, C, inner, y, dy,
+                                                                    self->std, dx), error);
+}
+
+static void
+batch_norm_finalize (CtLayer *layer)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+
+  g_clear_pointer (&self->mean, g_free);
+  g_clear_pointer (&self->std, g_free);
+  g_clear_pointer (&self->x_norm, ct_blob_free);
+}
+
+const CtLayerClass ct_batch_norm_layer_class = {
+  .type = "BatchNorm",
+  .family = CT_LAYER_FAMILY_NORMALIZATION,
+  .description = N_("Normalizes each channel to zero mean and unit variance, with batch "
+                    "or stored statistics"),
+  .instance_size = sizeof (CtBatchNormLayer),
+  .bottoms = CT_EXACTLY (1),
+  .tops = CT_EXACTLY (1),
+  .setup = batch_norm_setup,
+  .reshape = batch_norm_reshape,
+  .forward_cpu = batch_norm_forward,
+  .backward_cpu = batch_norm_backward,
+  .finalize = batch_norm_finalize,
+};

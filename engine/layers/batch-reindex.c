@@ -1,0 +1,136 @@
+/* batch-reindex.c: BatchReindex, a new batch made of the first bottom's
+ * items in the order the second bottom (a 1-D blob of item indices) gives,
+ * repeats allowed. The backward adds each top item's diff into the item it
+ * came from; the indices get no gradient. Indices are data: a bad one fails
+ * the forward with an error naming it. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "blas.h"
+#include "common.h"
+#include "common-private.h"
+
+typedef struct {
+  CtLayer parent;
+  gint64 *rows;
+  gsize capacity;
+} CtBatchReindexLayer;
+
+static gboolean
+batch_reindex_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return ct_common_not_in_place (layer, bottom, top, error);
+}
+
+static gboolean
+batch_reindex_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
+  CtBlob *in = CT_BOTTOM (bottom, 0);
+  CtBlob *order = CT_BOTTOM (bottom, 1);
+  gint64 dims[CT_BLOB_MAX_AXES];
+
+  if (ct_blob_num_axes (order) != 1)
+    {
+      g_autofree char *s = ct_blob_shape_string (order);
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                            _("the indices (bottom 1) must have one axis; their shape is %s"), s);
+    }
+  if (ct_blob_num_axes (in) == 0)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("bottom 0 needs at least one axis"));
+  memcpy (dims, ct_blob_get_shape (in), ct_blob_num_axes (in) * sizeof (gint64));
+  dims[0] = ct_blob_count (order);
+  ct_common_grow ((gpointer *) &self->rows, &self->capacity, (gsize) MAX (dims[0], 1),
+                  sizeof (gint64));
+  return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, dims, ct_blob_num_axes (in), error);
+}
+
+/* The indices as rows of bottom 0, checked. */
+static gboolean
+read_rows (CtBatchReindexLayer *self, GPtrArray *bottom, GError **error)
+{
+  CtBlob *order = CT_BOTTOM (bottom, 1);
+  gint64 n_items = ct_blob_get_shape (CT_BOTTOM (bottom, 0))[0];
+  const float *values = ct_blob_cpu_data (order, error);
+  gint64 bad = 0;
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (values == NULL)
+    return FALSE;
+  /* As Caffe: any value in [0, items) is accepted and truncated. */
+  if (ct_cpu_float_indices (ct_blob_count (order), values, n_items, FALSE, self->rows, &bad)
+      == CT_STATUS_OK)
+    return TRUE;
+  g_ascii_formatd (value, sizeof value, "%.9g", values[bad]);
+  return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
+                        _("index %" G_GINT64_FORMAT " is %s; indices must lie in [0, %"
+                          G_GINT64_FORMAT "), the batch size of bottom 0"),
+                        bad, value, n_items);
+}
+
+static gboolean
+batch_reindex_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *in = ct_blob_cpu_data (in_blob, error);
+  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+
+  if (in == NULL || out == NULL || !read_rows (self, bottom, error))
+    return FALSE;
+  return ct_common_check (layer, ct_cpu_gather_rows (ct_blob_count (CT_BOTTOM (bottom, 1)),
+                                                     ct_blob_count_from (in_blob, 1, NULL),
+                                                     self->rows, in, out), error);
+}
+
+static gboolean
+batch_reindex_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *top_diff;
+  float *in_diff;
+
+  /* Bottom 1, the indices, never gets a gradient. */
+  if (!propagate_down[0])
+    return TRUE;
+  top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+  in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+  if (top_diff == NULL || in_diff == NULL || !read_rows (self, bottom, error))
+    return FALSE;
+  if (!ct_common_check (layer, ct_cpu_set (ct_blob_count (in_blob), 0.0f, in_diff), error))
+    return FALSE;
+  return ct_common_check (layer, ct_cpu_scatter_add_rows (ct_blob_count (CT_BOTTOM (bottom, 1)),
+                                                          ct_blob_count_from (in_blob, 1, NULL),
+                                                          self->rows, top_diff, in_diff),
+                          error);
+}
+
+static gboolean
+batch_reindex_allow_force_backward (const CtLayer *layer, guint bottom_index)
+{
+  return bottom_index == 0;
+}
+
+static void
+batch_reindex_finalize (CtLayer *layer)
+{
+  g_free (((CtBatchReindexLayer *) layer)->rows);
+}
+
+const CtLayerClass ct_batch_reindex_layer_class = {
+  .type = "BatchReindex",
+  .family = CT_LAYER_FAMILY_COMMON,
+  .description = N_("Reorders (or repeats) the items of a batch by a list of indices"),
+  .instance_size = sizeof (CtBatchReindexLayer),
+  .bottoms = CT_EXACTLY (2),
+  .tops = CT_EXACTLY (1),
+  .setup = batch_reindex_setup,
+  .reshape = batch_reindex_reshape,
+  .forward_cpu = batch_reindex_forward,
+  .backward_cpu = batch_reindex_backward,
+  .allow_force_backward = batch_reindex_allow_force_backward,
+  .finalize = batch_reindex_finalize,
+};

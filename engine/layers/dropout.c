@@ -1,0 +1,143 @@
+/* dropout.c: Dropout. In TRAIN each forward draws a mask that keeps a unit
+ * with probability 1 - dropout_ratio, and scales the kept ones by
+ * 1 / (1 - dropout_ratio) so that the expected output equals the input; in
+ * TEST it passes its input through. The mask is kept for backward, so it
+ * runs in place.
+ *
+ * Caffe forks that have DropoutParameter.scale_train (false: scale at test
+ * time by 1 - ratio instead of at train time) behave as scale_train below;
+ * BVLC's schema, which ours follows, has no such field, so it is always
+ * true here. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "blas.h"
+#include "engine-error.h"
+#include "neuron.h"
+#include "neuron-private.h"
+#include "rng.h"
+
+typedef struct {
+  CtLayer parent;
+  float ratio;
+  float scale;          /* 1 / (1 - ratio) */
+  gboolean scale_train;
+  CtBlob *mask;         /* 0 or 1 per unit, drawn in TRAIN forward */
+} CtDropoutLayer;
+
+static gboolean
+dropout_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtDropoutLayer *self = (CtDropoutLayer *) layer;
+  const Caffe__DropoutParameter *p = layer->param->dropout_param;
+
+  self->ratio = p != NULL ? p->dropout_ratio : 0.5f;
+  if (!(self->ratio >= 0.0f && self->ratio < 1.0f))
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("dropout_param.dropout_ratio must be at least 0 and below 1"));
+  /* Computed in double and rounded once, as Caffe computes it. */
+  self->scale = (float) (1.0 / (1.0 - (double) self->ratio));
+  self->scale_train = TRUE;
+  if (self->mask == NULL)
+    self->mask = ct_blob_new ();
+  return TRUE;
+}
+
+static gboolean
+dropout_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtDropoutLayer *self = (CtDropoutLayer *) layer;
+  g_autoptr (GError) local = NULL;
+
+  if (!ct_neuron_reshape (layer, bottom, top, error))
+    return FALSE;
+  if (!ct_blob_reshape_like (self->mask, CT_BOTTOM (bottom, 0), &local))
+    return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  return TRUE;
+}
+
+/* TEST: the identity, or a scaling by 1 - ratio without scale_train. */
+static CtStatus
+pass_through (CtDropoutLayer *self, gint64 n, const float *x, float *y)
+{
+  if (!self->scale_train)
+    return ct_cpu_scale (n, (float) (1.0 / (double) self->scale), x, y);
+  if (x == y)
+    return CT_STATUS_OK;
+  return ct_cpu_copy (n, x, y);
+}
+
+static gboolean
+dropout_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtDropoutLayer *self = (CtDropoutLayer *) layer;
+  const float *x;
+  float *y, *mask;
+  gint64 n;
+
+  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+    return FALSE;
+  if (layer->phase != CAFFE__PHASE__TRAIN)
+    return ct_neuron_check (layer, pass_through (self, n, x, y), error);
+
+  mask = ct_neuron_mutable_data (layer, self->mask, error);
+  if (mask == NULL && n > 0)
+    return FALSE;
+  {
+    /* A generator per forward from the layer's seed, which then moves on:
+     * resetting the seed replays the same mask. */
+    g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
+
+    ct_rng_bernoulli (rng, n, 1.0f - self->ratio, mask);
+    layer->seed = ct_rng_next_seed (rng);
+  }
+  return ct_neuron_check (layer, ct_cpu_dropout_forward (n, self->scale_train ? self->scale : 1.0f,
+                                                         mask, x, y), error);
+}
+
+static gboolean
+dropout_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  CtDropoutLayer *self = (CtDropoutLayer *) layer;
+  const float *x, *y, *dy, *mask;
+  float *dx;
+  gint64 n;
+
+  if (!propagate_down[0])
+    return TRUE;
+  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
+    return FALSE;
+  if (layer->phase != CAFFE__PHASE__TRAIN)
+    return ct_neuron_check (layer, pass_through (self, n, dy, dx), error);
+
+  mask = ct_neuron_data (layer, self->mask, error);
+  if (mask == NULL && n > 0)
+    return FALSE;
+  return ct_neuron_check (layer, ct_cpu_dropout_backward (n, self->scale_train ? self->scale
+                                                                              : 1.0f,
+                                                          mask, dy, dx), error);
+}
+
+static void
+dropout_finalize (CtLayer *layer)
+{
+  CtDropoutLayer *self = (CtDropoutLayer *) layer;
+
+  g_clear_pointer (&self->mask, ct_blob_free);
+}
+
+const CtLayerClass ct_dropout_layer_class = {
+  .type = "Dropout",
+  .family = CT_LAYER_FAMILY_NEURON,
+  .description = N_("Drops random units while training (ratio dropout_ratio), "
+                    "passes everything through at test time"),
+  .instance_size = sizeof (CtDropoutLayer),
+  .bottoms = CT_EXACTLY (1),
+  .tops = CT_EXACTLY (1),
+  .setup = dropout_setup,
+  .reshape = dropout_reshape,
+  .forward_cpu = dropout_forward,
+  .backward_cpu = dropout_backward,
+  .finalize = dropout_finalize,
+};

@@ -1,0 +1,230 @@
+/* eltwise.c: Eltwise, element by element over bottoms of one shape: PROD,
+ * SUM with a coefficient per bottom, or MAX (which remembers the winning
+ * bottom for the backward). PROD's gradient is, as in Caffe, the product of
+ * the other bottoms with stable_prod_grad, or top / bottom without it. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "blas.h"
+#include "common.h"
+#include "common-private.h"
+
+typedef struct {
+  CtLayer parent;
+  Caffe__EltwiseParameter__EltwiseOp op;
+  float *coeffs;        /* one per bottom */
+  gboolean stable_prod_grad;
+  int32_t *mask;        /* MAX: the winning bottom of each element */
+  gsize mask_capacity;
+} CtEltwiseLayer;
+
+static const Caffe__EltwiseParameter *
+get_param (const CtLayer *layer)
+{
+  static const Caffe__EltwiseParameter defaults = CAFFE__ELTWISE_PARAMETER__INIT;
+
+  return layer->param->eltwise_param != NULL ? layer->param->eltwise_param : &defaults;
+}
+
+static gboolean
+eltwise_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
+  const Caffe__EltwiseParameter *p = get_param (layer);
+
+  self->op = p->operation;
+  if (self->op != CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD
+      && self->op != CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM
+      && self->op != CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_PROTO,
+                          _("unknown operation %d"), (int) self->op);
+  if (p->n_coeff != 0 && p->n_coeff != bottom->len)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("has %u coeff values for %u bottoms; give one per bottom"),
+                          (guint) p->n_coeff, bottom->len);
+  /* Caffe refuses coefficients for PROD only; MAX ignores them. */
+  if (p->n_coeff != 0 && self->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_PROTO,
+                          _("takes coeff values only with operation SUM"));
+  if (!ct_common_not_in_place (layer, bottom, top, error))
+    return FALSE;
+
+  g_free (self->coeffs);
+  self->coeffs = g_new (float, bottom->len);
+  for (guint i = 0; i < bottom->len; i++)
+    self->coeffs[i] = p->n_coeff != 0 ? p->coeff[i] : 1.0f;
+  self->stable_prod_grad = p->stable_prod_grad;
+  return TRUE;
+}
+
+static gboolean
+eltwise_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
+  CtBlob *first = CT_BOTTOM (bottom, 0);
+
+  for (guint i = 1; i < bottom->len; i++)
+    if (!ct_common_same_shape (first, CT_BOTTOM (bottom, i)))
+      {
+        g_autofree char *shape = ct_blob_shape_string (CT_BOTTOM (bottom, i));
+        g_autofree char *first_shape = ct_blob_shape_string (first);
+        return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                              _("bottom %u has shape %s, bottom 0 has shape %s; they must "
+                                "be equal"), i, shape, first_shape);
+      }
+  if (self->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX)
+    ct_common_grow ((gpointer *) &self->mask, &self->mask_capacity,
+                    (gsize) ct_blob_count (first), sizeof (int32_t));
+  return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, ct_blob_get_shape (first),
+                                ct_blob_num_axes (first), error);
+}
+
+static gboolean
+eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
+  gint64 count = ct_blob_count (CT_TOP (top, 0));
+  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  g_autofree const float **in = g_new (const float *, bottom->len);
+
+  if (out == NULL)
+    return FALSE;
+  for (guint i = 0; i < bottom->len; i++)
+    if ((in[i] = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error)) == NULL)
+      return FALSE;
+
+  switch (self->op)
+    {
+    case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD:
+      if (!ct_common_check (layer, ct_cpu_mul (count, in[0], in[1], out), error))
+        return FALSE;
+      for (guint i = 2; i < bottom->len; i++)
+        if (!ct_common_check (layer, ct_cpu_mul (count, out, in[i], out), error))
+          return FALSE;
+      return TRUE;
+    case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
+      if (!ct_common_check (layer, ct_cpu_set (count, 0.0f, out), error))
+        return FALSE;
+      for (guint i = 0; i < bottom->len; i++)
+        if (!ct_common_check (layer, ct_cpu_axpy (count, self->coeffs[i], in[i], out), error))
+          return FALSE;
+      return TRUE;
+    case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX:
+      if (!ct_common_check (layer, ct_cpu_eltwise_max_first (count, in[0], in[1], out,
+                                                             self->mask), error))
+        return FALSE;
+      for (guint i = 2; i < bottom->len; i++)
+        if (!ct_common_check (layer, ct_cpu_eltwise_max_next (count, in[i], (int32_t) i, out,
+                                                              self->mask), error))
+          return FALSE;
+      return TRUE;
+    case _CAFFE__ELTWISE_PARAMETER__ELTWISE_OP_IS_INT_SIZE:
+    default:
+      return ct_common_check (layer, CT_STATUS_INVALID, error);
+    }
+}
+
+/* PROD's gradient for bottom I into IN_DIFF. */
+static gboolean
+prod_backward (CtEltwiseLayer *self, GPtrArray *bottom, guint i, const float *out,
+               const float *top_diff, float *in_diff, GError **error)
+{
+  CtLayer *layer = &self->parent;
+  gint64 count = ct_blob_count (CT_BOTTOM (bottom, i));
+  gboolean started = FALSE;
+
+  if (!self->stable_prod_grad)
+    {
+      const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error);
+
+      if (in == NULL || !ct_common_check (layer, ct_cpu_div (count, out, in, in_diff), error))
+        return FALSE;
+      return ct_common_check (layer, ct_cpu_mul (count, in_diff, top_diff, in_diff), error);
+    }
+  for (guint j = 0; j < bottom->len; j++)
+    {
+      const float *other;
+
+      if (j == i)
+        continue;
+      other = ct_blob_cpu_data (CT_BOTTOM (bottom, j), error);
+      if (other == NULL)
+        return FALSE;
+      if (!ct_common_check (layer, started ? ct_cpu_mul (count, in_diff, other, in_diff)
+                                           : ct_cpu_copy (count, other, in_diff), error))
+        return FALSE;
+      started = TRUE;
+    }
+  return ct_common_check (layer, ct_cpu_mul (count, in_diff, top_diff, in_diff), error);
+}
+
+static gboolean
+eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
+  gint64 count = ct_blob_count (CT_TOP (top, 0));
+  const float *out = ct_blob_cpu_data (CT_TOP (top, 0), error);
+  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+
+  if (out == NULL || top_diff == NULL)
+    return FALSE;
+  for (guint i = 0; i < bottom->len; i++)
+    {
+      float *in_diff;
+      gboolean ok;
+
+      if (!propagate_down[i])
+        continue;
+      in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error);
+      if (in_diff == NULL)
+        return FALSE;
+      switch (self->op)
+        {
+        case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD:
+          ok = prod_backward (self, bottom, i, out, top_diff, in_diff, error);
+          break;
+        case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
+          ok = ct_common_check (layer, self->coeffs[i] == 1.0f
+                                       ? ct_cpu_copy (count, top_diff, in_diff)
+                                       : ct_cpu_scale (count, self->coeffs[i], top_diff, in_diff),
+                                error);
+          break;
+        case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX:
+          ok = ct_common_check (layer, ct_cpu_eltwise_max_backward (count, top_diff, self->mask,
+                                                                    (int32_t) i, in_diff),
+                                error);
+          break;
+        case _CAFFE__ELTWISE_PARAMETER__ELTWISE_OP_IS_INT_SIZE:
+        default:
+          ok = ct_common_check (layer, CT_STATUS_INVALID, error);
+          break;
+        }
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+eltwise_finalize (CtLayer *layer)
+{
+  CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
+
+  g_free (self->coeffs);
+  g_free (self->mask);
+}
+
+const CtLayerClass ct_eltwise_layer_class = {
+  .type = "Eltwise",
+  .family = CT_LAYER_FAMILY_COMMON,
+  .description = N_("Element-wise product, weighted sum or maximum of bottoms of one shape"),
+  .instance_size = sizeof (CtEltwiseLayer),
+  .bottoms = CT_AT_LEAST (2),
+  .tops = CT_EXACTLY (1),
+  .setup = eltwise_setup,
+  .reshape = eltwise_reshape,
+  .forward_cpu = eltwise_forward,
+  .backward_cpu = eltwise_backward,
+  .finalize = eltwise_finalize,
+};

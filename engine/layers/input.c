@@ -1,0 +1,54 @@
+/* input.c: Input, the net's entry point for data the caller provides. Its
+ * tops take the shapes of input_param (one shape for all tops, or one per
+ * top) and the caller fills them; forward and backward do nothing. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "engine-error.h"
+
+static gboolean
+input_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  const Caffe__InputParameter *p = layer->param->input_param;
+  guint n_shapes = p != NULL ? (guint) p->n_shape : 0;
+
+  if (n_shapes != 0 && n_shapes != 1 && n_shapes != top->len)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("input_param has %u shapes for %u tops; give one shape, "
+                            "or one per top"), n_shapes, top->len);
+  for (guint i = 0; i < top->len && n_shapes > 0; i++)
+    {
+      const Caffe__BlobShape *shape = p->shape[n_shapes == 1 ? 0 : i];
+      g_autoptr (GError) local = NULL;
+
+      if (!ct_blob_reshape_from_shape (CT_TOP (top, i), shape, &local))
+        return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE, _("top %u: %s"),
+                              i, local->message);
+    }
+  return TRUE;
+}
+
+/* The caller reshapes the tops; nothing follows from bottoms. */
+static gboolean
+input_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return TRUE;
+}
+
+static gboolean
+input_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return TRUE;
+}
+
+const CtLayerClass ct_input_layer_class = {
+  .type = "Input",
+  .family = CT_LAYER_FAMILY_DATA,
+  .description = N_("Tops filled by the caller, with the shapes of input_param"),
+  .instance_size = sizeof (CtLayer),
+  .bottoms = CT_EXACTLY (0),
+  .tops = CT_AT_LEAST (1),
+  .setup = input_setup,
+  .reshape = input_reshape,
+  .forward_cpu = input_forward,
+};

@@ -1,0 +1,154 @@
+/* lrn.c: LRN, Caffe's local response normalisation of N x C x H x W blobs:
+ * each value divided by (k + alpha / n * sum of squares over n neighbouring
+ * channels)^beta (ACROSS_CHANNELS), or by (1 + alpha / n^2 * sum of squares
+ * over an n x n spatial window)^beta (WITHIN_CHANNEL, where k plays no
+ * part, as in Caffe). The arithmetic is in kernels/cpu/lrn.c; this file
+ * keeps the scale between forward and backward. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "engine-error.h"
+#include "lrn.h"
+#include "vision-private.h"
+
+typedef struct {
+  CtLayer parent;
+  gint64 size;
+  float alpha, beta, k;
+  gboolean within;
+  gint64 num, channels, height, width;
+  CtBlob *scale;   /* per element: the base of the power, from forward */
+  CtBlob *scratch; /* backward's working space */
+} CtLrnLayer;
+
+static gboolean
+lrn_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  static const Caffe__LRNParameter defaults = CAFFE__LRNPARAMETER__INIT;
+  CtLrnLayer *self = (CtLrnLayer *) layer;
+  const Caffe__LRNParameter *p = layer->param->lrn_param != NULL ? layer->param->lrn_param
+                                                                  : &defaults;
+
+  if (!ct_vision_refuse_in_place (layer, bottom, top, error))
+    return FALSE;
+  if (p->local_size % 2 != 1)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("local_size must be odd (it is %u)"), p->local_size);
+  if (p->norm_region != CAFFE__LRNPARAMETER__NORM_REGION__ACROSS_CHANNELS
+      && p->norm_region != CAFFE__LRNPARAMETER__NORM_REGION__WITHIN_CHANNEL)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("unknown norm_region %d"), (int) p->norm_region);
+  self->size = p->local_size;
+  self->alpha = p->alpha;
+  self->beta = p->beta;
+  self->k = p->k;
+  self->within = p->norm_region == CAFFE__LRNPARAMETER__NORM_REGION__WITHIN_CHANNEL;
+  if (self->scale == NULL)
+    self->scale = ct_blob_new ();
+  if (self->scratch == NULL)
+    self->scratch = ct_blob_new ();
+  return TRUE;
+}
+
+static gboolean
+lrn_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtLrnLayer *self = (CtLrnLayer *) layer;
+  CtBlob *input = CT_BOTTOM (bottom, 0);
+  const gint64 *shape = ct_blob_get_shape (input);
+  g_autoptr (GError) local = NULL;
+  gint64 scratch;
+
+  if (ct_blob_num_axes (input) != 4)
+    {
+      g_autofree char *s = ct_blob_shape_string (input);
+
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                            _("the input must have 4 axes (num, channels, height, width); "
+                              "it has shape %s"), s);
+    }
+  self->num = shape[0];
+  self->channels = shape[1];
+  self->height = shape[2];
+  self->width = shape[3];
+  scratch = self->within ? ct_blob_count (input) : self->height * self->width;
+  if (!ct_blob_reshape_like (CT_TOP (top, 0), input, &local)
+      || !ct_blob_reshape_like (self->scale, input, &local)
+      || !ct_blob_reshape (self->scratch, &scratch, 1, &local))
+    return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  return TRUE;
+}
+
+static gboolean
+lrn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtLrnLayer *self = (CtLrnLayer *) layer;
+  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
+  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  float *scale = ct_blob_mutable_cpu_data (self->scale, error);
+  CtStatus status;
+
+  if (in == NULL || out == NULL || scale == NULL)
+    return FALSE;
+  if (self->within)
+    status = ct_cpu_lrn_within_forward (self->num * self->channels, self->height, self->width,
+                                        self->size, self->alpha, self->beta, in, scale, out);
+  else
+    status = ct_cpu_lrn_across_forward (self->num, self->channels, self->height * self->width,
+                                        self->size, self->alpha, self->beta, self->k, in,
+                                        scale, out);
+  return ct_vision_check (layer, status, _("local response normalisation"), error);
+}
+
+static gboolean
+lrn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+              GPtrArray *bottom, GError **error)
+{
+  CtLrnLayer *self = (CtLrnLayer *) layer;
+  CtBlob *input = CT_BOTTOM (bottom, 0);
+  const float *in, *out, *out_diff, *scale;
+  float *in_diff, *scratch;
+  CtStatus status;
+
+  if (!propagate_down[0])
+    return TRUE;
+  if ((in = ct_blob_cpu_data (input, error)) == NULL
+      || (out = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
+      || (out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
+      || (scale = ct_blob_cpu_data (self->scale, error)) == NULL
+      || (scratch = ct_blob_mutable_cpu_data (self->scratch, error)) == NULL
+      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+    return FALSE;
+  if (self->within)
+    status = ct_cpu_lrn_within_backward (self->num * self->channels, self->height, self->width,
+                                         self->size, self->alpha, self->beta, in, scale,
+                                         out_diff, scratch, in_diff);
+  else
+    status = ct_cpu_lrn_across_backward (self->num, self->channels, self->height * self->width,
+                                         self->size, self->alpha, self->beta, in, out, scale,
+                                         out_diff, scratch, in_diff);
+  return ct_vision_check (layer, status, _("local response normalisation"), error);
+}
+
+static void
+lrn_finalize (CtLayer *layer)
+{
+  CtLrnLayer *self = (CtLrnLayer *) layer;
+
+  g_clear_pointer (&self->scale, ct_blob_free);
+  g_clear_pointer (&self->scratch, ct_blob_free);
+}
+
+const CtLayerClass ct_lrn_layer_class = {
+  .type = "LRN",
+  .family = CT_LAYER_FAMILY_VISION,
+  .description = N_("Local response normalisation across or within channels"),
+  .instance_size = sizeof (CtLrnLayer),
+  .bottoms = CT_EXACTLY (1),
+  .tops = CT_EXACTLY (1),
+  .setup = lrn_setup,
+  .reshape = lrn_reshape,
+  .forward_cpu = lrn_forward,
+  .backward_cpu = lrn_backward,
+  .finalize = lrn_finalize,
+};

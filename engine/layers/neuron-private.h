@@ -1,0 +1,42 @@
+/* neuron-private.h: what the neuron and normalisation layer files share.
+ * Every neuron takes one bottom and gives one top of the same shape, may run
+ * in place (top == bottom, the same CtBlob), and calls one element-wise
+ * kernel of kernels/neuron.h forward and one backward; these helpers fetch
+ * the arrays those kernels take and turn a kernel status into an error that
+ * names the layer. */
+#pragma once
+
+#include "layer.h"
+#include "status.h"
+
+G_BEGIN_DECLS
+
+/* The top takes the bottom's shape (nothing to do in place). */
+gboolean ct_neuron_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+
+/* Fails, naming the layer, when top 0 is bottom 0: for types whose
+ * backward needs an input that running in place would overwrite. */
+gboolean ct_neuron_refuse_in_place (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                    GError **error);
+
+/* Bottom 0's data and top 0's (mutable) data; *COUNT their element count. */
+gboolean ct_neuron_forward_arrays (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                   gint64 *count, const float **x, float **y, GError **error);
+
+/* Bottom 0's data, top 0's data and diff, and bottom 0's (mutable) diff,
+ * fetched in that order so that in place the diff is read before it is
+ * written. */
+gboolean ct_neuron_backward_arrays (CtLayer *layer, GPtrArray *top, GPtrArray *bottom,
+                                    gint64 *count, const float **x, const float **y,
+                                    const float **dy, float **dx, GError **error);
+
+/* TRUE on CT_STATUS_OK; otherwise an error naming the layer. */
+gboolean ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error);
+
+/* A blob's array or an error naming the layer. */
+const float *ct_neuron_data (const CtLayer *layer, CtBlob *blob, GError **error);
+float *ct_neuron_mutable_data (const CtLayer *layer, CtBlob *blob, GError **error);
+const float *ct_neuron_diff (const CtLayer *layer, CtBlob *blob, GError **error);
+float *ct_neuron_mutable_diff (const CtLayer *layer, CtBlob *blob, GError **error);
+
+G_END_DECLS

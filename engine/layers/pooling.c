@@ -1,0 +1,384 @@
+/* pooling.c: Pooling, Caffe's 2-D pooling of N x C x H x W blobs: MAX
+ * (with the winners' positions as an optional second top), AVE, and
+ * STOCHASTIC (a sample in proportion to the activations when training, their
+ * activation-weighted average when testing); global_pooling pools each whole
+ * plane. Output sizes follow Caffe: rounded up by default (round_mode), and
+ * with padding one window less when the last would start in the padding.
+ *
+ * Also the helpers SPP shares (pooling-private.h). */
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "pooling-private.h"
+#include "blas.h"
+#include "engine-error.h"
+#include "rng.h"
+#include "vision-private.h"
+
+typedef struct {
+  CtLayer parent;
+  CtPoolWindow window;
+  gboolean global;
+  gboolean floor_mode;
+  CtPoolGeometry geometry;
+  int32_t *index; /* MAX winners (without a mask top) or STOCHASTIC samples */
+  gsize index_length;
+  float *uniform; /* STOCHASTIC draws */
+  gsize uniform_length;
+} CtPoolingLayer;
+
+gboolean
+ct_pool_window_check (const CtLayer *layer, const CtPoolWindow *w, GError **error)
+{
+  if (w->kernel_h <= 0 || w->kernel_w <= 0)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("the kernel size must be positive"));
+  if (w->stride_h <= 0 || w->stride_w <= 0)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("the stride must be positive"));
+  if (w->pad_h == 0 && w->pad_w == 0)
+    return TRUE;
+  if (w->method != CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX
+      && w->method != CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("padding works only with MAX and AVE pooling"));
+  if (w->pad_h >= w->kernel_h || w->pad_w >= w->kernel_w)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("the padding (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                            ") must be smaller than the kernel (%" G_GINT64_FORMAT ", %"
+                            G_GINT64_FORMAT ")"),
+                          w->pad_h, w->pad_w, w->kernel_h, w->kernel_w);
+  return TRUE;
+}
+
+/* One axis of the output-size rule, in float as Caffe computes it. */
+static gint64
+pooled_size (gint64 in, gint64 kernel, gint64 stride, gint64 pad, gboolean floor_mode)
+{
+  float ratio = (float) (in + 2 * pad - kernel) / (float) stride;
+  gint64 pooled = (gint64) (floor_mode ? floorf (ratio) : ceilf (ratio)) + 1;
+
+  if (pad > 0 && (pooled - 1) * stride >= in + pad)
+    pooled--;
+  return pooled;
+}
+
+gboolean
+ct_pool_window_output (const CtLayer *layer, const CtPoolWindow *w, gboolean floor_mode,
+                       gint64 height, gint64 width, gint64 *pooled_h, gint64 *pooled_w,
+                       GError **error)
+{
+  *pooled_h = pooled_size (height, w->kernel_h, w->stride_h, w->pad_h, floor_mode);
+  *pooled_w = pooled_size (width, w->kernel_w, w->stride_w, w->pad_w, floor_mode);
+  if (*pooled_h <= 0 || *pooled_w <= 0)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("a %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " kernel does not fit "
+                            "the %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " input with padding (%"
+                            G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")"),
+                          w->kernel_h, w->kernel_w, height, width, w->pad_h, w->pad_w);
+  return TRUE;
+}
+
+CtPoolGeometry
+ct_pool_window_geometry (const CtPoolWindow *w, gint64 planes, gint64 height, gint64 width,
+                         gint64 pooled_h, gint64 pooled_w)
+{
+  CtPoolGeometry g = {
+    .planes = planes,
+    .height = height,
+    .width = width,
+    .pooled_height = pooled_h,
+    .pooled_width = pooled_w,
+    .kernel_h = w->kernel_h,
+    .kernel_w = w->kernel_w,
+    .stride_h = w->stride_h,
+    .stride_w = w->stride_w,
+    .pad_h = w->pad_h,
+    .pad_w = w->pad_w,
+  };
+
+  return g;
+}
+
+gboolean
+ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
+                 const CtPoolGeometry *g, const float *bottom, const float *uniform,
+                 float *top, int32_t *index, float *top_mask, GError **error)
+{
+  CtStatus status;
+
+  switch (w->method)
+    {
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX:
+      status = ct_cpu_max_pool_forward (g, bottom, top, top_mask != NULL ? NULL : index,
+                                        top_mask);
+      break;
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE:
+      status = ct_cpu_ave_pool_forward (g, bottom, top);
+      break;
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC:
+      status = sample ? ct_cpu_stochastic_pool_forward_train (g, bottom, uniform, top, index)
+                      : ct_cpu_stochastic_pool_forward_test (g, bottom, top);
+      break;
+    default:
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                            _("unknown pooling method %d"), (int) w->method);
+    }
+  return ct_vision_check (layer, status, _("pooling"), error);
+}
+
+gboolean
+ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
+                  const CtPoolGeometry *g, const float *bottom, const float *top,
+                  const float *top_diff, const int32_t *index, const float *top_mask,
+                  float *bottom_diff, GError **error)
+{
+  CtStatus status;
+
+  switch (w->method)
+    {
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX:
+      status = ct_cpu_max_pool_backward (g, top_diff, top_mask != NULL ? NULL : index,
+                                         top_mask, bottom_diff);
+      break;
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE:
+      status = ct_cpu_ave_pool_backward (g, top_diff, bottom_diff);
+      break;
+    case CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC:
+      status = sample ? ct_cpu_stochastic_pool_backward_train (g, top_diff, index, bottom_diff)
+                      : ct_cpu_stochastic_pool_backward_test (g, bottom, top, top_diff,
+                                                              bottom_diff);
+      break;
+    default:
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                            _("unknown pooling method %d"), (int) w->method);
+    }
+  return ct_vision_check (layer, status, _("pooling"), error);
+}
+
+gboolean
+ct_pool_grow_buffer (const CtLayer *layer, gpointer *buffer, gsize *length, gint64 n,
+                     gsize element_size, GError **error)
+{
+  gpointer grown;
+
+  if (n <= (gint64) *length)
+    return TRUE;
+  grown = g_try_realloc_n (*buffer, (gsize) n, element_size);
+  if (grown == NULL)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                          _("cannot allocate a buffer of %" G_GINT64_FORMAT " elements"), n);
+  *buffer = grown;
+  *length = (gsize) n;
+  return TRUE;
+}
+
+/* Caffe's rules for the kernel_size / kernel_h+kernel_w, pad / pad_h+pad_w
+ * and stride / stride_h+stride_w alternatives. */
+static gboolean
+check_forms (const CtLayer *layer, const Caffe__PoolingParameter *p, GError **error)
+{
+  gboolean both_kernel_hw = p->has_kernel_h && p->has_kernel_w;
+
+  if (p->global_pooling)
+    {
+      if (p->has_kernel_size || p->has_kernel_h || p->has_kernel_w)
+        return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                              _("with global_pooling the kernel size cannot be given"));
+    }
+  else if (p->has_kernel_size && both_kernel_hw)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("give the kernel as kernel_size or as kernel_h and kernel_w, "
+                            "not both"));
+  else if (!p->has_kernel_size && !both_kernel_hw)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("the kernel size is missing: give kernel_size, or both kernel_h "
+                            "and kernel_w"));
+
+  if (!((!p->has_pad && p->has_pad_h && p->has_pad_w) || (!p->has_pad_h && !p->has_pad_w)))
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("give pad, or both pad_h and pad_w"));
+  if (!((!p->has_stride && p->has_stride_h && p->has_stride_w)
+        || (!p->has_stride_h && !p->has_stride_w)))
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("give stride, or both stride_h and stride_w"));
+  return TRUE;
+}
+
+static gboolean
+check_4_axes (const CtLayer *layer, CtBlob *input, GError **error)
+{
+  if (ct_blob_num_axes (input) != 4)
+    {
+      g_autofree char *shape = ct_blob_shape_string (input);
+
+      return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                            _("the input must have 4 axes (num, channels, height, width); "
+                              "it has shape %s"), shape);
+    }
+  return TRUE;
+}
+
+static gboolean
+pooling_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  static const Caffe__PoolingParameter defaults = CAFFE__POOLING_PARAMETER__INIT;
+  CtPoolingLayer *self = (CtPoolingLayer *) layer;
+  const Caffe__PoolingParameter *p = layer->param->pooling_param != NULL
+                                     ? layer->param->pooling_param : &defaults;
+  CtBlob *input = CT_BOTTOM (bottom, 0);
+  CtPoolWindow *w = &self->window;
+
+  if (!ct_vision_refuse_in_place (layer, bottom, top, error) || !check_forms (layer, p, error)
+      || !check_4_axes (layer, input, error))
+    return FALSE;
+  if (p->pool != CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX
+      && p->pool != CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE
+      && p->pool != CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("unknown pooling method %d"), (int) p->pool);
+  if (top->len > 1 && p->pool != CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("only MAX pooling has a second top (the mask)"));
+
+  self->global = p->global_pooling;
+  self->floor_mode = p->round_mode == CAFFE__POOLING_PARAMETER__ROUND_MODE__FLOOR;
+  w->method = p->pool;
+  if (self->global)
+    {
+      w->kernel_h = ct_blob_get_shape (input)[2];
+      w->kernel_w = ct_blob_get_shape (input)[3];
+    }
+  else
+    {
+      w->kernel_h = p->has_kernel_size ? p->kernel_size : p->kernel_h;
+      w->kernel_w = p->has_kernel_size ? p->kernel_size : p->kernel_w;
+    }
+  w->pad_h = p->has_pad_h ? p->pad_h : p->pad;
+  w->pad_w = p->has_pad_h ? p->pad_w : p->pad;
+  w->stride_h = p->has_stride_h ? p->stride_h : p->stride;
+  w->stride_w = p->has_stride_h ? p->stride_w : p->stride;
+
+  if (self->global && (w->pad_h != 0 || w->pad_w != 0 || w->stride_h != 1 || w->stride_w != 1))
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                          _("with global_pooling, pad must be 0 and stride 1"));
+  return ct_pool_window_check (layer, w, error);
+}
+
+static gboolean
+pooling_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtPoolingLayer *self = (CtPoolingLayer *) layer;
+  CtBlob *input = CT_BOTTOM (bottom, 0);
+  const gint64 *shape;
+  gint64 pooled_h, pooled_w;
+  g_autoptr (GError) local = NULL;
+
+  if (!check_4_axes (layer, input, error))
+    return FALSE;
+  shape = ct_blob_get_shape (input);
+  if (self->global)
+    {
+      /* The window follows the input, as Caffe's reshape does. */
+      self->window.kernel_h = shape[2];
+      self->window.kernel_w = shape[3];
+    }
+  if (!ct_pool_window_output (layer, &self->window, self->floor_mode, shape[2], shape[3],
+                              &pooled_h, &pooled_w, error))
+    return FALSE;
+  self->geometry = ct_pool_window_geometry (&self->window, shape[0] * shape[1], shape[2],
+                                            shape[3], pooled_h, pooled_w);
+
+  for (guint t = 0; t < top->len; t++)
+    if (!ct_blob_reshape_4d (CT_TOP (top, t), shape[0], shape[1], pooled_h, pooled_w, &local))
+      return ct_layer_fail (layer, error, local->code, "%s", local->message);
+
+  if (self->window.method != CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE
+      && !ct_pool_grow_buffer (layer, (gpointer *) &self->index, &self->index_length,
+                               ct_blob_count (CT_TOP (top, 0)), sizeof (int32_t), error))
+    return FALSE;
+  if (self->window.method == CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC
+      && !ct_pool_grow_buffer (layer, (gpointer *) &self->uniform, &self->uniform_length,
+                               ct_blob_count (CT_TOP (top, 0)), sizeof (float), error))
+    return FALSE;
+  return TRUE;
+}
+
+/* STOCHASTIC samples when training and averages when testing, as Caffe. */
+static gboolean
+samples (const CtPoolingLayer *self)
+{
+  return self->window.method == CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC
+         && self->parent.phase == CAFFE__PHASE__TRAIN;
+}
+
+static gboolean
+pooling_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtPoolingLayer *self = (CtPoolingLayer *) layer;
+  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
+  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  float *mask = NULL;
+
+  if (in == NULL || out == NULL)
+    return FALSE;
+  if (top->len > 1 && (mask = ct_blob_mutable_cpu_data (CT_TOP (top, 1), error)) == NULL)
+    return FALSE;
+  if (samples (self))
+    {
+      g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
+
+      ct_rng_uniform (rng, ct_blob_count (CT_TOP (top, 0)), 0.0f, 1.0f, self->uniform);
+      layer->seed = ct_rng_next_seed (rng);
+    }
+  return ct_pool_forward (layer, &self->window, samples (self), &self->geometry, in,
+                          self->uniform, out, self->index, mask, error);
+}
+
+static gboolean
+pooling_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  CtPoolingLayer *self = (CtPoolingLayer *) layer;
+  CtBlob *input = CT_BOTTOM (bottom, 0);
+  const float *in, *out, *out_diff, *mask = NULL;
+  float *in_diff;
+
+  if (!propagate_down[0])
+    return TRUE;
+  if ((in = ct_blob_cpu_data (input, error)) == NULL
+      || (out = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
+      || (out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
+      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+    return FALSE;
+  if (top->len > 1 && (mask = ct_blob_cpu_data (CT_TOP (top, 1), error)) == NULL)
+    return FALSE;
+  if (!ct_vision_check (layer, ct_cpu_set (ct_blob_count (input), 0.0f, in_diff),
+                        _("clearing the bottom diff"), error))
+    return FALSE;
+  return ct_pool_backward (layer, &self->window, samples (self), &self->geometry, in, out,
+                           out_diff, self->index, mask, in_diff, error);
+}
+
+static void
+pooling_finalize (CtLayer *layer)
+{
+  CtPoolingLayer *self = (CtPoolingLayer *) layer;
+
+  g_clear_pointer (&self->index, g_free);
+  g_clear_pointer (&self->uniform, g_free);
+}
+
+const CtLayerClass ct_pooling_layer_class = {
+  .type = "Pooling",
+  .family = CT_LAYER_FAMILY_VISION,
+  .description = N_("Max, average or stochastic pooling over spatial windows"),
+  .instance_size = sizeof (CtPoolingLayer),
+  .bottoms = CT_EXACTLY (1),
+  .tops = CT_BETWEEN (1, 2),
+  .setup = pooling_setup,
+  .reshape = pooling_reshape,
+  .forward_cpu = pooling_forward,
+  .backward_cpu = pooling_backward,
+  .finalize = pooling_finalize,
+};

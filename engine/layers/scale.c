@@ -1,0 +1,240 @@
+/* scale.c: Scale, top = bottom * s (+ b) with s broadcast along bottom's
+ * axes from `axis` on. s is the second bottom when there is one, otherwise a
+ * learned parameter (shape: bottom 0's axes [axis, axis + num_axes), filled
+ * with 1 unless a filler is given). With bias_term a learned bias of the
+ * same shape follows, computed as Caffe's internal Bias layer computes it.
+ * Works in place: the bottom's values are kept for the gradient of s. */
+#include <glib/gi18n-lib.h>
+
+#include "layer.h"
+#include "blas.h"
+#include "common.h"
+#include "common-private.h"
+
+typedef struct {
+  CtLayer parent;
+  gint64 outer, dim, inner;
+  guint bias_index;    /* the bias's place in layer->blobs */
+  CtBlob *saved;       /* the bottom's data, when computing in place */
+} CtScaleLayer;
+
+static const Caffe__ScaleParameter *
+get_param (const CtLayer *layer)
+{
+  static const Caffe__ScaleParameter defaults = CAFFE__SCALE_PARAMETER__INIT;
+
+  return layer->param->scale_param != NULL ? layer->param->scale_param : &defaults;
+}
+
+static CtBlob *
+scale_blob (CtLayer *layer, GPtrArray *bottom)
+{
+  return bottom->len > 1 ? CT_BOTTOM (bottom, 1) : g_ptr_array_index (layer->blobs, 0);
+}
+
+static gboolean
+create_params (CtLayer *layer, GPtrArray *bottom, GError **error)
+{
+  const Caffe__ScaleParameter *p = get_param (layer);
+  CtBlob *in = CT_BOTTOM (bottom, 0);
+  g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
+  gint64 dims[CT_BLOB_MAX_AXES];
+  guint n_dims = 0;
+  CtBlob *blob;
+
+  if (bottom->len == 1)
+    {
+      /* Without a filler the scale starts at 1: the identity. */
+      Caffe__FillerParameter ones = CAFFE__FILLER_PARAMETER__INIT;
+
+      ones.value = 1.0f;
+      if (!ct_common_broadcast_shape (layer, in, p->axis, p->num_axes, "scale",
+                                      dims, &n_dims, error))
+        return FALSE;
+      blob = ct_common_add_param (layer, dims, n_dims, error);
+      if (blob == NULL || !ct_common_fill (layer, p->filler != NULL ? p->filler : &ones, blob,
+                                           rng, "filler", error))
+        return FALSE;
+    }
+  if (p->bias_term)
+    {
+      /* As Caffe's internal Bias layer: as many axes as the scale has. */
+      int num_axes = bottom->len > 1 ? (int) ct_blob_num_axes (CT_BOTTOM (bottom, 1))
+                                     : p->num_axes;
+
+      if (!ct_common_broadcast_shape (layer, in, p->axis, num_axes, "bias",
+                                      dims, &n_dims, error))
+        return FALSE;
+      blob = ct_common_add_param (layer, dims, n_dims, error);
+      if (blob == NULL || !ct_common_fill (layer, p->bias_filler, blob, rng, "bias_filler",
+                                           error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+scale_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtScaleLayer *self = (CtScaleLayer *) layer;
+  const Caffe__ScaleParameter *p = get_param (layer);
+  guint want = (bottom->len == 1 ? 1 : 0) + (p->bias_term ? 1 : 0);
+
+  if (p->num_axes < -1)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
+                          _("num_axes must be non-negative, or -1 to extend to the end of "
+                            "bottom 0; got %d"), p->num_axes);
+  if (layer->blobs->len == 0 && !create_params (layer, bottom, error))
+    return FALSE;
+  if (layer->blobs->len != want)
+    return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                          _("has %u parameter blobs, expected %u"), layer->blobs->len, want);
+  self->bias_index = want > 0 ? want - 1 : 0;
+  return TRUE;
+}
+
+static gboolean
+scale_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtScaleLayer *self = (CtScaleLayer *) layer;
+  const Caffe__ScaleParameter *p = get_param (layer);
+  CtBlob *in = CT_BOTTOM (bottom, 0);
+  g_autoptr (GError) local = NULL;
+
+  if (!ct_common_broadcast (layer, in, scale_blob (layer, bottom), p->axis, "scale",
+                            &self->outer, &self->dim, &self->inner, error))
+    return FALSE;
+  if (p->bias_term)
+    {
+      gint64 outer, dim, inner;
+
+      /* The bias has the scale's axes, so the same geometry; check its shape. */
+      if (!ct_common_broadcast (layer, in, g_ptr_array_index (layer->blobs, self->bias_index),
+                                p->axis, "bias", &outer, &dim, &inner, error))
+        return FALSE;
+      if (dim != self->dim || inner != self->inner)
+        return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
+                              _("the bias does not have the scale's shape"));
+    }
+  if (CT_TOP (top, 0) == in)
+    {
+      if (self->saved == NULL)
+        self->saved = ct_blob_new ();
+      if (!ct_blob_reshape_like (self->saved, in, &local))
+        return ct_layer_fail (layer, error, local->code, "%s", local->message);
+      return TRUE;
+    }
+  return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, ct_blob_get_shape (in),
+                                ct_blob_num_axes (in), error);
+}
+
+static gboolean
+scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  CtScaleLayer *self = (CtScaleLayer *) layer;
+  const Caffe__ScaleParameter *p = get_param (layer);
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *scale = ct_blob_cpu_data (scale_blob (layer, bottom), error);
+  const float *in = ct_blob_cpu_data (in_blob, error);
+  float *out;
+
+  if (scale == NULL || in == NULL)
+    return FALSE;
+  if (in_blob == CT_TOP (top, 0))
+    {
+      g_autoptr (GError) local = NULL;
+
+      if (!ct_blob_copy_from (self->saved, in_blob, CT_BLOB_COPY_DATA, &local))
+        return ct_layer_fail (layer, error, local->code, "%s", local->message);
+    }
+  out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  if (out == NULL)
+    return FALSE;
+  if (!ct_common_check (layer, ct_cpu_scale_forward (self->outer, self->dim, self->inner,
+                                                     in, scale, out), error))
+    return FALSE;
+  if (p->bias_term)
+    {
+      const float *bias = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, self->bias_index),
+                                            error);
+
+      if (bias == NULL)
+        return FALSE;
+      return ct_common_check (layer, ct_cpu_bias_forward (self->outer, self->dim, self->inner,
+                                                          out, bias, out), error);
+    }
+  return TRUE;
+}
+
+static gboolean
+scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, GError **error)
+{
+  CtScaleLayer *self = (CtScaleLayer *) layer;
+  const Caffe__ScaleParameter *p = get_param (layer);
+  gboolean learned = bottom->len == 1;
+  CtBlob *scale = scale_blob (layer, bottom);
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+
+  if (top_diff == NULL)
+    return FALSE;
+  /* Parameter and scale gradients first: in place, the bottom's diff below
+   * overwrites the top's. */
+  if (p->bias_term && ct_layer_param_propagate_down (layer, self->bias_index))
+    {
+      float *bias_diff = ct_blob_mutable_cpu_diff (g_ptr_array_index (layer->blobs,
+                                                                      self->bias_index), error);
+
+      if (bias_diff == NULL)
+        return FALSE;
+      if (!ct_common_check (layer, ct_cpu_bias_backward (self->outer, self->dim, self->inner,
+                                                         top_diff, TRUE, bias_diff), error))
+        return FALSE;
+    }
+  if ((learned && ct_layer_param_propagate_down (layer, 0)) || (!learned && propagate_down[1]))
+    {
+      const float *in = ct_blob_cpu_data (in_blob == CT_TOP (top, 0) ? self->saved : in_blob,
+                                          error);
+      float *scale_diff = ct_blob_mutable_cpu_diff (scale, error);
+
+      if (in == NULL || scale_diff == NULL)
+        return FALSE;
+      if (!ct_common_check (layer, ct_cpu_scale_backward (self->outer, self->dim, self->inner,
+                                                          top_diff, in, learned, scale_diff),
+                            error))
+        return FALSE;
+    }
+  if (propagate_down[0])
+    {
+      const float *s = ct_blob_cpu_data (scale, error);
+      float *in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+
+      if (s == NULL || in_diff == NULL)
+        return FALSE;
+      return ct_common_check (layer, ct_cpu_scale_forward (self->outer, self->dim, self->inner,
+                                                           top_diff, s, in_diff), error);
+    }
+  return TRUE;
+}
+
+static void
+scale_finalize (CtLayer *layer)
+{
+  ct_blob_free (((CtScaleLayer *) layer)->saved);
+}
+
+const CtLayerClass ct_scale_layer_class = {
+  .type = "Scale",
+  .family = CT_LAYER_FAMILY_COMMON,
+  .description = N_("Multiplies by a learned or given scale, broadcast along the trailing "
+                    "axes, optionally adding a bias"),
+  .instance_size = sizeof (CtScaleLayer),
+  .bottoms = CT_BETWEEN (1, 2),
+  .tops = CT_EXACTLY (1),
+  .setup = scale_setup,
+  .reshape = scale_reshape,
+  .forward_cpu = scale_forward,
+  .backward_cpu = scale_backward,
+  .finalize = scale_finalize,
+};

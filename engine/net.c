@@ -1,0 +1,582 @@
+/* net.c: a built CtNet: its tables, forward and backward over a range of
+ * layers with observers and timing, reshaping, and memory allocation.
+ * Building is in net-build.c, parameters in net-params.c, weights in
+ * net-weights.c, shape inference in net-shapes.c. */
+#include <string.h>
+#include <time.h>
+#include <glib/gi18n-lib.h>
+
+#include "net-private.h"
+#include "engine-error.h"
+
+CtNet *
+ct_net_alloc (void)
+{
+  CtNet *net = g_new0 (CtNet, 1);
+
+  net->name = g_strdup ("");
+  net->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_layer_free);
+  net->links = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_net_links_free);
+  net->layer_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  net->blobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
+  net->blob_names = g_ptr_array_new_with_free_func (g_free);
+  net->blob_need_backward = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  net->blob_loss_weights = g_array_new (FALSE, FALSE, sizeof (float));
+  net->blob_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  net->inputs = g_array_new (FALSE, FALSE, sizeof (guint));
+  net->outputs = g_array_new (FALSE, FALSE, sizeof (guint));
+  net->params = g_ptr_array_new ();
+  net->param_locations = g_array_new (FALSE, FALSE, sizeof (CtNetParamLocation));
+  net->param_display_names = g_ptr_array_new_with_free_func (g_free);
+  net->param_owners = g_array_new (FALSE, FALSE, sizeof (int));
+  net->param_learnable_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  net->param_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  net->learnables = g_array_new (FALSE, FALSE, sizeof (CtNetLearnable));
+  net->observers = g_array_new (FALSE, FALSE, sizeof (CtNetObserver));
+  net->next_observer_id = 1;
+  return net;
+}
+
+void
+ct_net_free (CtNet *net)
+{
+  if (net == NULL)
+    return;
+  for (guint i = 0; i < net->observers->len; i++)
+    {
+      CtNetObserver *o = &g_array_index (net->observers, CtNetObserver, i);
+      if (o->func != NULL && o->destroy != NULL)
+        o->destroy (o->user_data);
+    }
+  g_array_unref (net->observers);
+  g_array_unref (net->learnables);
+  g_hash_table_unref (net->param_names);
+  g_array_unref (net->param_learnable_ids);
+  g_array_unref (net->param_owners);
+  g_ptr_array_unref (net->param_display_names);
+  g_array_unref (net->param_locations);
+  g_ptr_array_unref (net->params);
+  g_array_unref (net->outputs);
+  g_array_unref (net->inputs);
+  /* Layers first: a layer may still look at blobs while it finalizes. */
+  g_ptr_array_unref (net->links);
+  g_ptr_array_unref (net->layers);
+  g_hash_table_unref (net->blob_index);
+  g_array_unref (net->blob_loss_weights);
+  g_array_unref (net->blob_need_backward);
+  g_ptr_array_unref (net->blob_names);
+  g_ptr_array_unref (net->blobs);
+  g_hash_table_unref (net->layer_index);
+  if (net->param != NULL)
+    protobuf_c_message_free_unpacked (&net->param->base, NULL);
+  g_free (net->name);
+  g_free (net);
+}
+
+/* Accessors */
+
+const char *
+ct_net_get_name (const CtNet *net)
+{
+  return net->name;
+}
+
+Caffe__Phase
+ct_net_get_phase (const CtNet *net)
+{
+  return net->phase;
+}
+
+const Caffe__NetParameter *
+ct_net_get_param (const CtNet *net)
+{
+  return net->param;
+}
+
+guint
+ct_net_n_layers (const CtNet *net)
+{
+  return net->layers->len;
+}
+
+CtLayer *
+ct_net_get_layer (const CtNet *net, guint layer_index)
+{
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  return net->layers->pdata[layer_index];
+}
+
+int
+ct_net_layer_index (const CtNet *net, const char *name)
+{
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (net->layer_index, name)) - 1;
+}
+
+CtLayer *
+ct_net_layer_by_name (const CtNet *net, const char *name)
+{
+  int i = ct_net_layer_index (net, name);
+  return i < 0 ? NULL : net->layers->pdata[i];
+}
+
+guint
+ct_net_n_blobs (const CtNet *net)
+{
+  return net->blobs->len;
+}
+
+CtBlob *
+ct_net_get_blob (const CtNet *net, guint blob_index)
+{
+  g_return_val_if_fail (blob_index < net->blobs->len, NULL);
+  return net->blobs->pdata[blob_index];
+}
+
+const char *
+ct_net_get_blob_name (const CtNet *net, guint blob_index)
+{
+  g_return_val_if_fail (blob_index < net->blobs->len, NULL);
+  return net->blob_names->pdata[blob_index];
+}
+
+int
+ct_net_blob_index (const CtNet *net, const char *name)
+{
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (net->blob_index, name)) - 1;
+}
+
+CtBlob *
+ct_net_blob_by_name (const CtNet *net, const char *name)
+{
+  int i = ct_net_blob_index (net, name);
+  return i < 0 ? NULL : net->blobs->pdata[i];
+}
+
+static CtNetLinks *
+links_at (const CtNet *net, guint layer_index)
+{
+  return net->links->pdata[layer_index];
+}
+
+GPtrArray *
+ct_net_get_bottoms (const CtNet *net, guint layer_index)
+{
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  return links_at (net, layer_index)->bottom;
+}
+
+GPtrArray *
+ct_net_get_tops (const CtNet *net, guint layer_index)
+{
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  return links_at (net, layer_index)->top;
+}
+
+const guint *
+ct_net_get_bottom_ids (const CtNet *net, guint layer_index, guint *n_out)
+{
+  GArray *ids;
+
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  ids = links_at (net, layer_index)->bottom_ids;
+  if (n_out != NULL)
+    *n_out = ids->len;
+  return (const guint *) ids->data;
+}
+
+const guint *
+ct_net_get_top_ids (const CtNet *net, guint layer_index, guint *n_out)
+{
+  GArray *ids;
+
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  ids = links_at (net, layer_index)->top_ids;
+  if (n_out != NULL)
+    *n_out = ids->len;
+  return (const guint *) ids->data;
+}
+
+gboolean
+ct_net_layer_need_backward (const CtNet *net, guint layer_index)
+{
+  g_return_val_if_fail (layer_index < net->layers->len, FALSE);
+  return links_at (net, layer_index)->need_backward;
+}
+
+gboolean
+ct_net_bottom_need_backward (const CtNet *net, guint layer_index, guint bottom_index)
+{
+  GArray *need;
+
+  g_return_val_if_fail (layer_index < net->layers->len, FALSE);
+  need = links_at (net, layer_index)->bottom_need_backward;
+  g_return_val_if_fail (bottom_index < need->len, FALSE);
+  return g_array_index (need, gboolean, bottom_index);
+}
+
+gboolean
+ct_net_blob_need_backward (const CtNet *net, guint blob_index)
+{
+  g_return_val_if_fail (blob_index < net->blobs->len, FALSE);
+  return g_array_index (net->blob_need_backward, gboolean, blob_index);
+}
+
+float
+ct_net_blob_loss_weight (const CtNet *net, guint blob_index)
+{
+  g_return_val_if_fail (blob_index < net->blobs->len, 0.0f);
+  return g_array_index (net->blob_loss_weights, float, blob_index);
+}
+
+guint
+ct_net_n_inputs (const CtNet *net)
+{
+  return net->inputs->len;
+}
+
+guint
+ct_net_input_index (const CtNet *net, guint i)
+{
+  g_return_val_if_fail (i < net->inputs->len, 0);
+  return g_array_index (net->inputs, guint, i);
+}
+
+guint
+ct_net_n_outputs (const CtNet *net)
+{
+  return net->outputs->len;
+}
+
+guint
+ct_net_output_index (const CtNet *net, guint i)
+{
+  g_return_val_if_fail (i < net->outputs->len, 0);
+  return g_array_index (net->outputs, guint, i);
+}
+
+guint
+ct_net_n_params (const CtNet *net)
+{
+  return net->params->len;
+}
+
+CtBlob *
+ct_net_get_param_blob (const CtNet *net, guint param_id)
+{
+  g_return_val_if_fail (param_id < net->params->len, NULL);
+  return net->params->pdata[param_id];
+}
+
+void
+ct_net_get_param_location (const CtNet *net, guint param_id, guint *layer_index,
+                           guint *param_index)
+{
+  CtNetParamLocation where;
+
+  g_return_if_fail (param_id < net->params->len);
+  where = g_array_index (net->param_locations, CtNetParamLocation, param_id);
+  if (layer_index != NULL)
+    *layer_index = where.layer_index;
+  if (param_index != NULL)
+    *param_index = where.param_index;
+}
+
+const char *
+ct_net_get_param_display_name (const CtNet *net, guint param_id)
+{
+  g_return_val_if_fail (param_id < net->params->len, NULL);
+  return net->param_display_names->pdata[param_id];
+}
+
+int
+ct_net_get_param_owner (const CtNet *net, guint param_id)
+{
+  g_return_val_if_fail (param_id < net->params->len, -1);
+  return g_array_index (net->param_owners, int, param_id);
+}
+
+guint
+ct_net_get_param_learnable_id (const CtNet *net, guint param_id)
+{
+  g_return_val_if_fail (param_id < net->params->len, 0);
+  return g_array_index (net->param_learnable_ids, guint, param_id);
+}
+
+guint
+ct_net_n_learnable (const CtNet *net)
+{
+  return net->learnables->len;
+}
+
+const CtNetLearnable *
+ct_net_get_learnable (const CtNet *net, guint learnable_id)
+{
+  g_return_val_if_fail (learnable_id < net->learnables->len, NULL);
+  return &g_array_index (net->learnables, CtNetLearnable, learnable_id);
+}
+
+/* Memory */
+
+/* Allocate BLOB's data and diff if they are not yet; never moves an
+ * existing head. */
+static gboolean
+ensure_allocated (CtBlob *blob, GError **error)
+{
+  if (ct_mem_get_head (ct_blob_get_data_mem (blob)) == CT_MEM_UNINITIALIZED &&
+      ct_blob_cpu_data (blob, error) == NULL)
+    return FALSE;
+  if (ct_mem_get_head (ct_blob_get_diff_mem (blob)) == CT_MEM_UNINITIALIZED &&
+      ct_blob_cpu_diff (blob, error) == NULL)
+    return FALSE;
+  return TRUE;
+}
+
+/* NAME is a blob's name, or with IS_PARAM the name of the layer whose
+ * parameter BLOB is. */
+static gboolean
+allocate_blob (CtNet *net, CtBlob *blob, gboolean is_param, const char *name, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *shape = NULL;
+
+  if (ensure_allocated (blob, &local))
+    return TRUE;
+  shape = ct_blob_shape_string (blob);
+  if (is_param)
+    g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                 _("net '%s': no memory for a parameter of layer '%s' (shape %s): %s"),
+                 net->name, name, shape, local->message);
+  else
+    g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                 _("net '%s': no memory for blob '%s' (shape %s): %s"),
+                 net->name, name, shape, local->message);
+  return FALSE;
+}
+
+gboolean
+ct_net_allocate (CtNet *net, GError **error)
+{
+  for (guint i = 0; i < net->blobs->len; i++)
+    if (!allocate_blob (net, net->blobs->pdata[i], FALSE, net->blob_names->pdata[i], error))
+      return FALSE;
+  for (guint i = 0; i < net->params->len; i++)
+    {
+      CtNetParamLocation where = g_array_index (net->param_locations, CtNetParamLocation, i);
+
+      if (!allocate_blob (net, net->params->pdata[i], TRUE,
+                          ct_layer_get_name (net->layers->pdata[where.layer_index]), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+allocate_tops (CtNet *net, guint layer_index, GError **error)
+{
+  CtNetLinks *links = links_at (net, layer_index);
+
+  for (guint j = 0; j < links->top->len; j++)
+    if (!allocate_blob (net, links->top->pdata[j], FALSE,
+                        net->blob_names->pdata[g_array_index (links->top_ids, guint, j)], error))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+ct_net_reshape (CtNet *net, GError **error)
+{
+  for (guint i = 0; i < net->layers->len; i++)
+    {
+      CtNetLinks *links = links_at (net, i);
+
+      if (!ct_layer_reshape (net->layers->pdata[i], links->bottom, links->top, error) ||
+          !allocate_tops (net, i, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ct_net_clear_param_diffs (CtNet *net, GError **error)
+{
+  for (guint i = 0; i < net->learnables->len; i++)
+    {
+      CtBlob *blob = g_array_index (net->learnables, CtNetLearnable, i).blob;
+      float *diff = ct_blob_mutable_cpu_diff (blob, error);
+
+      if (diff == NULL)
+        return FALSE;
+      memset (diff, 0, (gsize) ct_blob_count (blob) * sizeof (float));
+    }
+  return TRUE;
+}
+
+/* Observers and timing */
+
+static void
+notify (CtNet *net, CtNetEvent event, guint layer_index)
+{
+  /* By index, and removal only blanks entries meanwhile: an observer may
+   * add or remove observers. */
+  net->notifying++;
+  for (guint i = 0; i < net->observers->len; i++)
+    {
+      CtNetObserver o = g_array_index (net->observers, CtNetObserver, i);
+      if (o.func != NULL)
+        o.func (net, event, layer_index, o.user_data);
+    }
+  net->notifying--;
+  if (net->notifying == 0 && net->observers_removed)
+    {
+      for (guint i = net->observers->len; i-- > 0;)
+        if (g_array_index (net->observers, CtNetObserver, i).func == NULL)
+          g_array_remove_index (net->observers, i);
+      net->observers_removed = FALSE;
+    }
+}
+
+guint
+ct_net_add_observer (CtNet *net, CtNetObserverFunc func, gpointer user_data,
+                     GDestroyNotify destroy)
+{
+  CtNetObserver o = { net->next_observer_id++, func, user_data, destroy };
+
+  g_return_val_if_fail (func != NULL, 0);
+  g_array_append_val (net->observers, o);
+  return o.id;
+}
+
+void
+ct_net_remove_observer (CtNet *net, guint observer_id)
+{
+  for (guint i = 0; i < net->observers->len; i++)
+    {
+      CtNetObserver o = g_array_index (net->observers, CtNetObserver, i);
+
+      if (o.id != observer_id || o.func == NULL)
+        continue;
+      if (net->notifying > 0)
+        {
+          g_array_index (net->observers, CtNetObserver, i).func = NULL;
+          net->observers_removed = TRUE;
+        }
+      else
+        g_array_remove_index (net->observers, i);
+      if (o.destroy != NULL)
+        o.destroy (o.user_data);
+      return;
+    }
+}
+
+static double
+now_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e6 + (double) ts.tv_nsec * 1e-3;
+}
+
+const CtNetLayerTiming *
+ct_net_get_layer_timing (const CtNet *net, guint layer_index)
+{
+  g_return_val_if_fail (layer_index < net->layers->len, NULL);
+  return &links_at (net, layer_index)->timing;
+}
+
+void
+ct_net_reset_timing (CtNet *net)
+{
+  for (guint i = 0; i < net->links->len; i++)
+    memset (&links_at (net, i)->timing, 0, sizeof (CtNetLayerTiming));
+}
+
+/* Running */
+
+gboolean
+ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError **error)
+{
+  float total = 0.0f;
+
+  if (start > end || end >= net->layers->len)
+    {
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
+                   _("net '%s' has %u layers; cannot run forward from layer %u to %u"),
+                   net->name, net->layers->len, start, end);
+      return FALSE;
+    }
+  for (guint i = start; i <= end; i++)
+    {
+      CtLayer *layer = net->layers->pdata[i];
+      CtNetLinks *links = links_at (net, i);
+      float layer_loss = 0.0f;
+      double t0;
+
+      notify (net, CT_NET_EVENT_BEFORE_FORWARD, i);
+      t0 = now_us ();
+      /* As Caffe, each forward reshapes first, so that a new input shape
+       * flows down; the net then allocates what grew. */
+      if (!ct_layer_reshape (layer, links->bottom, links->top, error) ||
+          !allocate_tops (net, i, error) ||
+          !ct_layer_forward (layer, links->bottom, links->top, FALSE, &layer_loss, error))
+        return FALSE;
+      links->timing.forward_us += now_us () - t0;
+      links->timing.forward_calls++;
+      total += layer_loss;
+      notify (net, CT_NET_EVENT_AFTER_FORWARD, i);
+    }
+  if (loss != NULL)
+    *loss = total;
+  return TRUE;
+}
+
+gboolean
+ct_net_forward (CtNet *net, float *loss, GError **error)
+{
+  if (net->layers->len == 0)
+    {
+      if (loss != NULL)
+        *loss = 0.0f;
+      return TRUE;
+    }
+  return ct_net_forward_from_to (net, 0, net->layers->len - 1, loss, error);
+}
+
+gboolean
+ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
+{
+  if (end > start || start >= net->layers->len)
+    {
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
+                   _("net '%s' has %u layers; cannot run backward from layer %u down to %u"),
+                   net->name, net->layers->len, start, end);
+      return FALSE;
+    }
+  for (guint i = start + 1; i-- > end;)
+    {
+      CtNetLinks *links = links_at (net, i);
+
+      notify (net, CT_NET_EVENT_BEFORE_BACKWARD, i);
+      if (links->need_backward)
+        {
+          double t0 = now_us ();
+
+          if (!ct_layer_backward (net->layers->pdata[i], links->top,
+                                  (const gboolean *) links->bottom_need_backward->data,
+                                  links->bottom, FALSE, error))
+            return FALSE;
+          links->timing.backward_us += now_us () - t0;
+          links->timing.backward_calls++;
+        }
+      notify (net, CT_NET_EVENT_AFTER_BACKWARD, i);
+    }
+  return TRUE;
+}
+
+gboolean
+ct_net_backward (CtNet *net, GError **error)
+{
+  if (net->layers->len == 0)
+    return TRUE;
+  return ct_net_backward_from_to (net, net->layers->len - 1, 0, error);
+}

@@ -1,0 +1,463 @@
+/* cpu/common.c: the CPU side of common.h, plain loops over contiguous rows.
+ *
+ * Sums over long rows (Reduction, the bias and scale gradients) use eight
+ * partial sums, which the compiler can keep in one vector register and which
+ * round less than one running sum, as BLAS dot products do. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common.h"
+
+#define N_LANES 8
+
+static inline int
+valid_count (int64_t n)
+{
+  return n >= 0 && (uint64_t) n <= SIZE_MAX / sizeof (float);
+}
+
+static inline int
+valid_counts (int64_t a, int64_t b, int64_t c)
+{
+  return valid_count (a) && valid_count (b) && valid_count (c);
+}
+
+static float
+sum_row (int64_t n, const float *x)
+{
+  float lanes[N_LANES] = { 0 };
+  float total = 0.0f;
+  int64_t i = 0;
+
+  for (; i + N_LANES <= n; i += N_LANES)
+    for (int l = 0; l < N_LANES; l++)
+      lanes[l] += x[i + l];
+  for (int l = 0; l < N_LANES; l++)
+    total += lanes[l];
+  for (; i < n; i++)
+    total += x[i];
+  return total;
+}
+
+static float
+dot_row (int64_t n, const float *x, const float *y)
+{
+  float lanes[N_LANES] = { 0 };
+  float total = 0.0f;
+  int64_t i = 0;
+
+  for (; i + N_LANES <= n; i += N_LANES)
+    for (int l = 0; l < N_LANES; l++)
+      lanes[l] += x[i + l] * y[i + l];
+  for (int l = 0; l < N_LANES; l++)
+    total += lanes[l];
+  for (; i < n; i++)
+    total += x[i] * y[i];
+  return total;
+}
+
+static float
+asum_row (int64_t n, const float *x)
+{
+  float lanes[N_LANES] = { 0 };
+  float total = 0.0f;
+  int64_t i = 0;
+
+  for (; i + N_LANES <= n; i += N_LANES)
+    for (int l = 0; l < N_LANES; l++)
+      lanes[l] += fabsf (x[i + l]);
+  for (int l = 0; l < N_LANES; l++)
+    total += lanes[l];
+  for (; i < n; i++)
+    total += fabsf (x[i]);
+  return total;
+}
+
+CtStatus
+ct_cpu_copy_blocks (int64_t num, int64_t block, const float *src, int64_t src_stride,
+                    float *dst, int64_t dst_stride)
+{
+  if (!valid_counts (num, block, 0) || src_stride < block || dst_stride < block)
+    return CT_STATUS_INVALID;
+  if (block == 0)
+    return CT_STATUS_OK;
+  for (int64_t i = 0; i < num; i++)
+    memcpy (dst + i * dst_stride, src + i * src_stride, (size_t) block * sizeof (float));
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_eltwise_max_first (int64_t n, const float *a, const float *b, float *top, int32_t *mask)
+{
+  if (!valid_count (n))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    {
+      int a_wins = a[i] > b[i];
+
+      top[i] = a_wins ? a[i] : b[i];
+      mask[i] = a_wins ? 0 : 1;
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_eltwise_max_next (int64_t n, const float *x, int32_t index, float *top, int32_t *mask)
+{
+  if (!valid_count (n))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    if (x[i] > top[i])
+      {
+        top[i] = x[i];
+        mask[i] = index;
+      }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_eltwise_max_backward (int64_t n, const float *top_diff, const int32_t *mask,
+                             int32_t index, float *bottom_diff)
+{
+  if (!valid_count (n))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    bottom_diff[i] = mask[i] == index ? top_diff[i] : 0.0f;
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_tile_forward (int64_t outer, int64_t inner, int64_t tiles, const float *bottom, float *top)
+{
+  if (!valid_counts (outer, inner, tiles))
+    return CT_STATUS_INVALID;
+  if (inner == 0)
+    return CT_STATUS_OK;
+  for (int64_t o = 0; o < outer; o++)
+    {
+      const float *from = bottom + o * inner;
+
+      for (int64_t t = 0; t < tiles; t++)
+        memcpy (top + (o * tiles + t) * inner, from, (size_t) inner * sizeof (float));
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_tile_backward (int64_t outer, int64_t inner, int64_t tiles, const float *top_diff,
+                      float *bottom_diff)
+{
+  if (!valid_counts (outer, inner, tiles))
+    return CT_STATUS_INVALID;
+  for (int64_t o = 0; o < outer; o++)
+    {
+      float *to = bottom_diff + o * inner;
+      const float *from = top_diff + o * tiles * inner;
+
+      if (tiles == 0)
+        {
+          memset (to, 0, (size_t) inner * sizeof (float));
+          continue;
+        }
+      memcpy (to, from, (size_t) inner * sizeof (float));
+      for (int64_t t = 1; t < tiles; t++)
+        for (int64_t i = 0; i < inner; i++)
+          to[i] += from[t * inner + i];
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_reduce_forward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
+                       const float *bottom, float *top)
+{
+  if (!valid_counts (num, dim, 0))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < num; i++)
+    {
+      const float *row = bottom + i * dim;
+      float value;
+
+      switch (op)
+        {
+        case CT_REDUCE_SUM:
+        case CT_REDUCE_MEAN:
+          value = sum_row (dim, row);
+          break;
+        case CT_REDUCE_ASUM:
+          value = asum_row (dim, row);
+          break;
+        case CT_REDUCE_SUMSQ:
+          value = dot_row (dim, row, row);
+          break;
+        default:
+          return CT_STATUS_INVALID;
+        }
+      top[i] = coeff == 1.0f ? value : coeff * value;
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_reduce_backward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
+                        const float *bottom_data, const float *top_diff, float *bottom_diff)
+{
+  if (!valid_counts (num, dim, 0))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < num; i++)
+    {
+      const float *x = bottom_data + i * dim;
+      float *dx = bottom_diff + i * dim;
+      float g = top_diff[i] * coeff;
+
+      switch (op)
+        {
+        case CT_REDUCE_SUM:
+        case CT_REDUCE_MEAN:
+          for (int64_t j = 0; j < dim; j++)
+            dx[j] = g;
+          break;
+        case CT_REDUCE_ASUM:
+          /* The sign of 0 is 0, as in Caffe. */
+          for (int64_t j = 0; j < dim; j++)
+            dx[j] = (float) ((x[j] > 0.0f) - (x[j] < 0.0f)) * g;
+          break;
+        case CT_REDUCE_SUMSQ:
+          for (int64_t j = 0; j < dim; j++)
+            dx[j] = 2.0f * x[j] * g;
+          break;
+        default:
+          return CT_STATUS_INVALID;
+        }
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_bias_forward (int64_t outer, int64_t dim, int64_t inner,
+                     const float *bottom, const float *bias, float *top)
+{
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (inner == 1)
+    {
+      /* InnerProduct's bias: one row of DIM per outer index. */
+      for (int64_t o = 0; o < outer; o++)
+        for (int64_t d = 0; d < dim; d++)
+          top[o * dim + d] = bottom[o * dim + d] + bias[d];
+      return CT_STATUS_OK;
+    }
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = 0; d < dim; d++)
+      {
+        const float *x = bottom + (o * dim + d) * inner;
+        float *y = top + (o * dim + d) * inner;
+        float b = bias[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] + b;
+      }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_scale_forward (int64_t outer, int64_t dim, int64_t inner,
+                      const float *bottom, const float *scale, float *top)
+{
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = 0; d < dim; d++)
+      {
+        const float *x = bottom + (o * dim + d) * inner;
+        float *y = top + (o * dim + d) * inner;
+        float s = scale[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] * s;
+      }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_bias_backward (int64_t outer, int64_t dim, int64_t inner,
+                      const float *top_diff, int accumulate, float *bias_diff)
+{
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (!accumulate)
+    memset (bias_diff, 0, (size_t) dim * sizeof (float));
+  if (inner == 1)
+    {
+      /* Column sums of an OUTER x DIM matrix, row by row for the cache. */
+      for (int64_t o = 0; o < outer; o++)
+        for (int64_t d = 0; d < dim; d++)
+          bias_diff[d] += top_diff[o * dim + d];
+      return CT_STATUS_OK;
+    }
+  for (int64_t d = 0; d < dim; d++)
+    {
+      float total = 0.0f;
+
+      for (int64_t o = 0; o < outer; o++)
+        total += sum_row (inner, top_diff + (o * dim + d) * inner);
+      bias_diff[d] += total;
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
+                       const float *top_diff, const float *bottom_data,
+                       int accumulate, float *scale_diff)
+{
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (!accumulate)
+    memset (scale_diff, 0, (size_t) dim * sizeof (float));
+  if (inner == 1)
+    {
+      for (int64_t o = 0; o < outer; o++)
+        for (int64_t d = 0; d < dim; d++)
+          scale_diff[d] += top_diff[o * dim + d] * bottom_data[o * dim + d];
+      return CT_STATUS_OK;
+    }
+  for (int64_t d = 0; d < dim; d++)
+    {
+      float total = 0.0f;
+
+      for (int64_t o = 0; o < outer; o++)
+        {
+          int64_t at = (o * dim + d) * inner;
+          total += dot_row (inner, top_diff + at, bottom_data + at);
+        }
+      scale_diff[d] += total;
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_gather_rows (int64_t n, int64_t row, const int64_t *indices, const float *src, float *dst)
+{
+  if (!valid_counts (n, row, 0))
+    return CT_STATUS_INVALID;
+  if (row == 0)
+    return CT_STATUS_OK;
+  for (int64_t i = 0; i < n; i++)
+    memcpy (dst + i * row, src + indices[i] * row, (size_t) row * sizeof (float));
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_scatter_add_rows (int64_t n, int64_t row, const int64_t *indices, const float *src,
+                         float *dst)
+{
+  if (!valid_counts (n, row, 0))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    {
+      const float *from = src + i * row;
+      float *to = dst + indices[i] * row;
+
+      for (int64_t j = 0; j < row; j++)
+        to[j] += from[j];
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_float_indices (int64_t n, const float *values, int64_t limit, int whole,
+                      int64_t *out, int64_t *bad)
+{
+  if (!valid_counts (n, limit, 0))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    {
+      float v = values[i];
+
+      /* Written so that NaN fails too. */
+      if (!(v >= 0.0f && (double) v < (double) limit) || (whole && v != floorf (v)))
+        {
+          if (bad != NULL)
+            *bad = i;
+          return CT_STATUS_INVALID;
+        }
+      out[i] = (int64_t) v;
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_filter_select (int64_t n, const float *selector, int64_t *indices, int64_t *n_selected)
+{
+  int64_t count = 0;
+
+  if (!valid_count (n))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < n; i++)
+    if (selector[i] != 0.0f)
+      indices[count++] = i;
+  *n_selected = count;
+  return CT_STATUS_OK;
+}
+
+/* Whether (V, J) ranks before (W, K): larger value first, then the larger
+ * index, the order of Caffe's descending sort of (value, index) pairs. */
+static inline int
+ranks_before (float v, int64_t j, float w, int64_t k)
+{
+  return v > w || (!(w > v) && j > k);
+}
+
+CtStatus
+ct_cpu_argmax (int64_t num, int64_t dim, int64_t axis_dist, int64_t top_k,
+               int has_axis, int out_max_val, const float *bottom, float *top,
+               float *scratch_val, int64_t *scratch_idx)
+{
+  if (!valid_counts (num, dim, top_k) || axis_dist < 1 || top_k < 1 || top_k > dim)
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < num; i++)
+    {
+      int64_t base = (i / axis_dist) * dim * axis_dist + i % axis_dist;
+      int64_t filled = 0;
+
+      /* Keep the best TOP_K seen so far, sorted; insert by shifting. */
+      for (int64_t j = 0; j < dim; j++)
+        {
+          float v = bottom[base + j * axis_dist];
+          int64_t at;
+
+          if (filled == top_k && !ranks_before (v, j, scratch_val[top_k - 1],
+                                                scratch_idx[top_k - 1]))
+            continue;
+          at = filled < top_k ? filled++ : top_k - 1;
+          while (at > 0 && ranks_before (v, j, scratch_val[at - 1], scratch_idx[at - 1]))
+            {
+              scratch_val[at] = scratch_val[at - 1];
+              scratch_idx[at] = scratch_idx[at - 1];
+              at--;
+            }
+          scratch_val[at] = v;
+          scratch_idx[at] = j;
+        }
+
+      for (int64_t k = 0; k < top_k; k++)
+        {
+          if (has_axis)
+            {
+              int64_t out = (i / axis_dist) * top_k * axis_dist + i % axis_dist + k * axis_dist;
+              top[out] = out_max_val ? scratch_val[k] : (float) scratch_idx[k];
+            }
+          else if (out_max_val)
+            {
+              top[2 * i * top_k + k] = (float) scratch_idx[k];
+              top[2 * i * top_k + top_k + k] = scratch_val[k];
+            }
+          else
+            top[i * top_k + k] = (float) scratch_idx[k];
+        }
+    }
+  return CT_STATUS_OK;
+}

@@ -1,0 +1,301 @@
+/* cpu/im2col.c: the CPU side of im2col.h.
+ *
+ * For each (channel, kernel offset) row of the column buffer and each output
+ * row, the output columns that read inside the image form one contiguous
+ * range, found once per kernel offset; the loops copy that range (a memcpy
+ * at stride 1) and fill the rest with zeros, instead of testing every
+ * element. col2im walks the same entries in the same order as Caffe, so its
+ * sums round identically. */
+#include <string.h>
+
+#include "im2col.h"
+
+/* ceil (A / S) clamped to [0, HI], for a possibly negative A and S > 0. */
+static inline int64_t
+div_up_clamped (int64_t a, int64_t s, int64_t hi)
+{
+  int64_t q;
+
+  if (a <= 0)
+    return 0;
+  q = (a + s - 1) / s;
+  return q < hi ? q : hi;
+}
+
+/* The output range [*LO, *HI) of one axis whose input position
+ * o * stride - pad + offset lies in [0, size). */
+static inline void
+valid_range (int64_t size, int64_t out, int64_t stride, int64_t pad, int64_t offset,
+             int64_t *lo, int64_t *hi)
+{
+  *lo = div_up_clamped (pad - offset, stride, out);
+  *hi = div_up_clamped (size + pad - offset, stride, out);
+  if (*hi < *lo)
+    *hi = *lo;
+}
+
+/* Caffe's output size, or -1 when the arguments are out of range. */
+static int64_t
+output_size (int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation)
+{
+  int64_t extent;
+
+  if (in <= 0 || kernel <= 0 || pad < 0 || stride <= 0 || dilation <= 0)
+    return -1;
+  if (kernel > (INT64_MAX - 1) / dilation || pad > (INT64_MAX - in) / 2)
+    return -1;
+  extent = dilation * (kernel - 1) + 1;
+  if (in + 2 * pad < extent)
+    return -1;
+  return (in + 2 * pad - extent) / stride + 1;
+}
+
+CtStatus
+ct_cpu_im2col (const float *data_im, int64_t channels, int64_t height, int64_t width,
+               int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+               int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+               float *data_col)
+{
+  int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
+  int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
+  const int64_t plane = height * width;
+
+  if (channels < 0 || out_h < 0 || out_w < 0)
+    return CT_STATUS_INVALID;
+
+  for (int64_t c = 0; c < channels; c++)
+    {
+      const float *im = data_im + c * plane;
+
+      for (int64_t kh = 0; kh < kernel_h; kh++)
+        for (int64_t kw = 0; kw < kernel_w; kw++)
+          {
+            int64_t lo, hi;
+
+            valid_range (width, out_w, stride_w, pad_w, kw * dilation_w, &lo, &hi);
+            for (int64_t oh = 0; oh < out_h; oh++)
+              {
+                int64_t ih = oh * stride_h - pad_h + kh * dilation_h;
+                float *dst = data_col + oh * out_w;
+                const float *src;
+
+                if (ih < 0 || ih >= height)
+                  {
+                    memset (dst, 0, (size_t) out_w * sizeof (float));
+                    continue;
+                  }
+                if (lo > 0)
+                  memset (dst, 0, (size_t) lo * sizeof (float));
+                if (hi > lo)
+                  {
+                    src = im + ih * width + lo * stride_w - pad_w + kw * dilation_w;
+                    if (stride_w == 1)
+                      memcpy (dst + lo, src, (size_t) (hi - lo) * sizeof (float));
+                    else
+                      for (int64_t ow = lo; ow < hi; ow++, src += stride_w)
+                        dst[ow] = *src;
+                  }
+                if (hi < out_w)
+                  memset (dst + hi, 0, (size_t) (out_w - hi) * sizeof (float));
+              }
+            data_col += out_h * out_w;
+          }
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_col2im (const float *data_col, int64_t channels, int64_t height, int64_t width,
+               int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+               int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+               float *data_im)
+{
+  int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
+  int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
+  const int64_t plane = height * width;
+
+  if (channels < 0 || out_h < 0 || out_w < 0)
+    return CT_STATUS_INVALID;
+
+  memset (data_im, 0, (size_t) (channels * plane) * sizeof (float));
+  for (int64_t c = 0; c < channels; c++)
+    {
+      float *im = data_im + c * plane;
+
+      for (int64_t kh = 0; kh < kernel_h; kh++)
+        for (int64_t kw = 0; kw < kernel_w; kw++)
+          {
+            int64_t lo, hi;
+
+            valid_range (width, out_w, stride_w, pad_w, kw * dilation_w, &lo, &hi);
+            for (int64_t oh = 0; oh < out_h; oh++)
+              {
+                int64_t ih = oh * stride_h - pad_h + kh * dilation_h;
+                const float *src = data_col + oh * out_w;
+                float *dst;
+
+                if (ih < 0 || ih >= height || hi == lo)
+                  continue;
+                dst = im + ih * width + lo * stride_w - pad_w + kw * dilation_w;
+                if (stride_w == 1)
+                  for (int64_t ow = lo; ow < hi; ow++)
+                    dst[ow - lo] += src[ow];
+                else
+                  for (int64_t ow = lo; ow < hi; ow++, dst += stride_w)
+                    *dst += src[ow];
+              }
+            data_col += out_h * out_w;
+          }
+    }
+  return CT_STATUS_OK;
+}
+
+/* What the N-D functions share: the checked geometry. */
+typedef struct {
+  int n;                         /* spatial axes */
+  int64_t channels;              /* image channels */
+  int64_t kernel_size;           /* prod (kernel) */
+  int64_t im_plane;              /* prod of the image's spatial dims */
+  int64_t out_count;             /* prod of the column buffer's spatial dims */
+  int64_t out_rows;              /* out_count / last output dim */
+} NdGeometry;
+
+static int
+nd_geometry (int n, const int64_t *im_shape, const int64_t *col_shape,
+             const int64_t *kernel, const int64_t *pad, const int64_t *stride,
+             const int64_t *dilation, NdGeometry *g)
+{
+  if (n < 1 || n > CT_IM2COL_MAX_AXES || im_shape[0] < 0)
+    return 0;
+  g->n = n;
+  g->channels = im_shape[0];
+  g->kernel_size = 1;
+  g->im_plane = 1;
+  g->out_count = 1;
+  for (int i = 0; i < n; i++)
+    {
+      if (im_shape[i + 1] <= 0 || col_shape[i + 1] < 0 || kernel[i] <= 0 || pad[i] < 0
+          || stride[i] <= 0 || dilation[i] <= 0)
+        return 0;
+      g->kernel_size *= kernel[i];
+      g->im_plane *= im_shape[i + 1];
+      g->out_count *= col_shape[i + 1];
+    }
+  if (col_shape[0] != g->channels * g->kernel_size)
+    return 0;
+  g->out_rows = col_shape[n] > 0 ? g->out_count / col_shape[n] : 0;
+  return 1;
+}
+
+/* One pass over the column buffer, reading the image (IM2COL) or adding
+ * into it. Rows of the last output axis are handled at once; the leading
+ * axes are tracked with an odometer. */
+static void
+nd_walk (const NdGeometry *g, const int64_t *im_shape, const int64_t *col_shape,
+         const int64_t *kernel, const int64_t *pad, const int64_t *stride,
+         const int64_t *dilation, int im2col, const float *in, float *out)
+{
+  const int n = g->n;
+  const int last = n - 1;
+  const int64_t out_w = col_shape[n];
+  const int64_t width = im_shape[n];
+  int64_t offset[CT_IM2COL_MAX_AXES];
+  int64_t iter[CT_IM2COL_MAX_AXES];
+
+  for (int64_t c_col = 0; c_col < g->channels * g->kernel_size; c_col++)
+    {
+      int64_t rest = c_col;
+      int64_t c_im = c_col / g->kernel_size;
+      int64_t lo, hi;
+
+      /* The kernel offset of this row, last axis fastest. */
+      for (int i = n - 1; i >= 0; i--)
+        {
+          offset[i] = (rest % kernel[i]) * dilation[i];
+          rest /= kernel[i];
+        }
+      valid_range (width, out_w, stride[last], pad[last], offset[last], &lo, &hi);
+      for (int i = 0; i < n; i++)
+        iter[i] = 0;
+
+      for (int64_t row = 0; row < g->out_rows; row++)
+        {
+          int64_t col_index = (c_col * g->out_rows + row) * out_w;
+          int64_t im_index = c_im;
+          int inside = 1;
+
+          for (int i = 0; i < last; i++)
+            {
+              int64_t d = iter[i] * stride[i] - pad[i] + offset[i];
+
+              if (d < 0 || d >= im_shape[i + 1])
+                inside = 0;
+              im_index = im_index * im_shape[i + 1] + d;
+            }
+          im_index = im_index * width - pad[last] + offset[last];
+
+          if (im2col)
+            {
+              float *dst = out + col_index;
+
+              if (!inside)
+                memset (dst, 0, (size_t) out_w * sizeof (float));
+              else
+                {
+                  for (int64_t o = 0; o < lo; o++)
+                    dst[o] = 0.0f;
+                  for (int64_t o = lo; o < hi; o++)
+                    dst[o] = in[im_index + o * stride[last]];
+                  for (int64_t o = hi; o < out_w; o++)
+                    dst[o] = 0.0f;
+                }
+            }
+          else if (inside)
+            {
+              const float *src = in + col_index;
+
+              for (int64_t o = lo; o < hi; o++)
+                out[im_index + o * stride[last]] += src[o];
+            }
+
+          /* Next row: advance the odometer over the leading output axes. */
+          for (int i = last - 1; i >= 0; i--)
+            {
+              if (++iter[i] < col_shape[i + 1])
+                break;
+              iter[i] = 0;
+            }
+        }
+    }
+}
+
+CtStatus
+ct_cpu_im2col_nd (const float *data_im, int num_spatial_axes,
+                  const int64_t *im_shape, const int64_t *col_shape,
+                  const int64_t *kernel, const int64_t *pad,
+                  const int64_t *stride, const int64_t *dilation,
+                  float *data_col)
+{
+  NdGeometry g;
+
+  if (!nd_geometry (num_spatial_axes, im_shape, col_shape, kernel, pad, stride, dilation, &g))
+    return CT_STATUS_INVALID;
+  nd_walk (&g, im_shape, col_shape, kernel, pad, stride, dilation, 1, data_im, data_col);
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_col2im_nd (const float *data_col, int num_spatial_axes,
+                  const int64_t *im_shape, const int64_t *col_shape,
+                  const int64_t *kernel, const int64_t *pad,
+                  const int64_t *stride, const int64_t *dilation,
+                  float *data_im)
+{
+  NdGeometry g;
+
+  if (!nd_geometry (num_spatial_axes, im_shape, col_shape, kernel, pad, stride, dilation, &g))
+    return CT_STATUS_INVALID;
+  memset (data_im, 0, (size_t) (g.channels * g.im_plane) * sizeof (float));
+  nd_walk (&g, im_shape, col_shape, kernel, pad, stride, dilation, 0, data_col, data_im);
+  return CT_STATUS_OK;
+}

@@ -1,0 +1,63 @@
+/* im2col.h: the rearrangement that turns a convolution into one matrix
+ * product, as Caffe's im2col/col2im define it, for 2-D images and for any
+ * number of spatial axes, with padding, stride and dilation.
+ *
+ * The column buffer of an image with C channels is a matrix whose rows are
+ * (channel, kernel offset) pairs, C * prod(kernel) of them in C order, and
+ * whose columns are the output positions, prod(output) of them in C order.
+ * Positions that fall into the padding read as 0. col2im is the adjoint: it
+ * overwrites the image with the sum, over every column entry, of the value
+ * at the image position that entry was read from (padding entries dropped).
+ *
+ * In 2-D, the output size of each axis is Caffe's
+ *   (in + 2 * pad - (dilation * (kernel - 1) + 1)) / stride + 1;
+ * the N-D functions take the column shape instead, as Caffe's do. Sizes,
+ * kernels, strides and dilations must be positive and pads non-negative,
+ * otherwise CT_STATUS_INVALID is returned and nothing is written. */
+#pragma once
+
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest number of spatial axes the N-D functions take. */
+#define CT_IM2COL_MAX_AXES 32
+
+CtStatus ct_cpu_im2col (const float *data_im, int64_t channels,
+                        int64_t height, int64_t width,
+                        int64_t kernel_h, int64_t kernel_w,
+                        int64_t pad_h, int64_t pad_w,
+                        int64_t stride_h, int64_t stride_w,
+                        int64_t dilation_h, int64_t dilation_w,
+                        float *data_col);
+
+CtStatus ct_cpu_col2im (const float *data_col, int64_t channels,
+                        int64_t height, int64_t width,
+                        int64_t kernel_h, int64_t kernel_w,
+                        int64_t pad_h, int64_t pad_w,
+                        int64_t stride_h, int64_t stride_w,
+                        int64_t dilation_h, int64_t dilation_w,
+                        float *data_im);
+
+/* N-D: IM_SHAPE is (channels, d1 … dN) of the image, COL_SHAPE is
+ * (channels * prod(kernel), o1 … oN) of the column buffer; KERNEL, PAD,
+ * STRIDE and DILATION have N entries. 1 <= N <= CT_IM2COL_MAX_AXES. */
+CtStatus ct_cpu_im2col_nd (const float *data_im, int num_spatial_axes,
+                           const int64_t *im_shape, const int64_t *col_shape,
+                           const int64_t *kernel, const int64_t *pad,
+                           const int64_t *stride, const int64_t *dilation,
+                           float *data_col);
+
+CtStatus ct_cpu_col2im_nd (const float *data_col, int num_spatial_axes,
+                           const int64_t *im_shape, const int64_t *col_shape,
+                           const int64_t *kernel, const int64_t *pad,
+                           const int64_t *stride, const int64_t *dilation,
+                           float *data_im);
+
+#ifdef __cplusplus
+}
+#endif

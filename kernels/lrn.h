@@ -1,0 +1,53 @@
+/* lrn.h: local response normalisation, as Caffe's LRN layer computes it.
+ *
+ * ACROSS_CHANNELS: scale = k + alpha / size * sum of x^2 over the SIZE
+ * channels centred on each one (channels beyond the edges count as zeros),
+ * y = x * scale^-beta. The sum slides from channel to channel (add the
+ * channel entering the window, subtract the one leaving), as Caffe's does.
+ *
+ * WITHIN_CHANNEL: scale = 1 + alpha * (sum of x^2 over the SIZE x SIZE
+ * window centred on each position, divided by the window's size counted up
+ * to one SIZE/2 border of padding), y = x * scale^-beta. Caffe builds this
+ * from split, power, average pooling, power and product layers; these
+ * functions compute the same numbers in one pass (k is not used, as in
+ * Caffe).
+ *
+ * Blobs are NUM x CHANNELS x SPATIAL (ACROSS) or PLANES of HEIGHT x WIDTH
+ * (WITHIN), contiguous. SCALE (the same size as the input) is written by
+ * forward and read by backward. SIZE must be odd and positive; otherwise,
+ * or for negative counts, CT_STATUS_INVALID. Backward overwrites the bottom
+ * diff. Scratch buffers are the caller's: SPATIAL floats for ACROSS, one
+ * float per input element for WITHIN. */
+#pragma once
+
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CtStatus ct_cpu_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
+                                    int64_t size, float alpha, float beta, float k,
+                                    const float *bottom, float *scale, float *top);
+
+CtStatus ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
+                                     int64_t size, float alpha, float beta,
+                                     const float *bottom, const float *top,
+                                     const float *scale, const float *top_diff,
+                                     float *scratch, float *bottom_diff);
+
+CtStatus ct_cpu_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
+                                    int64_t size, float alpha, float beta,
+                                    const float *bottom, float *scale, float *top);
+
+CtStatus ct_cpu_lrn_within_backward (int64_t planes, int64_t height, int64_t width,
+                                     int64_t size, float alpha, float beta,
+                                     const float *bottom, const float *scale,
+                                     const float *top_diff, float *scratch,
+                                     float *bottom_diff);
+
+#ifdef __cplusplus
+}
+#endif

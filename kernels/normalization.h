@@ -1,0 +1,48 @@
+/* normalization.h: per-channel statistics and normalisation, for BatchNorm
+ * and MVN.
+ *
+ * A blob is viewed as OUTER x CHANNELS x INNER, row-major, and every
+ * statistic of channel c runs over its OUTER * INNER elements: BatchNorm
+ * uses N x C x (H*W), MVN uses 1 x (rows) x (row length). Sums accumulate
+ * in float lanes combined in double, so long channels lose no precision.
+ * Outputs may be the same array as the input of the same role (Y may be X,
+ * DX may be DY). A negative size gives CT_STATUS_INVALID untouched. */
+#pragma once
+
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MEAN[c] = the mean of channel c of X. */
+CtStatus ct_cpu_channel_mean (int64_t outer, int64_t channels, int64_t inner,
+                              const float *x, float *mean);
+
+/* Y = X - MEAN[c]; when VARIANCE is not NULL, VARIANCE[c] = the mean of
+ * the squares of channel c of Y (the biased variance of X). */
+CtStatus ct_cpu_channel_center (int64_t outer, int64_t channels, int64_t inner,
+                                const float *x, const float *mean,
+                                float *y, float *variance);
+
+/* Y = X / DIVISOR[c]. */
+CtStatus ct_cpu_channel_divide (int64_t outer, int64_t channels, int64_t inner,
+                                const float *x, const float *divisor, float *y);
+
+/* The gradient of y = (x - mean(x)) / s through the batch statistics, with
+ * Y the normalised output, DY its gradient and S[c] the divisor:
+ * DX = (DY - mean(DY) - Y * mean(DY * Y)) / S[c], means per channel. */
+CtStatus ct_cpu_channel_normalize_backward (int64_t outer, int64_t channels, int64_t inner,
+                                            const float *y, const float *dy,
+                                            const float *s, float *dx);
+
+/* Standard deviations from N variances: BatchNorm's sqrt(var + eps) and
+ * MVN's sqrt(var) + eps. STD may be VARIANCE. */
+CtStatus ct_cpu_batch_norm_std (int64_t n, float eps, const float *variance, float *std);
+CtStatus ct_cpu_mvn_std (int64_t n, float eps, const float *variance, float *std);
+
+#ifdef __cplusplus
+}
+#endif

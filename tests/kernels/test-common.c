@@ -1,0 +1,244 @@
+/* test-common.c: the kernels of kernels/common.h against naive loops in
+ * double precision (broadcasts, reductions, tiles, block copies, gathers,
+ * ArgMax) and their refusal of negative counts. */
+#include <glib.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common.h"
+
+static float *
+random_floats (GRand *rand, gsize n)
+{
+  float *v = g_new (float, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    v[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+  return v;
+}
+
+static void
+assert_close (float got, double want, double magnitude)
+{
+  double tolerance = 1e-5 * (1.0 + magnitude);
+
+  if (fabs (got - want) > tolerance)
+    g_error ("got %.9g, want %.9g (tolerance %.3g)", got, want, tolerance);
+}
+
+static void
+test_broadcast (void)
+{
+  static const int64_t shapes[][3] = { { 1, 1, 1 }, { 2, 3, 5 }, { 3, 7, 1 }, { 1, 4, 33 },
+                                       { 5, 1, 17 } };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1701);
+  guint cases = 0;
+
+  for (gsize s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      int64_t outer = shapes[s][0], dim = shapes[s][1], inner = shapes[s][2];
+      int64_t n = outer * dim * inner;
+      g_autofree float *x = random_floats (rand, n);
+      g_autofree float *g = random_floats (rand, n);
+      g_autofree float *v = random_floats (rand, dim);
+      g_autofree float *y = g_new (float, n);
+      g_autofree float *acc = random_floats (rand, dim);
+      g_autofree float *start = g_memdup2 (acc, dim * sizeof (float));
+
+      g_assert_cmpint (ct_cpu_bias_forward (outer, dim, inner, x, v, y), ==, CT_STATUS_OK);
+      for (int64_t i = 0; i < n; i++)
+        g_assert_cmpfloat (y[i], ==, x[i] + v[(i / inner) % dim]);
+      g_assert_cmpint (ct_cpu_scale_forward (outer, dim, inner, x, v, y), ==, CT_STATUS_OK);
+      for (int64_t i = 0; i < n; i++)
+        g_assert_cmpfloat (y[i], ==, x[i] * v[(i / inner) % dim]);
+
+      /* Gradients: written, then accumulated onto what is there. */
+      for (int accumulate = 0; accumulate < 2; accumulate++)
+        {
+          memcpy (acc, start, dim * sizeof (float));
+          g_assert_cmpint (ct_cpu_bias_backward (outer, dim, inner, g, accumulate, acc), ==,
+                           CT_STATUS_OK);
+          for (int64_t d = 0; d < dim; d++)
+            {
+              double want = accumulate ? start[d] : 0.0, mag = fabs (want);
+
+              for (int64_t o = 0; o < outer; o++)
+                for (int64_t i = 0; i < inner; i++)
+                  {
+                    want += g[(o * dim + d) * inner + i];
+                    mag += fabs (g[(o * dim + d) * inner + i]);
+                  }
+              assert_close (acc[d], want, mag);
+            }
+          memcpy (acc, start, dim * sizeof (float));
+          g_assert_cmpint (ct_cpu_scale_backward (outer, dim, inner, g, x, accumulate, acc), ==,
+                           CT_STATUS_OK);
+          for (int64_t d = 0; d < dim; d++)
+            {
+              double want = accumulate ? start[d] : 0.0, mag = fabs (want);
+
+              for (int64_t o = 0; o < outer; o++)
+                for (int64_t i = 0; i < inner; i++)
+                  {
+                    int64_t at = (o * dim + d) * inner + i;
+                    want += (double) g[at] * x[at];
+                    mag += fabs ((double) g[at] * x[at]);
+                  }
+              assert_close (acc[d], want, mag);
+            }
+          cases++;
+        }
+    }
+  g_assert_cmpuint (cases, ==, 2 * G_N_ELEMENTS (shapes));
+  g_assert_cmpint (ct_cpu_bias_forward (-1, 1, 1, NULL, NULL, NULL), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_scale_backward (1, -2, 1, NULL, NULL, 0, NULL), ==, CT_STATUS_INVALID);
+}
+
+static void
+test_reduce (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  int64_t num = 3, dim = 37;
+  g_autofree float *x = random_floats (rand, num * dim);
+  g_autofree float *g = random_floats (rand, num);
+  float top[3];
+  g_autofree float *dx = g_new (float, num * dim);
+
+  for (int op = CT_REDUCE_SUM; op <= CT_REDUCE_MEAN; op++)
+    {
+      float coeff = op == CT_REDUCE_MEAN ? 0.5f / dim : 0.5f;
+
+      g_assert_cmpint (ct_cpu_reduce_forward (op, num, dim, coeff, x, top), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_reduce_backward (op, num, dim, coeff, x, g, dx), ==, CT_STATUS_OK);
+      for (int64_t i = 0; i < num; i++)
+        {
+          double want = 0.0;
+
+          for (int64_t j = 0; j < dim; j++)
+            {
+              double v = x[i * dim + j];
+              double grad = op == CT_REDUCE_ASUM ? (v > 0) - (v < 0)
+                          : op == CT_REDUCE_SUMSQ ? 2 * v : 1.0;
+
+              want += op == CT_REDUCE_ASUM ? fabs (v) : op == CT_REDUCE_SUMSQ ? v * v : v;
+              assert_close (dx[i * dim + j], grad * g[i] * coeff, 1.0);
+            }
+          assert_close (top[i], want * coeff, (double) dim);
+        }
+    }
+  g_assert_cmpint (ct_cpu_reduce_forward (99, 1, 1, 1.0f, x, top), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_reduce_forward (CT_REDUCE_SUM, -1, 1, 1.0f, x, top), ==,
+                   CT_STATUS_INVALID);
+}
+
+static void
+test_copies (void)
+{
+  static const float src[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+  static const float tiled[] = { 0, 1, 0, 1, 2, 3, 2, 3 };
+  static const int64_t rows[] = { 2, 0, 2 };
+  float dst[12] = { 0 };
+  float back[4];
+
+  /* Two blocks of 2, stride 6 in SRC, packed in DST. */
+  g_assert_cmpint (ct_cpu_copy_blocks (2, 2, src + 1, 6, dst, 2), ==, CT_STATUS_OK);
+  g_assert_cmpfloat (dst[0], ==, 1);
+  g_assert_cmpfloat (dst[1], ==, 2);
+  g_assert_cmpfloat (dst[2], ==, 7);
+  g_assert_cmpfloat (dst[3], ==, 8);
+  g_assert_cmpint (ct_cpu_copy_blocks (2, 3, src, 2, dst, 3), ==, CT_STATUS_INVALID);
+
+  g_assert_cmpint (ct_cpu_tile_forward (2, 2, 2, src, dst), ==, CT_STATUS_OK);
+  g_assert_cmpmem (dst, sizeof tiled, tiled, sizeof tiled);
+  g_assert_cmpint (ct_cpu_tile_backward (2, 2, 2, tiled, back), ==, CT_STATUS_OK);
+  g_assert_cmpfloat (back[0], ==, 0);
+  g_assert_cmpfloat (back[1], ==, 2);
+  g_assert_cmpfloat (back[2], ==, 4);
+  g_assert_cmpfloat (back[3], ==, 6);
+
+  g_assert_cmpint (ct_cpu_gather_rows (3, 4, rows, src, dst), ==, CT_STATUS_OK);
+  g_assert_cmpmem (dst, 4 * sizeof (float), src + 8, 4 * sizeof (float));
+  g_assert_cmpmem (dst + 4, 4 * sizeof (float), src, 4 * sizeof (float));
+  memset (back, 0, sizeof back);
+  {
+    float sums[12] = { 0 };
+
+    g_assert_cmpint (ct_cpu_scatter_add_rows (3, 4, rows, src, sums), ==, CT_STATUS_OK);
+    g_assert_cmpfloat (sums[0], ==, 4);   /* row 1 of src into row 0 */
+    g_assert_cmpfloat (sums[8], ==, 0 + 8); /* rows 0 and 2 of src into row 2 */
+    g_assert_cmpfloat (sums[4], ==, 0);
+  }
+}
+
+static void
+test_indices (void)
+{
+  static const float good[] = { 0, 3, 1 };
+  static const float fraction[] = { 0, 2.5f };
+  static const float out_of_range[] = { 1, 4 };
+  static const float selector[] = { 0, 1, -1, 0, 0.5f };
+  int64_t out[5], bad = -1, n = -1;
+
+  g_assert_cmpint (ct_cpu_float_indices (3, good, 4, 1, out, &bad), ==, CT_STATUS_OK);
+  g_assert_cmpint (out[1], ==, 3);
+  g_assert_cmpint (ct_cpu_float_indices (2, fraction, 4, 1, out, &bad), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (bad, ==, 1);
+  g_assert_cmpint (ct_cpu_float_indices (2, fraction, 4, 0, out, &bad), ==, CT_STATUS_OK);
+  g_assert_cmpint (out[1], ==, 2);
+  g_assert_cmpint (ct_cpu_float_indices (2, out_of_range, 4, 0, out, &bad), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (bad, ==, 1);
+
+  g_assert_cmpint (ct_cpu_filter_select (5, selector, out, &n), ==, CT_STATUS_OK);
+  g_assert_cmpint (n, ==, 3);
+  g_assert_cmpint (out[0], ==, 1);
+  g_assert_cmpint (out[1], ==, 2);
+  g_assert_cmpint (out[2], ==, 4);
+}
+
+static void
+test_argmax (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  int64_t num = 4, dim = 50, k = 7;
+  g_autofree float *x = random_floats (rand, num * dim);
+  float top[4 * 2 * 7];
+  float val[7];
+  int64_t idx[7];
+
+  /* Equal values rank by the larger index. */
+  x[10] = x[20] = 2.0f;
+  g_assert_cmpint (ct_cpu_argmax (num, dim, 1, k, 0, 1, x, top, val, idx), ==, CT_STATUS_OK);
+  g_assert_cmpfloat (top[0], ==, 20);
+  g_assert_cmpfloat (top[1], ==, 10);
+  for (int64_t i = 0; i < num; i++)
+    for (int64_t j = 0; j < k; j++)
+      {
+        int64_t at = (int64_t) top[2 * i * k + j];
+        float v = top[2 * i * k + k + j];
+        int larger = 0;
+
+        g_assert_cmpfloat (x[i * dim + at], ==, v);
+        /* Exactly J values rank before the J-th. */
+        for (int64_t m = 0; m < dim; m++)
+          if (x[i * dim + m] > v || (x[i * dim + m] == v && m > at))
+            larger++;
+        g_assert_cmpint (larger, ==, j);
+      }
+  g_assert_cmpint (ct_cpu_argmax (num, dim, 1, dim + 1, 0, 0, x, top, val, idx), ==,
+                   CT_STATUS_INVALID);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/kernels/common/broadcast", test_broadcast);
+  g_test_add_func ("/kernels/common/reduce", test_reduce);
+  g_test_add_func ("/kernels/common/copies", test_copies);
+  g_test_add_func ("/kernels/common/indices", test_indices);
+  g_test_add_func ("/kernels/common/argmax", test_argmax);
+  return g_test_run ();
+}

@@ -1,0 +1,217 @@
+/* test-pooling.c: the pooling, LRN and crop kernels on hand-computed
+ * cases, the accumulating backward passes, and the statuses for arguments
+ * out of range. (The layers' tests check them further, with gradients.) */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include <glib.h>
+
+#include "crop.h"
+#include "lrn.h"
+#include "pooling.h"
+
+/* Two planes of 3 x 4. */
+static const float planes[] = { 4, 1, 7, 2, 3, 9, 5, 6, 8, 0, 2, 11,
+                                -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12 };
+
+static CtPoolGeometry
+geometry (int64_t kernel, int64_t stride, int64_t pad, int64_t ph, int64_t pw)
+{
+  CtPoolGeometry g = { 2, 3, 4, ph, pw, kernel, kernel, stride, stride, pad, pad };
+
+  return g;
+}
+
+static void
+test_max (void)
+{
+  CtPoolGeometry g = geometry (2, 1, 0, 2, 3);
+  static const float expected[] = { 9, 9, 7, 9, 9, 11, -1, -2, -3, -5, -6, -7 };
+  static const int32_t expected_mask[] = { 5, 5, 2, 5, 5, 11, 0, 1, 2, 4, 5, 6 };
+  float top[12], top_mask[12], diff[24];
+  int32_t mask[12];
+
+  g_assert_cmpint (ct_cpu_max_pool_forward (&g, planes, top, mask, top_mask), ==, CT_STATUS_OK);
+  g_assert_cmpmem (top, sizeof top, expected, sizeof expected);
+  g_assert_cmpmem (mask, sizeof mask, expected_mask, sizeof expected_mask);
+  for (int i = 0; i < 12; i++)
+    g_assert_cmpfloat (top_mask[i], ==, (float) expected_mask[i]);
+
+  /* Backward adds: twice gives twice, from either mask. */
+  memset (diff, 0, sizeof diff);
+  g_assert_cmpint (ct_cpu_max_pool_backward (&g, expected, mask, NULL, diff), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_max_pool_backward (&g, expected, NULL, top_mask, diff), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (diff[5], ==, 2 * (9 + 9 + 9 + 9));
+  g_assert_cmpfloat (diff[2], ==, 14);
+  g_assert_cmpfloat (diff[11], ==, 22);
+  g_assert_cmpfloat (diff[12 + 0], ==, -2);
+  g_assert_cmpfloat (diff[0], ==, 0);
+
+  /* A window of -inf only has no winner; its gradient goes nowhere. */
+  {
+    float inf_plane[12], t[6], d[12] = { 0 };
+    float ones[6] = { 1, 1, 1, 1, 1, 1 };
+    CtPoolGeometry one = { 1, 3, 4, 2, 3, 2, 2, 1, 1, 0, 0 };
+
+    for (int i = 0; i < 12; i++)
+      inf_plane[i] = -INFINITY;
+    g_assert_cmpint (ct_cpu_max_pool_forward (&one, inf_plane, t, mask, NULL), ==,
+                     CT_STATUS_OK);
+    g_assert_cmpfloat (t[0], ==, -FLT_MAX);
+    g_assert_cmpint (mask[0], ==, -1);
+    g_assert_cmpint (ct_cpu_max_pool_backward (&one, ones, mask, NULL, d), ==, CT_STATUS_OK);
+    for (int i = 0; i < 12; i++)
+      g_assert_cmpfloat (d[i], ==, 0);
+  }
+}
+
+static void
+test_ave (void)
+{
+  CtPoolGeometry g = geometry (3, 2, 1, 2, 3);
+  static const float expected[] = { 17.0f / 9, 30.0f / 9, 8.0f / 6, 20.0f / 9, 33.0f / 9,
+                                    17.0f / 6 };
+  float top[12], diff[24] = { 0 }, ones[12];
+
+  g_assert_cmpint (ct_cpu_ave_pool_forward (&g, planes, top), ==, CT_STATUS_OK);
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat (fabsf (top[i] - expected[i]), <, 1e-6f);
+  for (int i = 0; i < 12; i++)
+    ones[i] = 1.0f;
+  g_assert_cmpint (ct_cpu_ave_pool_backward (&g, ones, diff), ==, CT_STATUS_OK);
+  /* Element (0, 0) lies in window (0, 0) only: 1/9. Element (1, 3) lies in
+   * windows (0, 1) and (1, 1) of size 9, and (0, 2) and (1, 2) of size 6. */
+  g_assert_cmpfloat (fabsf (diff[0] - 1.0f / 9), <, 1e-7f);
+  g_assert_cmpfloat (fabsf (diff[7] - (2.0f / 9 + 2.0f / 6)), <, 1e-6f);
+}
+
+static void
+test_stochastic (void)
+{
+  CtPoolGeometry g = geometry (2, 2, 0, 2, 2);
+  const float positive[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+  float u[4] = { 0.0f, 1.0f, 0.5f, 0.2f }, top[4], diff[12] = { 0 };
+  int32_t index[4];
+
+  g.planes = 1;
+  g_assert_cmpint (ct_cpu_stochastic_pool_forward_train (&g, positive, u, top, index), ==,
+                   CT_STATUS_OK);
+  /* Window (0, 0) = {1, 2, 5, 6}, sum 14: draw 0 takes the first. Window
+   * (0, 1) = {3, 4, 7, 8}: draw 1 takes the last. Window (1, 0) = {9, 10}
+   * (the window is cut by the image), draw 0.5 of 19 reaches 9.5 at 10. */
+  g_assert_cmpfloat (top[0], ==, 1);
+  g_assert_cmpint (index[0], ==, 0);
+  g_assert_cmpfloat (top[1], ==, 8);
+  g_assert_cmpint (index[1], ==, 7);
+  g_assert_cmpfloat (top[2], ==, 10);
+  g_assert_cmpint (index[2], ==, 9);
+  g_assert_cmpfloat (top[3], ==, 11); /* 0.2 of 23 = 4.6 <= 11 */
+  g_assert_cmpint (ct_cpu_stochastic_pool_backward_train (&g, u, index, diff), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (diff[7], ==, 1.0f);
+
+  g_assert_cmpint (ct_cpu_stochastic_pool_forward_test (&g, positive, top), ==, CT_STATUS_OK);
+  g_assert_cmpfloat (fabsf (top[0] - (1.0f + 4 + 25 + 36) / 14), <, 1e-6f);
+}
+
+static void
+test_lrn (void)
+{
+  /* One position, three channels, local size 3: scale_c = k + a/3 * sum. */
+  const float x[] = { 1, 2, 3 };
+  float scale[3], y[3];
+
+  g_assert_cmpint (ct_cpu_lrn_across_forward (1, 3, 1, 3, 3.0f, 1.0f, 2.0f, x, scale, y), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (fabsf (scale[0] - (2 + 1 + 4)), <, 1e-5f);
+  g_assert_cmpfloat (fabsf (scale[1] - (2 + 1 + 4 + 9)), <, 1e-5f);
+  g_assert_cmpfloat (fabsf (scale[2] - (2 + 4 + 9)), <, 1e-5f);
+  g_assert_cmpfloat (fabsf (y[1] - 2.0f / 16), <, 1e-6f);
+
+  g_assert_cmpint (ct_cpu_lrn_across_forward (1, 3, 1, 4, 1, 1, 1, x, scale, y), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_lrn_within_forward (1, 1, 3, 0, 1, 1, x, scale, y), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_lrn_within_forward (-1, 1, 3, 3, 1, 1, x, scale, y), ==,
+                   CT_STATUS_INVALID);
+
+  /* Within: a 1 x 3 plane, size 3, divisor 9 everywhere. */
+  g_assert_cmpint (ct_cpu_lrn_within_forward (1, 1, 3, 3, 9.0f, 1.0f, x, scale, y), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (fabsf (scale[0] - (1 + 1 + 4)), <, 1e-5f);
+  g_assert_cmpfloat (fabsf (scale[1] - (1 + 1 + 4 + 9)), <, 1e-5f);
+}
+
+static void
+test_crop (void)
+{
+  const int64_t big_shape[] = { 2, 3, 4 }, small_shape[] = { 1, 2, 2 }, offsets[] = { 1, 1, 2 };
+  const int64_t bad_offsets[] = { 1, 2, 2 };
+  float big[24], small[4];
+
+  for (int i = 0; i < 24; i++)
+    big[i] = (float) i;
+  g_assert_cmpint (ct_cpu_crop_forward (3, big_shape, small_shape, offsets, big, small), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (small[0], ==, 12 + 4 + 2);
+  g_assert_cmpfloat (small[1], ==, 12 + 4 + 3);
+  g_assert_cmpfloat (small[2], ==, 12 + 8 + 2);
+  g_assert_cmpfloat (small[3], ==, 12 + 8 + 3);
+  memset (big, 0, sizeof big);
+  g_assert_cmpint (ct_cpu_crop_backward (3, big_shape, small_shape, offsets, small, big), ==,
+                   CT_STATUS_OK);
+  g_assert_cmpfloat (big[18], ==, 18);
+  g_assert_cmpfloat (big[23], ==, 23);
+  g_assert_cmpfloat (big[17], ==, 0);
+  g_assert_cmpint (ct_cpu_crop_forward (3, big_shape, small_shape, bad_offsets, big, small), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_crop_forward (0, big_shape, small_shape, offsets, big, small), ==,
+                   CT_STATUS_INVALID);
+}
+
+static void
+test_invalid_geometry (void)
+{
+  float buffer[64] = { 0 };
+  int32_t mask[64];
+  CtPoolGeometry g = geometry (2, 1, 0, 2, 3);
+  CtPoolGeometry bad;
+
+  bad = g;
+  bad.stride_h = 0;
+  g_assert_cmpint (ct_cpu_max_pool_forward (&bad, planes, buffer, mask, NULL), ==,
+                   CT_STATUS_INVALID);
+  bad = g;
+  bad.kernel_w = 0;
+  g_assert_cmpint (ct_cpu_ave_pool_forward (&bad, planes, buffer), ==, CT_STATUS_INVALID);
+  bad = g;
+  bad.pad_h = -1;
+  g_assert_cmpint (ct_cpu_ave_pool_backward (&bad, planes, buffer), ==, CT_STATUS_INVALID);
+  bad = g;
+  bad.height = 0;
+  g_assert_cmpint (ct_cpu_stochastic_pool_forward_test (&bad, planes, buffer), ==,
+                   CT_STATUS_INVALID);
+  bad = g;
+  bad.height = (int64_t) 1 << 20;
+  bad.width = (int64_t) 1 << 12; /* a plane over INT32_MAX elements */
+  g_assert_cmpint (ct_cpu_max_pool_forward (&bad, planes, buffer, mask, NULL), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_max_pool_forward (NULL, planes, buffer, mask, NULL), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_max_pool_backward (&g, planes, NULL, NULL, buffer), ==,
+                   CT_STATUS_INVALID);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/kernels/pooling/max", test_max);
+  g_test_add_func ("/kernels/pooling/ave", test_ave);
+  g_test_add_func ("/kernels/pooling/stochastic", test_stochastic);
+  g_test_add_func ("/kernels/pooling/invalid", test_invalid_geometry);
+  g_test_add_func ("/kernels/lrn", test_lrn);
+  g_test_add_func ("/kernels/crop", test_crop);
+  return g_test_run ();
+}
