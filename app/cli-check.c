@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli-private.h"
+#include "cli-net-private.h"
 #include "proto-error.h"
 #include "proto-file.h"
 #include "upgrade.h"
@@ -14,12 +15,23 @@
 static gboolean lenient = FALSE;
 static gboolean quiet = FALSE;
 static char **files = NULL;
+static gboolean shapes = FALSE;   /* --shapes, in cli-shapes.c */
+static gboolean tsv = FALSE;
+static char *phase_name = NULL;
 
 static const GOptionEntry entries[] = {
   { "lenient", 'l', 0, G_OPTION_ARG_NONE, &lenient,
     N_("Accept fields the schema does not know and list each kept one"), NULL },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
     N_("Print errors only"), NULL },
+  { "shapes", 's', 0, G_OPTION_ARG_NONE, &shapes,
+    N_("Build each net and print every top's shape, the parameter count, forward FLOPs "
+       "and activation memory per layer"), NULL },
+  { "phase", 'p', 0, G_OPTION_ARG_STRING, &phase_name,
+    N_("With --shapes: build for TRAIN or TEST (the default)"), N_("PHASE") },
+  { "tsv", 0, 0, G_OPTION_ARG_NONE, &tsv,
+    N_("With --shapes: print LAYER, TYPE, top|param, BLOB|INDEX, dimensions, tab-separated"),
+    NULL },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
   { NULL }
 };
@@ -163,8 +175,20 @@ ct_cli_check (int argc, char **argv)
   if (files == NULL || files[0] == NULL)
     return ct_cli_usage_error ("check", _("no file given"));
 
-  for (char **f = files; *f != NULL; f++)
-    ok &= check_file (*f);
+  if (shapes)
+    {
+      Caffe__Phase phase = CAFFE__PHASE__TEST;
+
+      if (phase_name != NULL && !ct_cli_parse_phase (phase_name, &phase))
+        return ct_cli_usage_error ("check", _("--phase takes TRAIN or TEST, not '%s'"),
+                                   phase_name);
+      for (char **f = files; *f != NULL; f++)
+        ok &= ct_cli_print_shapes (*f, phase, tsv);
+    }
+  else
+    for (char **f = files; *f != NULL; f++)
+      ok &= check_file (*f);
+  g_clear_pointer (&phase_name, g_free);
   g_clear_pointer (&files, g_strfreev);
   fflush (stdout);
   return ok ? CT_CLI_EXIT_OK : CT_CLI_EXIT_INPUT;

@@ -133,7 +133,9 @@ print_outputs (CtNet *net, float loss)
         }
       if (shown < ct_blob_count (blob))
         g_string_append (values, " …");
-      g_print (_("output %s (%s):%s\n"), ct_net_get_blob_name (net, index), shape, values->str);
+      /* TRANSLATORS: a blob name, its shape "2 10 (20)", then values */
+      g_print (_("output %s, shape %s:%s\n"), ct_net_get_blob_name (net, index), shape,
+               values->str);
     }
 }
 
@@ -157,6 +159,8 @@ build_net (const ForwardOptions *o, Caffe__Phase phase, GError **error)
     g_printerr ("%s: %s\n", o->model, (const char *) notes->pdata[i]);
   net = ct_net_new_with_config (param, &config, error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
+  if (net == NULL)
+    g_prefix_error (error, "%s: ", o->model);
   return net;
 }
 

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 
 int ct_cli_forward (int argc, char **argv);
 int ct_cli_layers (int argc, char **argv);
+int ct_cli_time (int argc, char **argv);
 
 /* Parse "TRAIN" or "TEST" (any case). */
 gboolean ct_cli_parse_phase (const char *text, Caffe__Phase *phase);

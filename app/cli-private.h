@@ -19,6 +19,7 @@ int ct_cli_check (int argc, char **argv);
 int ct_cli_format (int argc, char **argv);
 int ct_cli_upgrade (int argc, char **argv);
 int ct_cli_info (int argc, char **argv);
+int ct_cli_draw (int argc, char **argv);
 
 /* A GOptionContext for VERB with SUMMARY and the exit-code text;
  * PARAMETERS is e.g. "FILE…". */

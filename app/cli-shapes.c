@@ -187,11 +187,11 @@ dims_text (const CtNetShapeBlob *s)
   return g_string_free (text, FALSE);
 }
 
-/* "1.23 G": three significant digits with an SI prefix. */
+/* "1.23 GFLOP", "12 k": three significant digits, an SI prefix, UNIT. */
 static char *
-human_number (double value)
+human_number (double value, const char *unit)
 {
-  const char *prefixes[] = { "", " k", " M", " G", " T", " P" };
+  const char *prefixes[] = { "", "k", "M", "G", "T", "P" };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   guint p = 0;
 
@@ -201,7 +201,7 @@ human_number (double value)
       p++;
     }
   g_ascii_formatd (buf, sizeof buf, p == 0 ? "%.0f" : "%.3g", value);
-  return g_strconcat (buf, prefixes[p], NULL);
+  return g_strchomp (g_strconcat (buf, " ", prefixes[p], unit, NULL));
 }
 
 static void
@@ -245,8 +245,8 @@ print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase
       double flops = layer_flops (l);
       gint64 params = sum_counts (l->params);
       gint64 memory = layer_memory (l);
-      g_autofree char *p = human_number ((double) params);
-      g_autofree char *f = human_number (flops);
+      g_autofree char *p = human_number ((double) params, "");
+      g_autofree char *f = human_number (flops, "");
       g_autofree char *m = g_format_size ((guint64) memory);
       guint rows = MAX (l->tops->len, 1);
 
@@ -269,10 +269,10 @@ print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase
             g_print ("%-28s %-18s %-28s %-20s\n", "", "", shown, dims);
         }
     }
-  params_text = human_number ((double) total_params);
-  flops_text = human_number (total_flops);
+  params_text = human_number ((double) total_params, "");
+  flops_text = human_number (total_flops, "FLOP");
   memory_text = g_format_size ((guint64) total_memory);
-  g_print (_("total: %s parameters, %sFLOP per forward pass, %s of activations\n"),
+  g_print (_("total: %s parameters, %s per forward pass, %s of activations\n"),
            params_text, flops_text, memory_text);
 }
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli-caffe-private.h"
+#include "cli-data-private.h"
 #include "cli-private.h"
 #include "cli-net-private.h"
 
@@ -26,6 +28,17 @@ static const CtCliVerb verbs[] = {
   { "forward", N_("Run a net forward (and backward) and print the loss; dump every blob"),
     ct_cli_forward },
   { "layers", N_("List the layer types Cortado knows"), ct_cli_layers },
+  { "train", N_("Train a net with a solver, as 'caffe train'"), ct_cli_train },
+  { "test", N_("Score trained weights on a net's TEST phase, as 'caffe test'"), ct_cli_test },
+  { "device_query", N_("Show the GPUs Cortado can use, as 'caffe device_query'"),
+    ct_cli_device_query },
+  { "convert", N_("Write an LMDB or LevelDB of Datum records from MNIST files or images"),
+    ct_cli_convert },
+  { "compute-mean", N_("Write the mean image of a database as a .binaryproto"),
+    ct_cli_compute_mean },
+  { "time", N_("Time a net's forward and backward passes layer by layer, as 'caffe time'"),
+    ct_cli_time },
+  { "draw", N_("Draw a net's graph as a PNG, SVG or PDF file"), ct_cli_draw },
 };
 
 static const char *
@@ -46,7 +59,7 @@ print_help (FILE *out)
   g_string_append (text, _("Cortado's command-line tool for Caffe nets, solvers and models.\n\n"));
   g_string_append (text, _("Commands:\n"));
   for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
-    g_string_append_printf (text, "  %-9s %s\n", verbs[i].name, _(verbs[i].summary));
+    g_string_append_printf (text, "  %-13s %s\n", verbs[i].name, _(verbs[i].summary));
   g_string_append_printf (text, _("\nRun '%s COMMAND --help' for the options of a command.\n\n"),
                           "cortado-cli");
   g_string_append (text, exit_status_text ());

@@ -23,7 +23,7 @@ ct_filler_type_is_known (const char *type)
 
 /* The n of xavier and msra: fan in, fan out or their mean. */
 static gboolean
-variance_fan (const Caffe__FillerParameter *p, CtBlob *blob, double *n, GError **error)
+variance_fan (const Caffe__FillerParameter *p, const CtBlob *blob, double *n, GError **error)
 {
   gint64 count = ct_blob_count (blob);
   guint axes = ct_blob_num_axes (blob);
@@ -64,12 +64,6 @@ fill_gaussian (const Caffe__FillerParameter *p, CtBlob *blob, CtRng *rng, float 
   ct_rng_gaussian (rng, count, p->mean, p->std, data);
   if (p->sparse < 0)
     return TRUE;
-  if (ct_blob_num_axes (blob) < 1 || ct_blob_get_shape (blob)[0] == 0)
-    {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("a sparse gaussian filler needs a blob with outputs on axis 0"));
-      return FALSE;
-    }
   /* Each output keeps about `sparse` of its inputs. */
   keep = (double) p->sparse / (double) ct_blob_get_shape (blob)[0];
   mask = g_new (float, count);
@@ -110,13 +104,6 @@ fill_bilinear (CtBlob *blob, float *data, GError **error)
   const gint64 *shape = ct_blob_get_shape (blob);
   gint64 count = ct_blob_count (blob);
   double f, c;
-
-  if (ct_blob_num_axes (blob) != 4 || shape[2] != shape[3] || shape[3] == 0)
-    {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("the bilinear filler needs a 4-axis blob with square kernels"));
-      return FALSE;
-    }
   f = ceil (shape[3] / 2.0);
   c = (2.0 * f - 1.0 - fmod (f, 2.0)) / (2.0 * f);
   for (gint64 i = 0; i < count; i++)
@@ -130,15 +117,53 @@ fill_bilinear (CtBlob *blob, float *data, GError **error)
 }
 
 gboolean
+ct_filler_check (const Caffe__FillerParameter *param, const CtBlob *blob, GError **error)
+{
+  Caffe__FillerParameter defaults = CAFFE__FILLER_PARAMETER__INIT;
+  const Caffe__FillerParameter *p = param != NULL ? param : &defaults;
+  const char *type = p->type != NULL ? p->type : "constant";
+  const gint64 *shape = ct_blob_get_shape (blob);
+  double n;
+
+  if (!ct_filler_type_is_known (type))
+    {
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
+                   _("unknown filler type '%s' (known: constant, uniform, gaussian, "
+                     "positive_unitball, xavier, msra, bilinear)"), type);
+      return FALSE;
+    }
+  if (strcmp (type, "xavier") == 0 || strcmp (type, "msra") == 0)
+    return variance_fan (p, blob, &n, error);
+  if (strcmp (type, "gaussian") == 0 && p->sparse >= 0 &&
+      (ct_blob_num_axes (blob) < 1 || shape[0] == 0))
+    {
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
+                   _("a sparse gaussian filler needs a blob with outputs on axis 0"));
+      return FALSE;
+    }
+  if (strcmp (type, "bilinear") == 0 &&
+      (ct_blob_num_axes (blob) != 4 || shape[2] != shape[3] || shape[3] == 0))
+    {
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
+                   _("the bilinear filler needs a 4-axis blob with square kernels"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 ct_filler_fill (const Caffe__FillerParameter *param, CtBlob *blob, CtRng *rng, GError **error)
 {
   Caffe__FillerParameter defaults = CAFFE__FILLER_PARAMETER__INIT;
   const Caffe__FillerParameter *p = param != NULL ? param : &defaults;
   const char *type = p->type != NULL ? p->type : "constant";
   gint64 count = ct_blob_count (blob);
-  float *data = ct_blob_mutable_cpu_data (blob, error);
+  float *data;
   double n;
 
+  if (!ct_filler_check (param, blob, error))
+    return FALSE;
+  data = ct_blob_mutable_cpu_data (blob, error);
   if (data == NULL)
     return FALSE;
 
@@ -173,9 +198,5 @@ ct_filler_fill (const Caffe__FillerParameter *param, CtBlob *blob, CtRng *rng, G
     }
   if (strcmp (type, "bilinear") == 0)
     return fill_bilinear (blob, data, error);
-
-  g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-               _("unknown filler type '%s' (known: constant, uniform, gaussian, "
-                 "positive_unitball, xavier, msra, bilinear)"), type);
-  return FALSE;
+  g_return_val_if_reached (FALSE); /* ct_filler_check knows every type */
 }

@@ -12,9 +12,14 @@
 static const CtLayerClass *const data_layers[] = {
   &ct_input_layer_class,
   &ct_dummy_data_layer_class,
+  &ct_data_layer_class,
+  &ct_image_data_layer_class,
+  &ct_hdf5_data_layer_class,
+  &ct_hdf5_output_layer_class,
+  &ct_memory_data_layer_class,
   NULL
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (data_layers) == 2 + 1);
+G_STATIC_ASSERT (G_N_ELEMENTS (data_layers) == 7 + 1);
 
 static const CtLayerClass *const common_layers[] = {
   &ct_inner_product_layer_class,

@@ -7,6 +7,7 @@
 #include "layer.h"
 #include "engine-error.h"
 #include "blas.h"
+#include "filler.h"
 
 static Caffe__LayerParameter *
 copy_layer_param (const Caffe__LayerParameter *param)
@@ -138,7 +139,7 @@ set_loss_weights (CtLayer *layer, GPtrArray *top, GError **error)
       else if (layer->klass->is_loss && i == 0)
         weight = 1.0f;
       g_array_index (layer->loss_weights, float, i) = weight;
-      if (weight != 0.0f)
+      if (weight != 0.0f && !layer->shapes_only)
         {
           CtBlob *blob = CT_TOP (top, i);
           float *diff = ct_blob_mutable_cpu_diff (blob, error);
@@ -246,4 +247,18 @@ ct_layer_set_param_propagate_down (CtLayer *layer, guint param_index, gboolean v
   if (param_index >= layer->param_propagate_down->len)
     g_array_set_size (layer->param_propagate_down, param_index + 1);
   g_array_index (layer->param_propagate_down, gboolean, param_index) = value;
+}
+
+gboolean
+ct_layer_fill_param (CtLayer *layer, const Caffe__FillerParameter *filler, CtBlob *blob,
+                     CtRng *rng, const char *what, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  gboolean ok = layer->shapes_only ? ct_filler_check (filler, blob, &local)
+                                   : ct_filler_fill (filler, blob, rng, &local);
+
+  if (ok)
+    return TRUE;
+  /* TRANSLATORS: the first %s names what is filled, such as weight_filler */
+  return ct_layer_fail (layer, error, local->code, _("%s: %s"), what, local->message);
 }

@@ -18,6 +18,7 @@
 
 #include "blob.h"
 #include "caffe.pb-c.h"
+#include "rng.h"
 
 G_BEGIN_DECLS
 
@@ -97,6 +98,10 @@ struct _CtLayer {
   GArray *param_propagate_down;    /* gboolean per parameter blob */
   GArray *loss_weights;            /* float per top, set by ct_layer_setup */
   guint64 seed;                    /* for layers that draw random numbers */
+  /* Set before setup when only shapes are wanted (the editor's shape
+   * inference): parameter blobs get shapes but no memory or values, and
+   * tops' diffs are not touched. */
+  gboolean shapes_only;
 };
 
 /* A layer of KLASS for PARAM (copied) in PHASE. */
@@ -122,6 +127,12 @@ gboolean ct_layer_allow_force_backward (const CtLayer *layer, guint bottom_index
 float ct_layer_loss_weight (const CtLayer *layer, guint top_index);
 gboolean ct_layer_param_propagate_down (const CtLayer *layer, guint param_index);
 void ct_layer_set_param_propagate_down (CtLayer *layer, guint param_index, gboolean value);
+
+/* Fill parameter blob BLOB as FILLER says (NULL: constant 0), or, for a
+ * shapes-only layer, only check that the filler fits. Errors name the
+ * layer and WHAT ("weight_filler"). */
+gboolean ct_layer_fill_param (CtLayer *layer, const Caffe__FillerParameter *filler,
+                              CtBlob *blob, CtRng *rng, const char *what, GError **error);
 
 /* Helpers for the layer files. */
 #define CT_BOTTOM(array, i) ((CtBlob *) g_ptr_array_index ((array), (i)))

@@ -250,17 +250,7 @@ create_layer (CtNetBuilder *b, guint index, CtNetSpec *spec, guint64 seed, GErro
       set_unknown_type_error (p, error);
       return FALSE;
     }
-  if (b->tolerant)
-    {
-      Caffe__LayerParameter *cheap = ct_net_shape_only_param (p, error);
-
-      if (cheap == NULL)
-        return FALSE;
-      layer = ct_layer_new (klass, cheap, b->net->phase);
-      protobuf_c_message_free_unpacked (&cheap->base, NULL);
-    }
-  else
-    layer = ct_layer_new (klass, p, b->net->phase);
+  layer = ct_layer_new (klass, p, b->net->phase);
   if (layer == NULL)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
@@ -268,6 +258,8 @@ create_layer (CtNetBuilder *b, guint index, CtNetSpec *spec, guint64 seed, GErro
       return FALSE;
     }
   layer->seed = seed;
+  /* Shape inference wants shapes only: no weights are drawn or stored. */
+  layer->shapes_only = b->tolerant;
   b->net->layers->pdata[index] = layer;
   return TRUE;
 }
@@ -597,6 +589,7 @@ ct_net_builder_init (CtNetBuilder *b, const Caffe__NetParameter *in, const CtNet
     return FALSE;
 
   net->phase = config->phase;
+  g_free (net->name);
   net->name = g_strdup (in->name != NULL ? in->name : "");
   net->param = prepare_param (in, source, error);
   if (net->param == NULL)

@@ -134,8 +134,5 @@ void ct_net_builder_clear (CtNetBuilder *b);
 /* Tolerant mode: replace LAYER_INDEX's parameter blobs by unallocated
  * blobs of the same shapes (before they are registered as net params). */
 void ct_net_builder_drop_param_memory (CtNetBuilder *b, guint layer_index);
-/* A copy of PARAM whose fillers are all constant, for shape inference. */
-Caffe__LayerParameter *ct_net_shape_only_param (const Caffe__LayerParameter *param,
-                                                GError **error);
 
 G_END_DECLS

@@ -2,15 +2,15 @@
  * --shapes`: the net is built layer by layer as ct_net_new builds it, but a
  * layer's error does not stop the build. The layer is reported FAILED, its
  * tops get no shape, and layers that read them are reported SKIPPED; every
- * other layer still gets its shapes. Nothing stays allocated: each layer's
- * tops and parameter blobs are replaced by unallocated blobs of the same
- * shape as soon as it is set up. */
+ * other layer still gets its shapes. The layers are built shapes-only
+ * (CtLayer.shapes_only: fillers are checked, not run), and whatever a layer
+ * still allocated in setup is dropped: its tops and parameter blobs are
+ * replaced by unallocated blobs of the same shape as soon as it is set up. */
 #include <stdlib.h>
 #include <glib/gi18n-lib.h>
 
 #include "net-private.h"
 #include "engine-error.h"
-#include "filler.h"
 #include "text-format.h"
 
 static CtBlob *
@@ -62,81 +62,6 @@ drop_top_memory (CtNetBuilder *b, guint layer_index)
     }
 }
 
-/* Shape inference does not need the initial values, only the shapes:
- * every filler of the layer's parameters becomes a constant, which costs a
- * plain pass over memory instead of millions of random draws (an AlexNet
- * has 60 million weights). A filler type that does not exist is still an
- * error. */
-static gboolean
-make_fillers_constant (ProtobufCMessage *msg, const char *layer_name, GError **error)
-{
-  const ProtobufCMessageDescriptor *desc = msg->descriptor;
-
-  if (desc == &caffe__filler_parameter__descriptor)
-    {
-      Caffe__FillerParameter *filler = (Caffe__FillerParameter *) msg;
-
-      if (filler->type == caffe__filler_parameter__type__default_value)
-        return TRUE;
-      if (!ct_filler_type_is_known (filler->type))
-        {
-          g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-                       _("layer '%s': unknown filler type '%s'"), layer_name,
-                       filler->type != NULL ? filler->type : "");
-          return FALSE;
-        }
-      free (filler->type);
-      /* The schema's default, which the message never frees. */
-      filler->type = caffe__filler_parameter__type__default_value;
-      filler->has_value = FALSE;
-      filler->value = 0.0f;
-      return TRUE;
-    }
-  for (guint f = 0; f < desc->n_fields; f++)
-    {
-      const ProtobufCFieldDescriptor *field = &desc->fields[f];
-      char *member = (char *) msg + field->offset;
-
-      if (field->type != PROTOBUF_C_TYPE_MESSAGE)
-        continue;
-      if (field->label == PROTOBUF_C_LABEL_REPEATED)
-        {
-          gsize n = *(gsize *) ((char *) msg + field->quantifier_offset);
-          ProtobufCMessage **items = *(ProtobufCMessage ***) member;
-
-          for (gsize i = 0; i < n; i++)
-            if (!make_fillers_constant (items[i], layer_name, error))
-              return FALSE;
-        }
-      else if (*(ProtobufCMessage **) member != NULL &&
-               !make_fillers_constant (*(ProtobufCMessage **) member, layer_name, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-Caffe__LayerParameter *
-ct_net_shape_only_param (const Caffe__LayerParameter *param, GError **error)
-{
-  gsize size = protobuf_c_message_get_packed_size (&param->base);
-  g_autofree guint8 *bytes = g_malloc (size ? size : 1);
-  Caffe__LayerParameter *copy;
-
-  protobuf_c_message_pack (&param->base, bytes);
-  copy = caffe__layer_parameter__unpack (NULL, size, bytes);
-  if (copy == NULL)
-    {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                   _("layer '%s' could not be copied"), param->name != NULL ? param->name : "");
-      return NULL;
-    }
-  if (!make_fillers_constant (&copy->base, param->name != NULL ? param->name : "", error))
-    {
-      protobuf_c_message_free_unpacked (&copy->base, NULL);
-      return NULL;
-    }
-  return copy;
-}
 
 static CtNetShapeBlob *
 shape_blob_new (const char *name, CtBlob *blob, gboolean known)

@@ -21,7 +21,7 @@
  * forward and backward time is accumulated.
  *
  * For the editor, ct_net_infer_shapes() builds as far as it can without
- * stopping at the first error and without allocating any blob memory: every
+ * stopping at the first error and without keeping any blob memory: every
  * layer gets either its tops' shapes or the reason it has none. */
 #pragma once
 
@@ -231,8 +231,12 @@ typedef struct {
 } CtNetShapes;
 
 /* Build PARAM as far as possible under CONFIG. Never fails: errors are in
- * the result. Only the shapes are computed; no blob memory is kept (a
- * layer's parameter blobs are released as soon as their shapes are read). */
+ * the result. Only shapes are computed and no blob memory is kept: the
+ * net's blobs are never allocated, and each layer's parameter blobs (which
+ * its setup creates, filled with constants instead of random draws) are
+ * released as soon as their shapes are read, so at most one layer's
+ * parameters exist at a time. A PARAM parsed leniently may hold unknown
+ * fields: each fails its own layer. */
 CtNetShapes *ct_net_infer_shapes (const Caffe__NetParameter *param, const CtNetConfig *config);
 void ct_net_shapes_free (CtNetShapes *shapes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetShapes, ct_net_shapes_free)

@@ -43,6 +43,38 @@ CtStatus ct_cpu_col2im (const float *data_col, int64_t channels,
                         int64_t dilation_h, int64_t dilation_w,
                         float *data_im);
 
+/* The same with the column buffer's rows LD_COL floats apart (LD_COL >=
+ * out_h * out_w): a batch of images side by side in one buffer, image i's
+ * columns starting at i * out_h * out_w, so that one matrix product covers
+ * them all. */
+CtStatus ct_cpu_im2col_ld (const float *data_im, int64_t channels,
+                           int64_t height, int64_t width,
+                           int64_t kernel_h, int64_t kernel_w,
+                           int64_t pad_h, int64_t pad_w,
+                           int64_t stride_h, int64_t stride_w,
+                           int64_t dilation_h, int64_t dilation_w,
+                           float *data_col, int64_t ld_col);
+
+CtStatus ct_cpu_col2im_ld (const float *data_col, int64_t ld_col, int64_t channels,
+                           int64_t height, int64_t width,
+                           int64_t kernel_h, int64_t kernel_w,
+                           int64_t pad_h, int64_t pad_w,
+                           int64_t stride_h, int64_t stride_w,
+                           int64_t dilation_h, int64_t dilation_w,
+                           float *data_im);
+
+/* Batches of ROWS x SPATIAL matrices (one per image, NUM of them, one after
+ * the other) to and from one ROWS x (NUM * SPATIAL) matrix whose row r holds
+ * row r of every image side by side.
+ *
+ * pack: dst[r][i * SPATIAL + s] = src[i][r][s]; with ROW_SUMS (may be NULL)
+ * each image's row sum is also added to row_sums[r] (a bias gradient).
+ * unpack: dst[i][r][s] = src[r][i * SPATIAL + s] + (BIAS ? bias[r] : 0). */
+CtStatus ct_cpu_batch_pack (int64_t num, int64_t rows, int64_t spatial,
+                            const float *src, float *dst, float *row_sums);
+CtStatus ct_cpu_batch_unpack (int64_t num, int64_t rows, int64_t spatial,
+                              const float *src, const float *bias, float *dst);
+
 /* N-D: IM_SHAPE is (channels, d1 … dN) of the image, COL_SHAPE is
  * (channels * prod(kernel), o1 … oN) of the column buffer; KERNEL, PAD,
  * STRIDE and DILATION have N entries. 1 <= N <= CT_IM2COL_MAX_AXES. */

@@ -109,4 +109,24 @@ gboolean ct_base_conv_weight_gemm (CtBaseConv *conv, const float *input, const f
 gboolean ct_base_conv_backward_bias (CtBaseConv *conv, float *bias_diff, const float *input,
                                      GError **error);
 
+/* The whole batch at once, for Convolution: the images are shared
+ * between the threads of the kernels' pool (kernels/parallel.h), and each
+ * thread multiplies a few images at a time when they are small (their
+ * column matrices side by side, so that the product is not tiny), with
+ * its own column buffer. Parameter gradients are summed per thread and
+ * added in a fixed order, so results repeat for a given thread count.
+ *
+ * can_batch: whether the layer's shapes allow it (2-D im2col or 1x1, not
+ * reversed); otherwise the caller runs the per-image helpers above.
+ * forward: OUTPUT (num images) = conv (INPUT) + BIAS (may be NULL).
+ * backward: WEIGHT_DIFF += and BIAS_DIFF += (each may be NULL) the
+ * parameter gradients; INPUT_DIFF (may be NULL) = the input gradient. */
+gboolean ct_base_conv_can_batch (CtBaseConv *conv);
+gboolean ct_base_conv_forward_batch (CtBaseConv *conv, const float *input, const float *weights,
+                                     const float *bias, float *output, GError **error);
+gboolean ct_base_conv_backward_batch (CtBaseConv *conv, const float *input,
+                                      const float *output_diff, const float *weights,
+                                      float *weight_diff, float *bias_diff, float *input_diff,
+                                      GError **error);
+
 G_END_DECLS

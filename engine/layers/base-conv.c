@@ -9,7 +9,9 @@
 #include "blas.h"
 #include "engine-error.h"
 #include "filler.h"
+#include "common.h"
 #include "im2col.h"
+#include "parallel.h"
 #include "rng.h"
 #include "vision-private.h"
 
@@ -246,8 +248,11 @@ make_param (CtLayer *layer, const gint64 *dims, guint n, const Caffe__FillerPara
   g_autoptr (GError) local = NULL;
   g_autoptr (CtBlob) blob = ct_blob_new_with_shape (dims, n, &local);
 
-  if (blob == NULL || !ct_filler_fill (filler, blob, rng, &local))
+  if (blob == NULL)
     return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  if (!ct_layer_fill_param (layer, filler, blob, rng,
+                            layer->blobs->len == 0 ? "weight_filler" : "bias_filler", error))
+    return FALSE;
   g_ptr_array_add (layer->blobs, g_steal_pointer (&blob));
   return TRUE;
 }
@@ -584,4 +589,337 @@ ct_base_conv_backward_bias (CtBaseConv *conv, float *bias_diff, const float *inp
                           ct_cpu_gemv (CT_NO_TRANS, conv->num_output, conv->out_spatial_dim,
                                        1.0f, input, ones, 1.0f, bias_diff),
                           _("bias gradient"), error);
+}
+
+/* Whole-batch products, in parallel */
+
+/* The floats a sub-batch's column matrix and output rows may take (1 MiB):
+ * small enough to stay in a core's cache between im2col and the product,
+ * large enough that images with few output positions are multiplied
+ * several at a time. */
+#define SUB_BATCH_FLOATS ((gint64) 1 << 18)
+
+/* Scratch kept per thread and grown when a layer needs more: one buffer
+ * serves every convolution the thread runs (layers run one at a time),
+ * where per-layer buffers would add up over a deep net. COL holds a
+ * thread's sub-batch; PARTIALS the calling thread's per-chunk parameter
+ * gradients. */
+typedef struct {
+  float *data;
+  gsize capacity; /* floats */
+} Workspace;
+
+static void
+workspace_free (gpointer data)
+{
+  Workspace *w = data;
+
+  g_free (w->data);
+  g_free (w);
+}
+
+static GPrivate col_key = G_PRIVATE_INIT (workspace_free);
+static GPrivate partials_key = G_PRIVATE_INIT (workspace_free);
+
+/* N floats of KEY's scratch for this thread, or NULL when memory is short. */
+static float *
+workspace_get (GPrivate *key, gsize n)
+{
+  Workspace *w = g_private_get (key);
+
+  if (w == NULL)
+    {
+      w = g_new0 (Workspace, 1);
+      g_private_set (key, w);
+    }
+  if (w->capacity < n)
+    {
+      g_clear_pointer (&w->data, g_free);
+      w->capacity = 0;
+      if (n > G_MAXSIZE / sizeof (float)
+          || (w->data = g_try_malloc (n * sizeof (float))) == NULL)
+        return NULL;
+      w->capacity = n;
+    }
+  return w->data;
+}
+
+/* Rows of the column matrix: every group's kernel_dim. */
+static gint64
+col_rows (const CtBaseConv *conv)
+{
+  return conv->kernel_dim * conv->group;
+}
+
+/* Images per sub-batch: as many as SUB_BATCH_FLOATS allows, at least one. */
+static gint64
+sub_batch_images (const CtBaseConv *conv)
+{
+  gint64 per_image = (col_rows (conv) + conv->conv_out_channels) * conv->conv_out_spatial_dim;
+
+  return MAX (1, SUB_BATCH_FLOATS / MAX (per_image, 1));
+}
+
+gboolean
+ct_base_conv_can_batch (CtBaseConv *conv)
+{
+  return !conv->reverse && conv->num >= 1 && conv->conv_out_spatial_dim > 0
+         && (conv->is_1x1 || use_2d_kernel (&conv->geometry));
+}
+
+typedef struct {
+  CtBaseConv *conv;
+  const float *input, *weights, *bias, *output_diff;
+  float *output, *weight_diff, *bias_diff, *input_diff;
+  float *partials;   /* per chunk after the first: weight then bias gradient */
+  gint64 sub_batch;  /* images per sub-batch */
+  CtStatus status[CT_PARALLEL_MAX_CHUNKS];
+} ConvJob;
+
+/* The column matrix of NB images from INPUT, rows LD floats apart: the
+ * images themselves when the kernel is 1x1 and there is one image. */
+static CtStatus
+sub_batch_im2col (const CtBaseConv *conv, const float *input, gint64 nb, float *col)
+{
+  const CtConvGeometry *g = &conv->geometry;
+  const gint64 p = conv->conv_out_spatial_dim;
+  CtStatus status = CT_STATUS_OK;
+
+  if (conv->is_1x1)
+    return ct_cpu_batch_pack (nb, col_rows (conv), p, input, col, NULL);
+  for (gint64 i = 0; i < nb && status == CT_STATUS_OK; i++)
+    status = ct_cpu_im2col_ld (input + i * conv->bottom_dim, conv->conv_in_channels,
+                               conv->conv_input_dims[0], conv->conv_input_dims[1],
+                               g->kernel[0], g->kernel[1], g->pad[0], g->pad[1],
+                               g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
+                               col + i * p, nb * p);
+  return status;
+}
+
+/* INPUT_DIFF of NB images from the column matrix's gradient COL. */
+static CtStatus
+sub_batch_col2im (const CtBaseConv *conv, const float *col, gint64 nb, float *input_diff)
+{
+  const CtConvGeometry *g = &conv->geometry;
+  const gint64 p = conv->conv_out_spatial_dim;
+  CtStatus status = CT_STATUS_OK;
+
+  if (conv->is_1x1)
+    return ct_cpu_batch_unpack (nb, col_rows (conv), p, col, NULL, input_diff);
+  for (gint64 i = 0; i < nb && status == CT_STATUS_OK; i++)
+    status = ct_cpu_col2im_ld (col + i * p, nb * p, conv->conv_in_channels,
+                               conv->conv_input_dims[0], conv->conv_input_dims[1],
+                               g->kernel[0], g->kernel[1], g->pad[0], g->pad[1],
+                               g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
+                               input_diff + i * conv->bottom_dim);
+  return status;
+}
+
+/* Forward of images [N, N + NB). One image is multiplied straight into
+ * the top (and, with a 1x1 kernel, straight from the bottom); several go
+ * through the column and row matrices of SCRATCH. */
+static CtStatus
+forward_sub_batch (const ConvJob *j, gint64 n, gint64 nb, float *scratch)
+{
+  const CtBaseConv *conv = j->conv;
+  const gint64 m = conv->conv_out_channels / conv->group, k = conv->kernel_dim;
+  const gint64 ld = nb * conv->conv_out_spatial_dim;
+  const float *input = j->input + n * conv->bottom_dim;
+  float *output = j->output + n * conv->top_dim;
+  const float *col = scratch;
+  float *rows = nb == 1 ? output : scratch + col_rows (conv) * ld;
+  CtStatus status = CT_STATUS_OK;
+
+  if (nb == 1 && conv->is_1x1)
+    col = input;
+  else
+    status = sub_batch_im2col (conv, input, nb, scratch);
+  for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
+    status = ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, ld, k, 1.0f,
+                          j->weights + conv->weight_offset * g, col + g * k * ld, 0.0f,
+                          rows + g * m * ld);
+  if (status != CT_STATUS_OK)
+    return status;
+  /* The bias is added as Caffe adds it: one rounding per element. */
+  if (nb == 1)
+    return j->bias != NULL ? ct_cpu_bias_forward (1, conv->conv_out_channels,
+                                                  conv->conv_out_spatial_dim, output, j->bias,
+                                                  output)
+                           : CT_STATUS_OK;
+  return ct_cpu_batch_unpack (nb, conv->conv_out_channels, conv->conv_out_spatial_dim, rows,
+                              j->bias, output);
+}
+
+/* Backward of images [N, N + NB): parameter gradients added to
+ * WEIGHT_DIFF and BIAS_DIFF (either may be NULL), the input gradient
+ * written. */
+static CtStatus
+backward_sub_batch (const ConvJob *j, gint64 n, gint64 nb, float *scratch, float *weight_diff,
+                    float *bias_diff)
+{
+  const CtBaseConv *conv = j->conv;
+  const gint64 m = conv->conv_out_channels / conv->group, k = conv->kernel_dim;
+  const gint64 p = conv->conv_out_spatial_dim, ld = nb * p;
+  const float *input = j->input + n * conv->bottom_dim;
+  const float *top_diff = j->output_diff + n * conv->top_dim;
+  float *input_diff = j->input_diff != NULL ? j->input_diff + n * conv->bottom_dim : NULL;
+  float *col = scratch;
+  const float *rows = top_diff;
+  CtStatus status = CT_STATUS_OK;
+
+  /* The top diff as one matrix (the image itself when alone); the bias
+   * gradient is its row sums. */
+  if (nb > 1)
+    {
+      float *packed = scratch + col_rows (conv) * ld;
+
+      status = ct_cpu_batch_pack (nb, conv->conv_out_channels, p, top_diff, packed, bias_diff);
+      rows = packed;
+    }
+  else if (bias_diff != NULL)
+    status = ct_cpu_bias_backward (1, conv->conv_out_channels, p, top_diff, 1, bias_diff);
+
+  if (status == CT_STATUS_OK && weight_diff != NULL)
+    {
+      const float *in_col = col;
+
+      if (nb == 1 && conv->is_1x1)
+        in_col = input;
+      else
+        status = sub_batch_im2col (conv, input, nb, col);
+      for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
+        status = ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, k, ld, 1.0f, rows + g * m * ld,
+                              in_col + g * k * ld, 1.0f, weight_diff + conv->weight_offset * g);
+    }
+  if (status != CT_STATUS_OK || input_diff == NULL)
+    return status;
+
+  if (nb == 1 && conv->is_1x1)
+    col = input_diff;
+  for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
+    status = ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, k, ld, m, 1.0f,
+                          j->weights + conv->weight_offset * g, rows + g * m * ld, 0.0f,
+                          col + g * k * ld);
+  if (status != CT_STATUS_OK || (nb == 1 && conv->is_1x1))
+    return status;
+  return sub_batch_col2im (conv, col, nb, input_diff);
+}
+
+static gsize
+scratch_floats (const ConvJob *j)
+{
+  const CtBaseConv *conv = j->conv;
+
+  return (gsize) ((col_rows (conv) + conv->conv_out_channels) * j->sub_batch
+                  * conv->conv_out_spatial_dim);
+}
+
+static void
+forward_chunk (gint64 begin, gint64 end, int chunk, void *data)
+{
+  ConvJob *j = data;
+  float *scratch = workspace_get (&col_key, scratch_floats (j));
+  CtStatus status = scratch != NULL ? CT_STATUS_OK : CT_STATUS_OUT_OF_MEMORY;
+
+  for (gint64 n = begin; n < end && status == CT_STATUS_OK; n += j->sub_batch)
+    status = forward_sub_batch (j, n, MIN (j->sub_batch, end - n), scratch);
+  j->status[chunk] = status;
+}
+
+/* Weights then bias: the parameter gradient a chunk accumulates. */
+static gint64
+param_floats (const CtBaseConv *conv)
+{
+  return conv->conv_out_channels * conv->kernel_dim + conv->num_output;
+}
+
+static void
+backward_chunk (gint64 begin, gint64 end, int chunk, void *data)
+{
+  ConvJob *j = data;
+  const CtBaseConv *conv = j->conv;
+  float *scratch = workspace_get (&col_key, scratch_floats (j));
+  float *weight_diff = j->weight_diff, *bias_diff = j->bias_diff;
+  CtStatus status = scratch != NULL ? CT_STATUS_OK : CT_STATUS_OUT_OF_MEMORY;
+
+  /* Chunk 0 adds into the gradients; the others into their own partial
+   * sums, added in chunk order afterwards so that results repeat. */
+  if (chunk > 0 && (weight_diff != NULL || bias_diff != NULL))
+    {
+      float *part = j->partials + (chunk - 1) * param_floats (conv);
+
+      memset (part, 0, (gsize) param_floats (conv) * sizeof (float));
+      weight_diff = weight_diff != NULL ? part : NULL;
+      bias_diff = bias_diff != NULL ? part + conv->conv_out_channels * conv->kernel_dim : NULL;
+    }
+  for (gint64 n = begin; n < end && status == CT_STATUS_OK; n += j->sub_batch)
+    status = backward_sub_batch (j, n, MIN (j->sub_batch, end - n), scratch, weight_diff,
+                                 bias_diff);
+  j->status[chunk] = status;
+}
+
+/* Runs FUNC over the batch: in chunks of images on the pool's threads, or
+ * as one chunk in this thread (where the products themselves may then use
+ * the threads) when there are too few images. */
+static gboolean
+run_chunks (ConvJob *j, int chunks, CtParallelFunc func, GError **error)
+{
+  CtStatus status = CT_STATUS_OK;
+
+  if (chunks > 1)
+    ct_cpu_parallel_for (j->conv->num, 1, func, j);
+  else
+    func (0, j->conv->num, 0, j);
+  for (int c = 0; c < chunks && status == CT_STATUS_OK; c++)
+    status = j->status[c];
+  if (status == CT_STATUS_OUT_OF_MEMORY)
+    return ct_layer_fail (&j->conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                          _("no memory for the convolution's column buffer"));
+  return ct_vision_check (&j->conv->parent, status, _("convolution product"), error);
+}
+
+gboolean
+ct_base_conv_forward_batch (CtBaseConv *conv, const float *input, const float *weights,
+                            const float *bias, float *output, GError **error)
+{
+  ConvJob j = {
+    .conv = conv, .input = input, .weights = weights, .output = output,
+    .bias = conv->bias_term ? bias : NULL,
+  };
+  int chunks = ct_cpu_parallel_chunks (conv->num, 1);
+
+  j.sub_batch = MIN (sub_batch_images (conv), (conv->num + chunks - 1) / chunks);
+  return run_chunks (&j, chunks, forward_chunk, error);
+}
+
+gboolean
+ct_base_conv_backward_batch (CtBaseConv *conv, const float *input, const float *output_diff,
+                             const float *weights, float *weight_diff, float *bias_diff,
+                             float *input_diff, GError **error)
+{
+  ConvJob j = {
+    .conv = conv, .input = input, .output_diff = output_diff, .weights = weights,
+    .weight_diff = weight_diff, .bias_diff = bias_diff, .input_diff = input_diff,
+  };
+  int chunks = ct_cpu_parallel_chunks (conv->num, 1);
+  gint64 params = param_floats (conv);
+
+  j.sub_batch = MIN (sub_batch_images (conv), (conv->num + chunks - 1) / chunks);
+  if (chunks > 1 && (weight_diff != NULL || bias_diff != NULL)
+      && (j.partials = workspace_get (&partials_key, (gsize) ((chunks - 1) * params))) == NULL)
+    return ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                          _("no memory for the convolution's gradient buffers"));
+  if (!run_chunks (&j, chunks, backward_chunk, error))
+    return FALSE;
+  for (int c = 1; c < chunks; c++)
+    {
+      const float *part = j.partials + (c - 1) * params;
+
+      if (weight_diff != NULL)
+        ct_cpu_axpy (conv->conv_out_channels * conv->kernel_dim, 1.0f, part, weight_diff);
+      if (bias_diff != NULL)
+        ct_cpu_axpy (conv->num_output, 1.0f, part + conv->conv_out_channels * conv->kernel_dim,
+                     bias_diff);
+    }
+  return TRUE;
 }

@@ -53,7 +53,7 @@ bias_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   if (blob == NULL)
     return FALSE;
   rng = ct_rng_new (layer->seed);
-  return ct_common_fill (layer, p->filler, blob, rng, "filler", error);
+  return ct_layer_fill_param (layer, p->filler, blob, rng, "filler", error);
 }
 
 static gboolean

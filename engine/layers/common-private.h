@@ -38,19 +38,6 @@ ct_common_reshape_top (const CtLayer *layer, CtBlob *blob, guint top_index,
   return ct_layer_fail (layer, error, local->code, _("top %u: %s"), top_index, local->message);
 }
 
-/* Fill a parameter blob, naming LAYER and what is filled on error. */
-static inline gboolean
-ct_common_fill (const CtLayer *layer, const Caffe__FillerParameter *filler, CtBlob *blob,
-                CtRng *rng, const char *what, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-
-  if (ct_filler_fill (filler, blob, rng, &local))
-    return TRUE;
-  /* TRANSLATORS: the first %s is a field name such as weight_filler */
-  return ct_layer_fail (layer, error, local->code, _("%s: %s"), what, local->message);
-}
-
 /* A new parameter blob of shape DIMS appended to layer->blobs. */
 static inline CtBlob *
 ct_common_add_param (CtLayer *layer, const gint64 *dims, guint n_axes, GError **error)

@@ -1,7 +1,8 @@
 /* convolution.c: Convolution, Caffe's convolution over any number of
  * spatial axes (those after convolution_param.axis), with groups, padding,
- * stride and dilation, computed as one im2col and one matrix product per
- * image and group (base-conv.c). Several bottoms may share the weights:
+ * stride and dilation, computed as im2col and one matrix product per
+ * group over a chunk of images side by side, or per image when the layer
+ * cannot batch (base-conv.c). Several bottoms may share the weights:
  * each bottom gives the top of the same index. */
 #include <glib/gi18n-lib.h>
 
@@ -34,6 +35,12 @@ convolution_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError *
 
       if (in == NULL || out == NULL)
         return FALSE;
+      if (ct_base_conv_can_batch (conv))
+        {
+          if (!ct_base_conv_forward_batch (conv, in, weights, bias, out, error))
+            return FALSE;
+          continue;
+        }
       for (gint64 n = 0; n < conv->num; n++)
         {
           float *image_out = out + n * conv->top_dim;
@@ -75,6 +82,16 @@ convolution_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_
 
       if (top_diff == NULL)
         return FALSE;
+      if ((weight_down || propagate_down[i]) && ct_base_conv_can_batch (conv))
+        {
+          if ((in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error)) == NULL
+              || (propagate_down[i]
+                  && (in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error)) == NULL)
+              || !ct_base_conv_backward_batch (conv, in, top_diff, weights, weight_diff,
+                                               bias_diff, in_diff, error))
+            return FALSE;
+          continue;
+        }
       for (gint64 n = 0; bias_down && n < conv->num; n++)
         if (!ct_base_conv_backward_bias (conv, bias_diff, top_diff + n * conv->top_dim, error))
           return FALSE;

@@ -96,7 +96,7 @@ fill_tops (CtLayer *layer, GPtrArray *top, gboolean constant, CtRng *rng, GError
 
       if (is_constant (filler) != constant)
         continue;
-      if (!ct_common_fill (layer, filler, CT_TOP (top, i), rng, "data_filler", error))
+      if (!ct_layer_fill_param (layer, filler, CT_TOP (top, i), rng, "data_filler", error))
         return FALSE;
     }
   return TRUE;

@@ -69,12 +69,12 @@ embed_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   dims[0] = self->k;
   dims[1] = self->n;
   blob = ct_common_add_param (layer, dims, 2, error);
-  if (blob == NULL || !ct_common_fill (layer, p->weight_filler, blob, rng, "weight_filler", error))
+  if (blob == NULL || !ct_layer_fill_param (layer, p->weight_filler, blob, rng, "weight_filler", error))
     return FALSE;
   if (self->bias_term)
     {
       blob = ct_common_add_param (layer, &self->n, 1, error);
-      if (blob == NULL || !ct_common_fill (layer, p->bias_filler, blob, rng, "bias_filler", error))
+      if (blob == NULL || !ct_layer_fill_param (layer, p->bias_filler, blob, rng, "bias_filler", error))
         return FALSE;
     }
   return TRUE;

@@ -9,6 +9,11 @@ G_BEGIN_DECLS
 /* Data */
 extern const CtLayerClass ct_input_layer_class;
 extern const CtLayerClass ct_dummy_data_layer_class;
+extern const CtLayerClass ct_data_layer_class;
+extern const CtLayerClass ct_image_data_layer_class;
+extern const CtLayerClass ct_hdf5_data_layer_class;
+extern const CtLayerClass ct_hdf5_output_layer_class;
+extern const CtLayerClass ct_memory_data_layer_class;
 
 /* Common: Softmax */
 extern const CtLayerClass ct_softmax_layer_class;

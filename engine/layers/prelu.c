@@ -44,8 +44,8 @@ create_slopes (CtLayer *layer, gint64 channels, GError **error)
       constant.value = 0.25f;
       filler = &constant;
     }
-  if (!ct_filler_fill (filler, slopes, rng, &local))
-    return ct_layer_fail (layer, error, local->code, "prelu_param.filler: %s", local->message);
+  if (!ct_layer_fill_param (layer, filler, slopes, rng, "prelu_param.filler", error))
+    return FALSE;
   g_ptr_array_add (layer->blobs, g_steal_pointer (&slopes));
   return TRUE;
 }

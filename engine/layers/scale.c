@@ -52,7 +52,7 @@ create_params (CtLayer *layer, GPtrArray *bottom, GError **error)
                                       dims, &n_dims, error))
         return FALSE;
       blob = ct_common_add_param (layer, dims, n_dims, error);
-      if (blob == NULL || !ct_common_fill (layer, p->filler != NULL ? p->filler : &ones, blob,
+      if (blob == NULL || !ct_layer_fill_param (layer, p->filler != NULL ? p->filler : &ones, blob,
                                            rng, "filler", error))
         return FALSE;
     }
@@ -66,7 +66,7 @@ create_params (CtLayer *layer, GPtrArray *bottom, GError **error)
                                       dims, &n_dims, error))
         return FALSE;
       blob = ct_common_add_param (layer, dims, n_dims, error);
-      if (blob == NULL || !ct_common_fill (layer, p->bias_filler, blob, rng, "bias_filler",
+      if (blob == NULL || !ct_layer_fill_param (layer, p->bias_filler, blob, rng, "bias_filler",
                                            error))
         return FALSE;
     }

@@ -5,13 +5,15 @@
  * the call, so an oversized blob gives CT_STATUS_INVALID instead of a
  * silently truncated count. Degenerate shapes (a zero M, N or K) are handled
  * here rather than passed on, because cblas rejects a leading dimension of 0
- * by printing to stderr, and kernels never log. */
+ * by printing to stderr, and kernels never log. Large matrix products are
+ * shared between the threads of parallel.h (OpenBLAS itself runs one). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "blas.h"
+#include "parallel.h"
 
 /* The largest count cblas accepts; a 64-bit-integer OpenBLAS takes more. */
 #define CT_BLASINT_MAX \
@@ -59,6 +61,54 @@ scale_in_place (int64_t n, float beta, float *y)
       y[i] *= beta;
 }
 
+/* Products of at least this many multiply-adds are shared between the
+ * pool's threads (about 20 us of work on one core, well above the cost of
+ * handing it over); blocks are at least SPLIT_GRAIN rows or columns. */
+#define PARALLEL_MNK ((int64_t) 1 << 21)
+#define SPLIT_GRAIN 32
+
+typedef struct {
+  CtTranspose trans_a, trans_b;
+  int64_t m, n, k;
+  float alpha;
+  const float *a, *b;
+  float beta;
+  float *c;
+} GemmJob;
+
+/* Rows [M0, M1) and columns [N0, N1) of C, with the whole product's
+ * leading dimensions (row-major, as Caffe derives them). */
+static void
+gemm_block (const GemmJob *j, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
+{
+  blasint lda = (blasint) (j->trans_a == CT_NO_TRANS ? j->k : j->m);
+  blasint ldb = (blasint) (j->trans_b == CT_NO_TRANS ? j->n : j->k);
+  const float *a = j->a + (j->trans_a == CT_NO_TRANS ? m0 * j->k : m0);
+  const float *b = j->b + (j->trans_b == CT_NO_TRANS ? n0 : n0 * j->k);
+
+  if (m1 <= m0 || n1 <= n0)
+    return;
+  cblas_sgemm (CblasRowMajor, to_cblas (j->trans_a), to_cblas (j->trans_b),
+               (blasint) (m1 - m0), (blasint) (n1 - n0), (blasint) j->k,
+               j->alpha, a, lda, b, ldb, j->beta, j->c + m0 * j->n + n0, (blasint) j->n);
+}
+
+static void
+gemm_columns (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const GemmJob *j = data;
+
+  gemm_block (j, 0, j->m, begin, end);
+}
+
+static void
+gemm_rows (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const GemmJob *j = data;
+
+  gemm_block (j, begin, end, 0, j->n);
+}
+
 CtStatus
 ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
              int64_t m, int64_t n, int64_t k,
@@ -79,12 +129,17 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
       return CT_STATUS_OK;
     }
 
-  /* Leading dimensions of row-major storage, as Caffe derives them. */
-  blasint lda = (blasint) (trans_a == CT_NO_TRANS ? k : m);
-  blasint ldb = (blasint) (trans_b == CT_NO_TRANS ? n : k);
-  cblas_sgemm (CblasRowMajor, to_cblas (trans_a), to_cblas (trans_b),
-               (blasint) m, (blasint) n, (blasint) k,
-               alpha, a, lda, b, ldb, beta, c, (blasint) n);
+  GemmJob job = { trans_a, trans_b, m, n, k, alpha, a, b, beta, c };
+
+  /* Large products are cut into column blocks (row blocks when C is
+   * narrow), one per thread of the pool (parallel.h); the blocks depend
+   * only on the shape and the thread count, so results repeat. */
+  if (m * n > PARALLEL_MNK / k && n >= 2 * SPLIT_GRAIN)
+    ct_cpu_parallel_for (n, SPLIT_GRAIN, gemm_columns, &job);
+  else if (m * n > PARALLEL_MNK / k && m >= 2 * SPLIT_GRAIN)
+    ct_cpu_parallel_for (m, SPLIT_GRAIN, gemm_rows, &job);
+  else
+    gemm_block (&job, 0, m, 0, n);
   return CT_STATUS_OK;
 }
 

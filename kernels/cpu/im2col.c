@@ -58,9 +58,25 @@ ct_cpu_im2col (const float *data_im, int64_t channels, int64_t height, int64_t w
 {
   int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
   int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
+
+  if (out_h < 0 || out_w < 0)
+    return CT_STATUS_INVALID;
+  return ct_cpu_im2col_ld (data_im, channels, height, width, kernel_h, kernel_w, pad_h, pad_w,
+                           stride_h, stride_w, dilation_h, dilation_w, data_col,
+                           out_h * out_w);
+}
+
+CtStatus
+ct_cpu_im2col_ld (const float *data_im, int64_t channels, int64_t height, int64_t width,
+                  int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
+                  int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,
+                  float *data_col, int64_t ld_col)
+{
+  int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
+  int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
   const int64_t plane = height * width;
 
-  if (channels < 0 || out_h < 0 || out_w < 0)
+  if (channels < 0 || out_h < 0 || out_w < 0 || ld_col < out_h * out_w)
     return CT_STATUS_INVALID;
 
   for (int64_t c = 0; c < channels; c++)
@@ -98,7 +114,7 @@ ct_cpu_im2col (const float *data_im, int64_t channels, int64_t height, int64_t w
                 if (hi < out_w)
                   memset (dst + hi, 0, (size_t) (out_w - hi) * sizeof (float));
               }
-            data_col += out_h * out_w;
+            data_col += ld_col;
           }
     }
   return CT_STATUS_OK;
@@ -112,9 +128,25 @@ ct_cpu_col2im (const float *data_col, int64_t channels, int64_t height, int64_t 
 {
   int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
   int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
+
+  if (out_h < 0 || out_w < 0)
+    return CT_STATUS_INVALID;
+  return ct_cpu_col2im_ld (data_col, out_h * out_w, channels, height, width, kernel_h,
+                           kernel_w, pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w,
+                           data_im);
+}
+
+CtStatus
+ct_cpu_col2im_ld (const float *data_col, int64_t ld_col, int64_t channels, int64_t height,
+                  int64_t width, int64_t kernel_h, int64_t kernel_w, int64_t pad_h,
+                  int64_t pad_w, int64_t stride_h, int64_t stride_w, int64_t dilation_h,
+                  int64_t dilation_w, float *data_im)
+{
+  int64_t out_h = output_size (height, kernel_h, pad_h, stride_h, dilation_h);
+  int64_t out_w = output_size (width, kernel_w, pad_w, stride_w, dilation_w);
   const int64_t plane = height * width;
 
-  if (channels < 0 || out_h < 0 || out_w < 0)
+  if (channels < 0 || out_h < 0 || out_w < 0 || ld_col < out_h * out_w)
     return CT_STATUS_INVALID;
 
   memset (data_im, 0, (size_t) (channels * plane) * sizeof (float));
@@ -144,9 +176,84 @@ ct_cpu_col2im (const float *data_col, int64_t channels, int64_t height, int64_t 
                   for (int64_t ow = lo; ow < hi; ow++, dst += stride_w)
                     *dst += src[ow];
               }
-            data_col += out_h * out_w;
+            data_col += ld_col;
           }
     }
+  return CT_STATUS_OK;
+}
+
+static int
+valid_batch (int64_t num, int64_t rows, int64_t spatial)
+{
+  return num >= 0 && rows >= 0 && spatial >= 0
+         && (rows == 0 || spatial == 0 || num <= INT64_MAX / rows / spatial);
+}
+
+/* The sum of N floats in eight interleaved partial sums, which the
+ * compiler turns into one vector register: a single running sum would wait
+ * on every add's latency. */
+static float
+row_sum (int64_t n, const float *x)
+{
+  float part[8] = { 0 };
+  float sum = 0.0f;
+  int64_t i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; j++)
+      part[j] += x[i + j];
+  for (; i < n; i++)
+    part[i % 8] += x[i];
+  for (int j = 0; j < 8; j++)
+    sum += part[j];
+  return sum;
+}
+
+CtStatus
+ct_cpu_batch_pack (int64_t num, int64_t rows, int64_t spatial, const float *src, float *dst,
+                   float *row_sums)
+{
+  const int64_t ld = num * spatial;
+
+  if (!valid_batch (num, rows, spatial))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < num; i++)
+    for (int64_t r = 0; r < rows; r++)
+      {
+        const float *from = src + (i * rows + r) * spatial;
+        float *to = dst + r * ld + i * spatial;
+
+        memcpy (to, from, (size_t) spatial * sizeof (float));
+        if (row_sums != NULL)
+          row_sums[r] += row_sum (spatial, from);
+      }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_batch_unpack (int64_t num, int64_t rows, int64_t spatial, const float *src,
+                     const float *bias, float *dst)
+{
+  const int64_t ld = num * spatial;
+
+  if (!valid_batch (num, rows, spatial))
+    return CT_STATUS_INVALID;
+  for (int64_t i = 0; i < num; i++)
+    for (int64_t r = 0; r < rows; r++)
+      {
+        const float *from = src + r * ld + i * spatial;
+        float *to = dst + (i * rows + r) * spatial;
+
+        if (bias == NULL)
+          memcpy (to, from, (size_t) spatial * sizeof (float));
+        else
+          {
+            const float b = bias[r];
+
+            for (int64_t s = 0; s < spatial; s++)
+              to[s] = from[s] + b;
+          }
+      }
   return CT_STATUS_OK;
 }
 

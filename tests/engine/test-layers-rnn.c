@@ -391,6 +391,48 @@ test_lstm_in_net (void)
   g_assert_cmpfloat_with_epsilon (loss_b, loss_a, 1e-6);
 }
 
+/* Two RNNs sharing their parameters by name in a net compute the same
+ * thing: the shared memory reaches the unrolled nets. */
+static void
+test_rnn_shared_in_net (void)
+{
+  const char *text =
+    "layer { name: 'in' type: 'Input' top: 'x' top: 'cont'\n"
+    "  input_param { shape { dim: 3 dim: 2 dim: 4 } shape { dim: 3 dim: 2 } } }\n"
+    "layer { name: 'a' type: 'RNN' bottom: 'x' bottom: 'cont' top: 'oa'\n"
+    "  param { name: 'p0' } param { name: 'p1' } param { name: 'p2' } param { name: 'p3' }\n"
+    "  param { name: 'p4' }\n"
+    "  recurrent_param { num_output: 3 weight_filler { type: 'gaussian' std: 0.5 }\n"
+    "    bias_filler { type: 'gaussian' std: 0.5 } } }\n"
+    "layer { name: 'b' type: 'RNN' bottom: 'x' bottom: 'cont' top: 'ob'\n"
+    "  param { name: 'p0' } param { name: 'p1' } param { name: 'p2' } param { name: 'p3' }\n"
+    "  param { name: 'p4' }\n"
+    "  recurrent_param { num_output: 3 weight_filler { type: 'gaussian' std: 0.5 }\n"
+    "    bias_filler { type: 'gaussian' std: 0.5 } } }\n";
+  g_autoptr (GError) error = NULL;
+  Caffe__NetParameter *param = (Caffe__NetParameter *) ct_text_parse (
+    &caffe__net_parameter__descriptor, text, -1, "shared.prototxt", CT_TEXT_STRICT, &error);
+  g_autoptr (CtNet) net = ct_net_new (param, CAFFE__PHASE__TEST, 0, NULL, 5, &error);
+  const float *oa, *ob;
+  float *x, *cont;
+
+  g_assert_no_error (error);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  g_assert_cmpuint (ct_net_n_learnable (net), ==, 5);
+  x = ct_blob_mutable_cpu_data (ct_net_blob_by_name (net, "x"), NULL);
+  cont = ct_blob_mutable_cpu_data (ct_net_blob_by_name (net, "cont"), NULL);
+  for (int i = 0; i < 24; i++)
+    x[i] = sinf (0.3f * (float) i);
+  for (int i = 0; i < 6; i++)
+    cont[i] = i >= 2 ? 1.0f : 0.0f;
+  g_assert_true (ct_net_forward (net, NULL, &error));
+  g_assert_no_error (error);
+  oa = ct_blob_cpu_data (ct_net_blob_by_name (net, "oa"), NULL);
+  ob = ct_blob_cpu_data (ct_net_blob_by_name (net, "ob"), NULL);
+  g_assert_cmpfloat (fabsf (oa[0]) + fabsf (oa[17]), >, 0.0f);
+  g_assert_cmpmem (oa, 18 * sizeof (float), ob, 18 * sizeof (float));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -401,6 +443,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layers/rnn/gradient-continuing", test_rnn_gradient_continuing);
   g_test_add_func ("/layers/rnn/gradient-static", test_rnn_gradient_static);
   g_test_add_func ("/layers/rnn/step-by-step", test_rnn_step_by_step);
+  g_test_add_func ("/layers/rnn/shared-in-net", test_rnn_shared_in_net);
   g_test_add_func ("/layers/lstm/setup", test_lstm_setup);
   g_test_add_func ("/layers/lstm/gradient", test_lstm_gradient);
   g_test_add_func ("/layers/lstm/gradient-continuing", test_lstm_gradient_continuing);

@@ -1,0 +1,248 @@
+/* application.c: CtApplication (see application.h). */
+#include <glib/gi18n-lib.h>
+#include <gtksourceview/gtksource.h>
+
+#include "application.h"
+#include "cortado-resources.h"
+#include "graph-view.h"
+#include "palette.h"
+#include "property-form.h"
+#include "window.h"
+
+struct _CtApplication {
+  AdwApplication parent_instance;
+
+  gboolean drafts_offered;
+};
+
+G_DEFINE_FINAL_TYPE (CtApplication, ct_application, ADW_TYPE_APPLICATION)
+
+void
+ct_application_ensure_resources (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      cortado_register_resource ();
+      gtk_source_init ();
+      g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+      g_type_ensure (GTK_SOURCE_TYPE_BUFFER);
+      g_type_ensure (CT_TYPE_GRAPH_VIEW);
+      g_type_ensure (CT_TYPE_PALETTE);
+      g_type_ensure (CT_TYPE_PROPERTY_FORM);
+      g_once_init_leave (&once, 1);
+    }
+}
+
+/* The window showing FILE, if one does. */
+static CtWindow *
+find_window (CtApplication *self, GFile *file)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (CT_IS_WINDOW (l->data))
+      {
+        GFile *shown = ct_window_get_file (l->data);
+        if (shown != NULL && g_file_equal (shown, file))
+          return l->data;
+      }
+  return NULL;
+}
+
+/* The active window when it holds an untouched empty document (opening a
+ * file there beats opening a second window), else a new one. */
+static CtWindow *
+window_for_new_document (CtApplication *self)
+{
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (CT_IS_WINDOW (active) && ct_window_is_blank (CT_WINDOW (active)))
+    return CT_WINDOW (active);
+  return ct_window_new (self);
+}
+
+static gboolean
+is_weights_file (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+
+  return name != NULL && (g_str_has_suffix (name, ".caffemodel")
+                          || g_str_has_suffix (name, ".caffemodel.h5"));
+}
+
+/* Drafts left by a session that ended without saving (a crash): offered
+ * once, in the first window. */
+static void
+offer_drafts (CtApplication *self, CtWindow *window)
+{
+  g_autoptr (GPtrArray) drafts = NULL;
+
+  if (self->drafts_offered)
+    return;
+  self->drafts_offered = TRUE;
+  drafts = ct_document_list_drafts ();
+  if (drafts->len > 0)
+    ct_window_offer_drafts (window, drafts);
+}
+
+static void
+ct_application_activate (GApplication *app)
+{
+  CtApplication *self = CT_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (ct_window_new (self));
+  gtk_window_present (window);
+  offer_drafts (self, CT_WINDOW (window));
+}
+
+static void
+ct_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
+{
+  CtApplication *self = CT_APPLICATION (app);
+  CtWindow *last = NULL;
+
+  for (int i = 0; i < n_files; i++)
+    {
+      CtWindow *window;
+
+      if (is_weights_file (files[i]))
+        {
+          /* `cortado net.prototxt weights.caffemodel`: the weights go with
+           * the net before them. */
+          if (last == NULL)
+            {
+              last = window_for_new_document (self);
+              gtk_window_present (GTK_WINDOW (last));
+              ct_window_show_error (last, _("Open a net's prototxt first, then its weights"));
+              continue;
+            }
+          ct_window_set_weights (last, files[i]);
+          continue;
+        }
+      window = find_window (self, files[i]);
+      if (window == NULL)
+        {
+          window = window_for_new_document (self);
+          ct_window_load_file (window, files[i]);
+        }
+      gtk_window_present (GTK_WINDOW (window));
+      last = window;
+    }
+  if (last != NULL)
+    offer_drafts (self, last);
+}
+
+static void
+new_window_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_present (GTK_WINDOW (ct_window_new (CT_APPLICATION (data))));
+}
+
+static void
+quit_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  /* Closing each window asks about its unsaved changes. */
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (data)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+about_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
+  static const char *developers[] = { "The Cortado developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "application-name", _("Cortado"),
+                        "application-icon", CT_APP_ID,
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Build, run and look inside Caffe-style neural nets"),
+                        "developer-name", _("The Cortado developers"),
+                        "developers", developers,
+                        "license-type", GTK_LICENSE_BSD,
+                        /* TRANSLATORS: put your names here, one per line */
+                        "translator-credits", _("translator-credits"),
+                        "issue-url", "https://github.com/cortado/cortado/issues",
+                        "website", "https://github.com/cortado/cortado",
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "new-window", .activate = new_window_activated },
+  { .name = "about", .activate = about_activated },
+  { .name = "quit", .activate = quit_activated },
+};
+
+static void
+set_accels (GtkApplication *app)
+{
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.new-window", { "<Control>n", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.add-layer", { "<Control>k", NULL } },
+    { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
+    { "win.zoom-out", { "<Control>minus", NULL } },
+    { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.toggle-source", { "<Control>u", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+}
+
+static void
+ct_application_startup (GApplication *app)
+{
+  G_APPLICATION_CLASS (ct_application_parent_class)->startup (app);
+  ct_application_ensure_resources ();
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
+  set_accels (GTK_APPLICATION (app));
+  gtk_window_set_default_icon_name (CT_APP_ID);
+}
+
+static void
+ct_application_class_init (CtApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = ct_application_startup;
+  app_class->activate = ct_application_activate;
+  app_class->open = ct_application_open;
+}
+
+static void
+ct_application_init (CtApplication *self)
+{
+  g_set_application_name (_("Cortado"));
+}
+
+CtApplication *
+ct_application_new (void)
+{
+  /* Resources before the application loads style.css and the shortcuts
+   * window from them at startup. */
+  ct_application_ensure_resources ();
+  return g_object_new (CT_TYPE_APPLICATION,
+                       "application-id", CT_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/cortado/Cortado",
+                       NULL);
+}

@@ -1,0 +1,309 @@
+/* cli-time.c: `cortado-cli time --model NET [--iterations N]`: the speed
+ * benchmark of Caffe's `caffe time`, with its flags and its lines, so that
+ * scripts written for one read the other.
+ *
+ * As Caffe does, the net is built (phase TRAIN unless --phase says
+ * otherwise), run forward and backward once so that every buffer is
+ * allocated, and then run N times; each layer's forward and backward time
+ * comes from the net's own per-layer timing, and the averages are printed
+ * on stderr with glog's line prefix ("I0612 12:31:41.123456  4242
+ * cli-time.c:88] Average Forward pass: 7.3 ms."). Caffe leaves Input
+ * blobs at zero; here they are filled by the reference rule unless --fill
+ * says otherwise, so that the arithmetic sees realistic numbers.
+ *
+ * Caffe's tool takes gflags spellings: `-model x`, `-model=x`, `--model x`
+ * and `--model=x` are all accepted here. */
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+
+#include "cli-net-private.h"
+#include "cli-private.h"
+#include "engine-error.h"
+#include "net-dump.h"
+#include "net.h"
+#include "proto-file.h"
+
+typedef struct {
+  char *model;
+  int iterations;
+  char *phase;
+  int level;
+  char **stages;
+  char *gpu;
+  char *fill;
+  gint64 seed;
+} TimeOptions;
+
+static void
+options_clear (TimeOptions *o)
+{
+  g_free (o->model);
+  g_free (o->phase);
+  g_strfreev (o->stages);
+  g_free (o->gpu);
+  g_free (o->fill);
+}
+
+/* One glog-style line on stderr: severity letter, date, time with
+ * microseconds, thread id, source position, then the message. */
+static void G_GNUC_PRINTF (3, 4)
+log_line (char severity, int line, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  struct timeval tv;
+  struct tm tm;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  gettimeofday (&tv, NULL);
+  localtime_r (&tv.tv_sec, &tm);
+  g_printerr ("%c%02d%02d %02d:%02d:%02d.%06ld %5d %s:%d] %s\n", severity, tm.tm_mon + 1,
+              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long) tv.tv_usec, (int) getpid (),
+              "cli-time.c", line, message);
+}
+
+#define LOG_INFO(...) log_line ('I', __LINE__, __VA_ARGS__)
+#define LOG_WARNING(...) log_line ('W', __LINE__, __VA_ARGS__)
+
+/* Milliseconds as Caffe's streams print them: six significant digits, a
+ * dot whatever the locale. */
+static const char *
+format_ms (char *buf, gsize size, double ms)
+{
+  return g_ascii_formatd (buf, (int) size, "%.6g", ms);
+}
+
+static double
+now_ms (void)
+{
+  return (double) g_get_monotonic_time () / 1000.0;
+}
+
+/* gflags spellings: "-model" (one dash, a long name) becomes "--model", so
+ * that GOption reads it. Only names in ENTRIES are rewritten: "-m" stays. */
+static void
+accept_single_dash (int argc, char **argv, const GOptionEntry *entries)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      gsize len;
+
+      if (strcmp (arg, "--") == 0)
+        return;
+      if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0' || arg[2] == '\0')
+        continue;
+      len = strcspn (arg + 1, "=");
+      for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
+        if (strlen (e->long_name) == len && strncmp (e->long_name, arg + 1, len) == 0)
+          {
+            char *long_form = g_strconcat ("-", arg, NULL);
+
+            /* ARGV's strings belong to the C runtime; the new one lives
+             * as long as the process. */
+            argv[i] = long_form;
+            break;
+          }
+    }
+}
+
+static CtNet *
+build_net (const TimeOptions *o, Caffe__Phase phase, GError **error)
+{
+  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  CtNetConfig config = {
+    .phase = phase,
+    .level = o->level,
+    .stages = (const char *const *) o->stages,
+    .seed = (guint64) o->seed,
+    .source_name = o->model,
+  };
+  Caffe__NetParameter *param = ct_net_load_text_file (o->model, CT_TEXT_STRICT, notes, error);
+  CtNet *net;
+
+  if (param == NULL)
+    return NULL;
+  for (guint i = 0; i < notes->len; i++)
+    LOG_WARNING ("%s: %s", o->model, (const char *) notes->pdata[i]);
+  net = ct_net_new_with_config (param, &config, error);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  return net;
+}
+
+/* --fill random: every Input top uniform in [-1, 1), labels as the
+ * reference rule gives them (so that loss layers see valid classes). */
+static gboolean
+fill_random (CtNet *net, guint64 seed, GError **error)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) seed);
+
+  if (!ct_net_fill_reference_inputs (net, error))
+    return FALSE;
+  for (guint k = 0; k < ct_net_n_inputs (net); k++)
+    {
+      guint index = ct_net_input_index (net, k);
+      CtBlob *blob = ct_net_get_blob (net, index);
+      float *data;
+
+      if (strstr (ct_net_get_blob_name (net, index), "label") != NULL)
+        continue;
+      if ((data = ct_blob_mutable_cpu_data (blob, error)) == NULL)
+        return FALSE;
+      for (gint64 i = 0; i < ct_blob_count (blob); i++)
+        data[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+    }
+  return TRUE;
+}
+
+static gboolean
+fill_inputs (CtNet *net, const TimeOptions *o, GError **error)
+{
+  if (strcmp (o->fill, "zero") == 0)
+    return TRUE;
+  if (!ct_net_apply_reference_batch_norm (net, error))
+    return FALSE;
+  if (strcmp (o->fill, "random") == 0)
+    return fill_random (net, (guint64) o->seed, error);
+  return ct_net_fill_reference_inputs (net, error);
+}
+
+static void
+print_layer_times (CtNet *net, int iterations)
+{
+  for (guint i = 0; i < ct_net_n_layers (net); i++)
+    {
+      const CtNetLayerTiming *t = ct_net_get_layer_timing (net, i);
+      const char *name = ct_layer_get_name (ct_net_get_layer (net, i));
+      char fwd[G_ASCII_DTOSTR_BUF_SIZE], bwd[G_ASCII_DTOSTR_BUF_SIZE];
+
+      LOG_INFO ("%10s\tforward: %s ms.", name,
+                format_ms (fwd, sizeof fwd, t->forward_us / 1000.0 / iterations));
+      LOG_INFO ("%10s\tbackward: %s ms.", name,
+                format_ms (bwd, sizeof bwd, t->backward_us / 1000.0 / iterations));
+    }
+}
+
+static gboolean
+run (const TimeOptions *o, Caffe__Phase phase, GError **error)
+{
+  g_autoptr (CtNet) net = NULL;
+  double forward_ms = 0.0, backward_ms = 0.0, total_start, total_ms;
+  char a[G_ASCII_DTOSTR_BUF_SIZE];
+  float loss = 0.0f;
+
+  if (o->gpu != NULL)
+    LOG_WARNING (_("--gpu=%s: this build of Cortado has no usable GPU; timing on the CPU"),
+                 o->gpu);
+  LOG_INFO ("Use CPU.");
+  if ((net = build_net (o, phase, error)) == NULL || !fill_inputs (net, o, error))
+    return FALSE;
+
+  /* One clean pass first, as Caffe's tool does, so that buffers are
+   * allocated and the timed iterations are steady. */
+  LOG_INFO ("Performing Forward");
+  if (!ct_net_forward (net, &loss, error))
+    return FALSE;
+  LOG_INFO ("Initial loss: %s", g_ascii_formatd (a, sizeof a, "%.6g", (double) loss));
+  LOG_INFO ("Performing Backward");
+  if (!ct_net_backward (net, error))
+    return FALSE;
+
+  ct_net_reset_timing (net);
+  LOG_INFO ("*** Benchmark begins ***");
+  LOG_INFO ("Testing for %d iterations.", o->iterations);
+  total_start = now_ms ();
+  for (int j = 0; j < o->iterations; j++)
+    {
+      double t0 = now_ms (), t1, t2;
+
+      if (!ct_net_forward (net, NULL, error))
+        return FALSE;
+      t1 = now_ms ();
+      if (!ct_net_backward (net, error))
+        return FALSE;
+      t2 = now_ms ();
+      forward_ms += t1 - t0;
+      backward_ms += t2 - t1;
+      LOG_INFO ("Iteration: %d forward-backward time: %s ms.", j + 1,
+                format_ms (a, sizeof a, t2 - t0));
+    }
+  LOG_INFO ("Average time per layer: ");
+  print_layer_times (net, o->iterations);
+  total_ms = now_ms () - total_start;
+  LOG_INFO ("Average Forward pass: %s ms.", format_ms (a, sizeof a, forward_ms / o->iterations));
+  LOG_INFO ("Average Backward pass: %s ms.",
+            format_ms (a, sizeof a, backward_ms / o->iterations));
+  LOG_INFO ("Average Forward-Backward: %s ms.",
+            format_ms (a, sizeof a, total_ms / o->iterations));
+  LOG_INFO ("Total Time: %s ms.", format_ms (a, sizeof a, total_ms));
+  LOG_INFO ("*** Benchmark ends ***");
+  return TRUE;
+}
+
+int
+ct_cli_time (int argc, char **argv)
+{
+  TimeOptions o = { .iterations = 50, .seed = 1701 };
+  const GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model, N_("The net to time"), N_("NET") },
+    { "iterations", 'n', 0, G_OPTION_ARG_INT, &o.iterations,
+      N_("The number of timed iterations (default 50)"), N_("N") },
+    { "phase", 'p', 0, G_OPTION_ARG_STRING, &o.phase,
+      N_("Build the net for TRAIN (the default) or TEST"), N_("PHASE") },
+    { "level", 0, 0, G_OPTION_ARG_INT, &o.level, N_("The net state's level (default 0)"),
+      N_("N") },
+    { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stages,
+      N_("A stage of the net state (may be repeated)"), N_("STAGE") },
+    { "gpu", 'g', 0, G_OPTION_ARG_STRING, &o.gpu,
+      N_("GPU ids as Caffe takes them; without a usable GPU the CPU is timed"), N_("IDS") },
+    { "fill", 0, 0, G_OPTION_ARG_STRING, &o.fill,
+      N_("How the Input blobs are filled: caffe-ref (the default: sin (0.01 i + k), "
+         "labels i % 10), random (uniform in [-1, 1)) or zero (as Caffe leaves them)"),
+      N_("RULE") },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &o.seed,
+      N_("Seed of the fillers and random layers (default 1701)"), N_("N") },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  Caffe__Phase phase = CAFFE__PHASE__TRAIN;
+  int status = CT_CLI_EXIT_OK;
+
+  accept_single_dash (argc, argv, entries);
+  context = ct_cli_context_new ("time", NULL,
+                                _("Time a net's forward and backward passes, layer by layer, "
+                                  "as Caffe's 'caffe time' does, and print the averages."),
+                                entries);
+  if (!ct_cli_parse (context, &argc, &argv))
+    status = CT_CLI_EXIT_USAGE;
+  else if (argc > 1)
+    status = ct_cli_usage_error ("time", _("unexpected argument '%s'"), argv[1]);
+  else if (o.model == NULL)
+    status = ct_cli_usage_error ("time", _("no net given (--model NET)"));
+  else if (o.iterations <= 0)
+    status = ct_cli_usage_error ("time", _("--iterations must be positive, not %d"),
+                                 o.iterations);
+  else if (o.phase != NULL && !ct_cli_parse_phase (o.phase, &phase))
+    status = ct_cli_usage_error ("time", _("--phase takes TRAIN or TEST, not '%s'"), o.phase);
+  else if (o.fill != NULL && strcmp (o.fill, "caffe-ref") != 0 && strcmp (o.fill, "random") != 0
+           && strcmp (o.fill, "zero") != 0)
+    status = ct_cli_usage_error ("time", _("--fill takes caffe-ref, random or zero, not '%s'"),
+                                 o.fill);
+  else
+    {
+      if (o.fill == NULL)
+        o.fill = g_strdup ("caffe-ref");
+      if (!run (&o, phase, &error))
+        {
+          g_printerr ("cortado-cli time: %s\n", error->message);
+          status = CT_CLI_EXIT_INPUT;
+        }
+    }
+  options_clear (&o);
+  return status;
+}

@@ -1,0 +1,521 @@
+/* window-actions.c: CtWindow's actions (win.*): files, editing, the
+ * clipboard, finding, zoom, the phase shown and the views. Keyboard
+ * shortcuts that text widgets also use (Ctrl+C, Ctrl+Z, ...) are bound
+ * where they cannot take the keys from an entry or the source view: on the
+ * graph for clipboard and selection, on the window in the bubble phase for
+ * undo and redo. */
+#include <glib/gi18n-lib.h>
+
+#include "window-private.h"
+
+static void
+open_response (GtkNativeDialog *chooser, int response, CtWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      if (ct_window_is_blank (self))
+        ct_window_load_file (self, file);
+      else
+        g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                            &file, 1, "");
+    }
+  g_object_unref (chooser);
+}
+
+static void
+open_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *nets = gtk_file_filter_new ();
+  GtkFileFilter *all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Net"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_filter_set_name (nets, _("Nets (prototxt)"));
+  gtk_file_filter_add_pattern (nets, "*.prototxt");
+  gtk_file_filter_add_pattern (nets, "*.pbtxt");
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), nets);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recent_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  if (ct_window_is_blank (self))
+    ct_window_load_file (self, file);
+  else
+    g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), &file,
+                        1, "");
+}
+
+static void
+new_example_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  CtWindow *target = self;
+
+  if (!ct_window_is_blank (self))
+    target = ct_window_new (CT_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  ct_window_load_example (target, g_variant_get_string (param, NULL));
+  gtk_window_present (GTK_WINDOW (target));
+}
+
+static void
+save_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_window_save_async (data, FALSE, FALSE);
+}
+
+static void
+save_as_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_window_save_async (data, TRUE, FALSE);
+}
+
+static void
+close_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+}
+
+static void
+restore_draft_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!ct_document_restore_draft (self->document, &error))
+    ct_window_report_error (self, _("Could not restore the draft"), error);
+}
+
+/* Editing. */
+
+static void
+undo_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_document_undo (CT_WINDOW (data)->document);
+}
+
+static void
+redo_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_document_redo (CT_WINDOW (data)->document);
+}
+
+static void
+delete_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  g_autoptr (GError) error = NULL;
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  if (n > 0 && !ct_document_delete_layers (self->document, layers, n, &error))
+    ct_window_report_error (self, NULL, error);
+}
+
+static void
+select_new (CtWindow *self, GArray *indices)
+{
+  ct_window_select_layers (self, (const int *) (void *) indices->data, indices->len, TRUE);
+}
+
+static void
+duplicate_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) added = g_array_new (FALSE, FALSE, sizeof (int));
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  if (n == 0)
+    return;
+  if (!ct_document_duplicate_layers (self->document, layers, n, added, &error))
+    ct_window_report_error (self, NULL, error);
+  else
+    select_new (self, added);
+}
+
+static void
+copy_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  g_autofree char *text = NULL;
+
+  if (n == 0)
+    return;
+  /* Prototxt on the clipboard: pasting into a text editor gives layers. */
+  text = ct_document_copy_layers (self->document, layers, n);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+static void
+cut_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  copy_activated (action, param, data);
+  delete_activated (action, param, data);
+}
+
+static void
+paste_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (CtWindow) self = data;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+  g_autoptr (GArray) added = g_array_new (FALSE, FALSE, sizeof (int));
+
+  if (text == NULL)
+    {
+      if (error != NULL)
+        ct_window_report_error (self, _("Nothing to paste"), error);
+      return;
+    }
+  if (!ct_document_paste (self->document, text, added, &error))
+    ct_window_report_error (self, _("Could not paste"), error);
+  else
+    select_new (self, added);
+}
+
+static void
+paste_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (self)), NULL, paste_done,
+                                 g_object_ref (self));
+}
+
+static void
+select_all_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_graph_view_select_all (self->graph_view);
+  g_signal_emit_by_name (self->graph_view, "selection-changed");
+}
+
+static void
+rename_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_window_inspector_focus_name (data);
+}
+
+static void
+add_layer_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_palette_focus_search (CT_WINDOW (data)->palette);
+}
+
+/* Finding. */
+
+static void
+find_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "graph");
+  gtk_search_bar_set_search_mode (self->find_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->find_entry));
+}
+
+static void
+find_next (CtWindow *self, gboolean from_start)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->find_entry));
+  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  const char *after = !from_start && selected[0] != NULL ? selected[0] : NULL;
+  const char *found;
+
+  if (*text == '\0')
+    {
+      gtk_label_set_text (self->find_status, "");
+      return;
+    }
+  found = ct_graph_view_find (self->graph_view, text, after);
+  if (found == NULL)
+    {
+      gtk_label_set_text (self->find_status, _("Not found"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->find_entry), "error");
+      return;
+    }
+  gtk_label_set_text (self->find_status, "");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->find_entry), "error");
+  {
+    g_autofree char *id = g_strdup (found);
+    const char *ids[] = { id, NULL };
+
+    ct_window_select (self, ids);
+    ct_graph_view_reveal (self->graph_view, id, FALSE);
+  }
+}
+
+static void
+find_changed (GtkSearchEntry *entry, CtWindow *self)
+{
+  find_next (self, TRUE);
+}
+
+static void
+find_next_match (GtkSearchEntry *entry, CtWindow *self)
+{
+  find_next (self, FALSE);
+}
+
+static void
+find_stop (GtkSearchEntry *entry, CtWindow *self)
+{
+  gtk_search_bar_set_search_mode (self->find_bar, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->graph_view));
+}
+
+/* Views. */
+
+static void
+zoom_in_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_graph_view_zoom_in (CT_WINDOW (data)->graph_view);
+}
+
+static void
+zoom_out_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_graph_view_zoom_out (CT_WINDOW (data)->graph_view);
+}
+
+static void
+zoom_fit_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_graph_view_zoom_to_fit (CT_WINDOW (data)->graph_view);
+}
+
+static void
+relayout_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_graph_view_relayout (self->graph_view);
+  ct_window_store_layout (self);
+}
+
+static void
+left_to_right_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  CtWindow *self = data;
+
+  g_simple_action_set_state (action, state);
+  ct_graph_view_set_rankdir (self->graph_view, g_variant_get_boolean (state)
+                                                 ? CT_GRAPH_RANKDIR_LR : CT_GRAPH_RANKDIR_TB);
+}
+
+static void
+toggle_source_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  const char *now = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  adw_view_stack_set_visible_child_name (self->view_stack,
+                                         g_strcmp0 (now, "source") == 0 ? "graph" : "source");
+}
+
+static void
+show_in_source_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "source");
+  if (n > 0)
+    ct_window_source_reveal_layer (self, (int) layers[0], TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+}
+
+static void
+show_problem_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ct_window_show_problem (data);
+}
+
+static void
+phase_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  CtWindow *self = data;
+  const char *phase = g_variant_get_string (state, NULL);
+  CtDocumentPhase value = g_str_equal (phase, "train") ? CT_DOCUMENT_PHASE_TRAIN
+                          : g_str_equal (phase, "test") ? CT_DOCUMENT_PHASE_TEST
+                                                        : CT_DOCUMENT_PHASE_BOTH;
+
+  g_simple_action_set_state (action, state);
+  ct_window_set_phase (self, value);
+}
+
+static void
+export_response (GtkNativeDialog *chooser, int response, CtWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+
+      if (path == NULL || !ct_graph_view_export (self->graph_view, path, &error))
+        {
+          if (error != NULL)
+            ct_window_report_error (self, _("Could not export the graph"), error);
+        }
+      else
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          g_autofree char *message = g_strdup_printf (_("Exported the graph to “%s”"), name);
+          ct_window_show_toast (self, message);
+        }
+    }
+  g_object_unref (chooser);
+}
+
+static void
+export_graph_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  g_autofree char *name = g_strdup_printf ("%s.svg", net != NULL && net->name && *net->name
+                                                       ? net->name : "net");
+
+  chooser = gtk_file_chooser_native_new (_("Export Graph"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("Images (SVG, PNG, PDF)"));
+  gtk_file_filter_add_pattern (filter, "*.svg");
+  gtk_file_filter_add_pattern (filter, "*.png");
+  gtk_file_filter_add_pattern (filter, "*.pdf");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_strdelimit (name, " /\\:", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static const GActionEntry win_actions[] = {
+  { .name = "open", .activate = open_activated },
+  { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" },
+  { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" },
+  { .name = "save", .activate = save_activated },
+  { .name = "save-as", .activate = save_as_activated },
+  { .name = "close", .activate = close_activated },
+  { .name = "restore-draft", .activate = restore_draft_activated },
+  { .name = "undo", .activate = undo_activated },
+  { .name = "redo", .activate = redo_activated },
+  { .name = "delete", .activate = delete_activated },
+  { .name = "duplicate", .activate = duplicate_activated },
+  { .name = "copy", .activate = copy_activated },
+  { .name = "cut", .activate = cut_activated },
+  { .name = "paste", .activate = paste_activated },
+  { .name = "select-all", .activate = select_all_activated },
+  { .name = "rename", .activate = rename_activated },
+  { .name = "add-layer", .activate = add_layer_activated },
+  { .name = "find", .activate = find_activated },
+  { .name = "zoom-in", .activate = zoom_in_activated },
+  { .name = "zoom-out", .activate = zoom_out_activated },
+  { .name = "zoom-fit", .activate = zoom_fit_activated },
+  { .name = "relayout", .activate = relayout_activated },
+  { .name = "left-to-right", .state = "false", .change_state = left_to_right_changed },
+  { .name = "toggle-source", .activate = toggle_source_activated },
+  { .name = "show-in-source", .activate = show_in_source_activated },
+  { .name = "show-problem", .activate = show_problem_activated },
+  { .name = "phase", .parameter_type = "s", .state = "'both'", .change_state = phase_changed },
+  { .name = "export-graph", .activate = export_graph_activated },
+  { .name = "nothing" },
+};
+
+static void
+set_enabled (CtWindow *self, const char *name, gboolean enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+ct_window_update_actions (CtWindow *self)
+{
+  gboolean parses = ct_document_get_parse_error (self->document) == NULL
+                    && ct_document_get_net (self->document) != NULL;
+  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  gboolean any = selected[0] != NULL;
+
+  set_enabled (self, "undo", ct_document_can_undo (self->document));
+  set_enabled (self, "redo", ct_document_can_redo (self->document));
+  set_enabled (self, "delete", parses && any);
+  set_enabled (self, "duplicate", parses && any);
+  set_enabled (self, "cut", parses && any);
+  set_enabled (self, "copy", any);
+  set_enabled (self, "rename", parses && any && selected[1] == NULL);
+  set_enabled (self, "paste", parses);
+  set_enabled (self, "restore-draft", ct_document_has_draft (self->document));
+  set_enabled (self, "nothing", FALSE);
+}
+
+/* Shortcuts a text widget would also want: on the graph only. */
+static void
+add_graph_shortcuts (CtWindow *self)
+{
+  static const struct {
+    const char *trigger, *action;
+  } shortcuts[] = {
+    { "<Control>c", "win.copy" },      { "<Control>x", "win.cut" },
+    { "<Control>v", "win.paste" },     { "<Control>d", "win.duplicate" },
+    { "<Control>a", "win.select-all" }, { "F2", "win.rename" },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  GtkEventController *global = gtk_shortcut_controller_new ();
+
+  for (gsize i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    gtk_shortcut_controller_add_shortcut (
+      GTK_SHORTCUT_CONTROLLER (controller),
+      gtk_shortcut_new (gtk_shortcut_trigger_parse_string (shortcuts[i].trigger),
+                        gtk_named_action_new (shortcuts[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self->graph_view), controller);
+
+  /* Undo and redo reach the window after any entry had its chance. */
+  gtk_event_controller_set_propagation_phase (global, GTK_PHASE_BUBBLE);
+  gtk_shortcut_controller_add_shortcut (
+    GTK_SHORTCUT_CONTROLLER (global),
+    gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>z"),
+                      gtk_named_action_new ("win.undo")));
+  gtk_shortcut_controller_add_shortcut (
+    GTK_SHORTCUT_CONTROLLER (global),
+    gtk_shortcut_new (gtk_alternative_trigger_new (
+                        gtk_shortcut_trigger_parse_string ("<Control><Shift>z"),
+                        gtk_shortcut_trigger_parse_string ("<Control>y")),
+                      gtk_named_action_new ("win.redo")));
+  gtk_widget_add_controller (GTK_WIDGET (self), global);
+}
+
+void
+ct_window_init_actions (CtWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
+                                   self);
+  add_graph_shortcuts (self);
+  g_signal_connect (self->find_entry, "search-changed", G_CALLBACK (find_changed), self);
+  g_signal_connect (self->find_entry, "next-match", G_CALLBACK (find_next_match), self);
+  g_signal_connect (self->find_entry, "activate", G_CALLBACK (find_next_match), self);
+  g_signal_connect (self->find_entry, "stop-search", G_CALLBACK (find_stop), self);
+  gtk_search_bar_connect_entry (self->find_bar, GTK_EDITABLE (self->find_entry));
+}

@@ -1,0 +1,538 @@
+/* window-graph.c: the graph canvas and the palette, tied to the document.
+ *
+ * The canvas shows a graph model derived from the document's net
+ * (app/net-graph.c). After every change it is derived again at once, with
+ * shapes when the net is small enough to infer them without a pause; a
+ * large net shows its shapes when the document's background check brings a
+ * graph that has them. The canvas asks for edits through signals (connect,
+ * disconnect, delete, drop a type); they become document operations, and
+ * the new model follows from the document's "changed" signal. Node ids are
+ * layer names; the CtNetGraph maps them to layer indices. */
+#include <glib/gi18n-lib.h>
+
+#include "layer-catalogue.h"
+#include "window-private.h"
+
+/* Up to this many layers the graph is derived with shapes at once. */
+#define SYNC_SHAPES_MAX_LAYERS 200
+
+static CtNetGraphPhase
+graph_phase (CtWindow *self)
+{
+  switch (ct_document_get_phase (self->document))
+    {
+    case CT_DOCUMENT_PHASE_TRAIN:
+      return CT_NET_GRAPH_PHASE_TRAIN;
+    case CT_DOCUMENT_PHASE_TEST:
+      return CT_NET_GRAPH_PHASE_TEST;
+    case CT_DOCUMENT_PHASE_BOTH:
+    default:
+      return CT_NET_GRAPH_PHASE_BOTH;
+    }
+}
+
+/* Ids and layers. */
+
+int
+ct_window_layer_for_id (CtWindow *self, const char *id)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const CtGraphNode *node;
+  int index;
+
+  if (self->graph == NULL || id == NULL || net == NULL)
+    return -1;
+  index = ct_graph_model_find_node (self->graph->model, id);
+  if (index < 0 || (guint) index >= self->graph->node_layers->len)
+    return -1;
+  node = ct_graph_model_get_node (self->graph->model, (guint) index);
+  if (g_strcmp0 (node->id, id) == 0)
+    {
+      int layer = g_array_index (self->graph->node_layers, int, index);
+      return layer >= 0 && (gsize) layer < net->n_layer ? layer : -1;
+    }
+  /* A layer folded into NODE: the one of that name shown by it. */
+  for (guint i = 0; node->folded != NULL && i < node->folded->len; i++)
+    {
+      const CtGraphFolded *folded = node->folded->pdata[i];
+      if (g_strcmp0 (folded->id, id) != 0)
+        continue;
+      for (guint l = 0; l < self->graph->layer_nodes->len && l < net->n_layer; l++)
+        if (g_array_index (self->graph->layer_nodes, int, l) == index
+            && g_strcmp0 (net->layer[l]->name, folded->name) == 0)
+          return (int) l;
+    }
+  return -1;
+}
+
+/* The node id showing LAYER (its own or a folded one's), or NULL. */
+static const char *
+id_for_layer (CtWindow *self, int layer)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const CtGraphNode *node;
+  int index;
+
+  if (self->graph == NULL || net == NULL || layer < 0
+      || (guint) layer >= self->graph->layer_nodes->len || (gsize) layer >= net->n_layer)
+    return NULL;
+  index = g_array_index (self->graph->layer_nodes, int, layer);
+  if (index < 0)
+    return NULL;
+  node = ct_graph_model_get_node (self->graph->model, (guint) index);
+  if (g_array_index (self->graph->node_layers, int, index) == layer)
+    return node->id;
+  for (guint i = 0; node->folded != NULL && i < node->folded->len; i++)
+    {
+      const CtGraphFolded *folded = node->folded->pdata[i];
+      if (g_strcmp0 (folded->name, net->layer[layer]->name) == 0)
+        return folded->id;
+    }
+  return node->id;
+}
+
+guint *
+ct_window_selected_layers (CtWindow *self, guint *n_out)
+{
+  g_auto (GStrv) ids = ct_graph_view_dup_selected (self->graph_view);
+  guint n = g_strv_length (ids);
+  guint *layers = g_new (guint, MAX (n, 1));
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      int layer = ct_window_layer_for_id (self, ids[i]);
+      if (layer >= 0)
+        layers[kept++] = (guint) layer;
+    }
+  *n_out = kept;
+  return layers;
+}
+
+char **
+ct_window_dup_selected (CtWindow *self)
+{
+  g_return_val_if_fail (CT_IS_WINDOW (self), NULL);
+  return ct_graph_view_dup_selected (self->graph_view);
+}
+
+static void
+selection_changed (CtGraphView *view, CtWindow *self)
+{
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  ct_window_inspect (self, n == 1 ? (int) layers[0] : -1);
+  if (n == 1)
+    ct_window_source_reveal_layer (self, (int) layers[0], FALSE);
+  ct_window_update_actions (self);
+}
+
+void
+ct_window_select (CtWindow *self, const char *const *ids)
+{
+  g_return_if_fail (CT_IS_WINDOW (self));
+  ct_graph_view_set_selected (self->graph_view, ids);
+  selection_changed (self->graph_view, self);
+}
+
+void
+ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean reveal)
+{
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *id = id_for_layer (self, layers[i]);
+      if (id != NULL)
+        g_ptr_array_add (ids, (gpointer) id);
+    }
+  g_ptr_array_add (ids, NULL);
+  ct_window_select (self, (const char *const *) ids->pdata);
+  if (reveal && ids->len > 1)
+    ct_graph_view_reveal (self->graph_view, ids->pdata[0], FALSE);
+}
+
+/* Models. */
+
+static void
+apply_sidecar (CtWindow *self)
+{
+  CtGraphModel *model = self->graph->model;
+
+  for (guint i = 0; i < ct_graph_model_n_nodes (model); i++)
+    {
+      const CtGraphNode *node = ct_graph_model_get_node (model, i);
+      double x, y;
+
+      if (ct_document_get_node_position (self->document, node->id, &x, &y))
+        ct_graph_view_set_node_position (self->graph_view, node->id, x, y);
+      if (ct_document_get_node_expanded (self->document, node->id))
+        ct_graph_view_set_expanded (self->graph_view, node->id, TRUE);
+    }
+}
+
+static void
+show_graph (CtWindow *self, CtNetGraph *graph, gboolean has_shapes, gboolean loaded)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+
+  g_clear_pointer (&self->graph, ct_net_graph_free);
+  self->graph = graph;
+  self->graph_has_shapes = has_shapes;
+  if (loaded)
+    ct_graph_view_set_model (self->graph_view, NULL);
+  ct_graph_view_set_model (self->graph_view, graph->model);
+  if (loaded)
+    {
+      apply_sidecar (self);
+      ct_graph_view_zoom_to_fit (self->graph_view);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_page), net == NULL || net->n_layer == 0);
+}
+
+/* Shapes come from the engine, which opens the data sources: check them as
+ * if run from the file's folder. */
+static CtNetGraph *
+new_graph (CtWindow *self, const Caffe__NetParameter *net, const CtNetGraphOptions *options)
+{
+  Caffe__NetParameter *resolved;
+  CtNetGraph *graph;
+
+  if (options->no_shapes)
+    return ct_net_graph_new (net, options);
+  resolved = ct_document_dup_resolved_net (self->document);
+  if (resolved == NULL)
+    return ct_net_graph_new (net, options);
+  graph = ct_net_graph_new (resolved, options);
+  protobuf_c_message_free_unpacked (&resolved->base, NULL);
+  return graph;
+}
+
+static void
+rebuild_graph (CtWindow *self, gboolean loaded)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  CtNetGraphOptions options = { 0 };
+
+  if (net == NULL)
+    {
+      g_clear_pointer (&self->graph, ct_net_graph_free);
+      ct_graph_view_set_model (self->graph_view, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->empty_page), TRUE);
+      return;
+    }
+  options.phase = graph_phase (self);
+  options.no_shapes = net->n_layer > SYNC_SHAPES_MAX_LAYERS;
+  options.source_name = ct_document_get_title (self->document);
+  show_graph (self, new_graph (self, net, &options), !options.no_shapes, loaded);
+}
+
+void
+ct_window_graph_document_changed (CtWindow *self, CtDocumentChange flags)
+{
+  if (flags & CT_DOCUMENT_CHANGE_NET)
+    rebuild_graph (self, (flags & CT_DOCUMENT_CHANGE_LOAD) != 0);
+  else if (flags & CT_DOCUMENT_CHANGE_LOAD)
+    rebuild_graph (self, TRUE);
+}
+
+void
+ct_window_graph_document_validated (CtWindow *self)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  CtNetGraphOptions options = { 0 };
+
+  /* A large net: now that the check is done, derive it with shapes. The
+   * check ran on a thread; this pass is cheaper than a second thread hop
+   * for nets that are only shown. */
+  if (self->graph_has_shapes || net == NULL || ct_document_get_parse_error (self->document))
+    return;
+  options.phase = graph_phase (self);
+  options.source_name = ct_document_get_title (self->document);
+  show_graph (self, new_graph (self, net, &options), TRUE, FALSE);
+}
+
+void
+ct_window_set_phase (CtWindow *self, CtDocumentPhase phase)
+{
+  guint position = phase == CT_DOCUMENT_PHASE_TRAIN ? 1 : phase == CT_DOCUMENT_PHASE_TEST ? 2 : 0;
+
+  if (gtk_drop_down_get_selected (self->phase_dropdown) != position)
+    gtk_drop_down_set_selected (self->phase_dropdown, position);
+  if (ct_document_get_phase (self->document) == phase)
+    return;
+  ct_document_set_phase (self->document, phase);
+  rebuild_graph (self, FALSE);
+}
+
+static void
+phase_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtWindow *self)
+{
+  static const char *const names[] = { "both", "train", "test" };
+  guint position = gtk_drop_down_get_selected (dropdown);
+
+  if (position < G_N_ELEMENTS (names))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "phase",
+                                        g_variant_new_string (names[position]));
+}
+
+/* Layout in the sidecar. */
+
+void
+ct_window_store_layout (CtWindow *self)
+{
+  CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
+
+  if (model == NULL || !GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ct-layout-touched")))
+    return;
+  for (guint i = 0; i < ct_graph_model_n_nodes (model); i++)
+    {
+      const CtGraphNode *node = ct_graph_model_get_node (model, i);
+      double x, y;
+
+      if (ct_graph_view_get_node_position (self->graph_view, node->id, &x, &y))
+        ct_document_set_node_position (self->document, node->id, x, y);
+      ct_document_set_node_expanded (self->document, node->id,
+                                     ct_graph_view_get_expanded (self->graph_view, node->id));
+    }
+}
+
+static void
+node_moved (CtGraphView *view, const char *id, CtWindow *self)
+{
+  double x, y;
+
+  /* From now on the whole layout is the user's and is kept. */
+  g_object_set_data (G_OBJECT (self), "ct-layout-touched", GINT_TO_POINTER (TRUE));
+  if (ct_graph_view_get_node_position (view, id, &x, &y))
+    ct_document_set_node_position (self->document, id, x, y);
+}
+
+/* Edits asked for by the canvas. */
+
+static void
+connect_requested (CtGraphView *view, const char *from_id, guint top, const char *to_id,
+                   int bottom, CtWindow *self)
+{
+  int from = ct_window_layer_for_id (self, from_id);
+  int to = ct_window_layer_for_id (self, to_id);
+  g_autoptr (GError) error = NULL;
+
+  if (from < 0 || to < 0)
+    return;
+  if (!ct_document_connect (self->document, (guint) from, top, (guint) to, bottom, &error))
+    ct_window_report_error (self, _("Could not connect"), error);
+}
+
+static void
+disconnect_requested (CtGraphView *view, guint edge_index, CtWindow *self)
+{
+  const CtGraphEdge *edge;
+  int to;
+  g_autoptr (GError) error = NULL;
+
+  if (self->graph == NULL || edge_index >= ct_graph_model_n_edges (self->graph->model))
+    return;
+  edge = ct_graph_model_get_edge (self->graph->model, edge_index);
+  to = g_array_index (self->graph->node_layers, int, edge->to_node);
+  if (to >= 0 && !ct_document_disconnect (self->document, (guint) to, edge->to_port, &error))
+    ct_window_report_error (self, _("Could not disconnect"), error);
+}
+
+static void
+delete_requested (CtGraphView *view, GStrv ids, CtWindow *self)
+{
+  g_autoptr (GArray) layers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
+    {
+      int layer = ct_window_layer_for_id (self, ids[i]);
+      if (layer >= 0)
+        {
+          guint value = (guint) layer;
+          g_array_append_val (layers, value);
+        }
+    }
+  if (layers->len > 0
+      && !ct_document_delete_layers (self->document, (const guint *) (void *) layers->data,
+                                     layers->len, &error))
+    ct_window_report_error (self, NULL, error);
+}
+
+static void
+node_activated (CtGraphView *view, const char *id, CtWindow *self)
+{
+  ct_window_inspector_focus_name (self);
+}
+
+static void
+select_new_layer (CtWindow *self, int layer, gboolean focus)
+{
+  const char *id = id_for_layer (self, layer);
+  const char *ids[] = { id, NULL };
+
+  if (id == NULL)
+    return;
+  ct_window_select (self, ids);
+  ct_graph_view_reveal (self->graph_view, id, focus);
+}
+
+char *
+ct_window_drop_layer (CtWindow *self, const char *type, double x, double y, int edge_index)
+{
+  g_autoptr (GError) error = NULL;
+  const char *id;
+  int layer;
+
+  g_return_val_if_fail (CT_IS_WINDOW (self), NULL);
+  if (edge_index >= 0 && self->graph != NULL
+      && (guint) edge_index < ct_graph_model_n_edges (self->graph->model))
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (self->graph->model, (guint) edge_index);
+      int from = g_array_index (self->graph->node_layers, int, edge->from_node);
+      int to = g_array_index (self->graph->node_layers, int, edge->to_node);
+
+      layer = from >= 0 && to >= 0
+                ? ct_document_insert_layer (self->document, type, (guint) from, edge->from_port,
+                                            (guint) to, edge->to_port, &error)
+                : -1;
+    }
+  else
+    layer = ct_document_add_layer (self->document, type, NULL, &error);
+  if (layer < 0)
+    {
+      if (error != NULL)
+        ct_window_report_error (self, _("Could not add the layer"), error);
+      return NULL;
+    }
+  id = id_for_layer (self, layer);
+  if (id == NULL)
+    {
+      /* Not shown in this phase (an Accuracy layer while showing training). */
+      ct_window_show_toast (self, _("The new layer is not part of the phase shown"));
+      return NULL;
+    }
+  if (edge_index < 0)
+    ct_graph_view_set_node_position (self->graph_view, id, x, y);
+  select_new_layer (self, layer, TRUE);
+  return g_strdup (id);
+}
+
+static void
+layer_dropped (CtGraphView *view, const char *type, double x, double y, int edge,
+               CtWindow *self)
+{
+  g_autofree char *id = ct_window_drop_layer (self, type, x, y, edge);
+}
+
+/* Activating a palette row adds the type after the selected layer, so that
+ * a net can be built from the keyboard. */
+static void
+palette_activated (CtPalette *palette, const char *type, CtWindow *self)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  g_autoptr (GError) error = NULL;
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  const char *bottom = NULL;
+  int layer;
+
+  if (n >= 1 && net != NULL && net->layer[layers[0]]->n_top > 0)
+    bottom = net->layer[layers[0]]->top[0];
+  layer = ct_document_add_layer (self->document, type, bottom, &error);
+  if (layer < 0)
+    {
+      ct_window_report_error (self, _("Could not add the layer"), error);
+      return;
+    }
+  select_new_layer (self, layer, FALSE);
+}
+
+static void
+context_menu (CtGraphView *view, const char *id, double x, double y, CtWindow *self)
+{
+  GdkRectangle rect = { (int) x, (int) y, 1, 1 };
+  GtkWidget *popover;
+
+  if (id != NULL)
+    {
+      g_auto (GStrv) selected = ct_graph_view_dup_selected (view);
+      if (!g_strv_contains ((const char *const *) selected, id))
+        {
+          const char *ids[] = { id, NULL };
+          ct_window_select (self, ids);
+        }
+    }
+  if (self->context_popover != NULL)
+    gtk_widget_unparent (self->context_popover);
+  popover = gtk_popover_menu_new_from_model (id != NULL ? self->node_menu : self->canvas_menu);
+  gtk_widget_set_parent (popover, GTK_WIDGET (view));
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &rect);
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  gtk_widget_set_halign (popover, GTK_ALIGN_START);
+  self->context_popover = popover;
+  gtk_popover_popup (GTK_POPOVER (popover));
+}
+
+static void
+zoom_changed (CtGraphView *view, GParamSpec *pspec, CtWindow *self)
+{
+  g_autofree char *text = g_strdup_printf ("%d%%", (int) (ct_graph_view_get_zoom (view) * 100 + 0.5));
+
+  gtk_label_set_text (self->zoom_label, text);
+}
+
+/* The palette lists the catalogue by family, coloured as the graph colours
+ * its nodes. */
+static void
+fill_palette (CtWindow *self)
+{
+  g_autoptr (GPtrArray) classes = ct_layer_catalogue_list ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  const CtGraphPalette *colors = ct_graph_palette_get (adw_style_manager_get_dark (style));
+
+  ct_palette_clear (self->palette);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      const CtLayerClass *klass = classes->pdata[i];
+      guint family = MIN ((guint) klass->family, (guint) CT_GRAPH_FAMILY_OTHER);
+      const CtGraphColor *c = &colors->family[family];
+      GdkRGBA rgba = { (float) c->r, (float) c->g, (float) c->b, 1 };
+
+      /* Split layers are inserted by the engine, never by hand. */
+      if (g_str_equal (klass->type, "Split"))
+        continue;
+      ct_palette_add_item (self->palette, klass->type, ct_layer_family_name (klass->family),
+                           ct_layer_class_describe (klass), &rgba);
+    }
+}
+
+void
+ct_window_init_graph (CtWindow *self)
+{
+  g_signal_connect (self->graph_view, "selection-changed", G_CALLBACK (selection_changed), self);
+  g_signal_connect (self->graph_view, "connect-requested", G_CALLBACK (connect_requested), self);
+  g_signal_connect (self->graph_view, "disconnect-requested", G_CALLBACK (disconnect_requested),
+                    self);
+  g_signal_connect (self->graph_view, "delete-requested", G_CALLBACK (delete_requested), self);
+  g_signal_connect (self->graph_view, "node-activated", G_CALLBACK (node_activated), self);
+  g_signal_connect (self->graph_view, "layer-dropped", G_CALLBACK (layer_dropped), self);
+  g_signal_connect (self->graph_view, "context-menu", G_CALLBACK (context_menu), self);
+  g_signal_connect (self->graph_view, "node-moved", G_CALLBACK (node_moved), self);
+  g_signal_connect (self->graph_view, "notify::zoom", G_CALLBACK (zoom_changed), self);
+  g_signal_connect (self->phase_dropdown, "notify::selected", G_CALLBACK (phase_selected), self);
+  g_signal_connect (self->palette, "activate-type", G_CALLBACK (palette_activated), self);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (fill_palette), self);
+  fill_palette (self);
+}
+
+void
+ct_window_graph_dispose (CtWindow *self)
+{
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  g_clear_pointer (&self->context_popover, gtk_widget_unparent);
+  g_clear_pointer (&self->graph, ct_net_graph_free);
+}

@@ -1,0 +1,265 @@
+/* window-inspector.c: the inspector at the right: the selected layer's
+ * name, type, description, shapes and error above a form generated from
+ * its LayerParameter (the common fields first, then the parameters of its
+ * type), or the net's own fields when no layer is selected. The form's
+ * edits become document edits of "layer[I].PATH". */
+#include <glib/gi18n-lib.h>
+
+#include "layer-catalogue.h"
+#include "window-private.h"
+
+/* Types whose parameter field is not their name in snake case. */
+static const struct {
+  const char *type, *field;
+} param_fields[] = {
+  { "ReLU", "relu_param" },          { "PReLU", "prelu_param" },
+  { "TanH", "tanh_param" },          { "ArgMax", "argmax_param" },
+  { "Deconvolution", "convolution_param" }, { "HDF5Data", "hdf5_data_param" },
+  { "HDF5Output", "hdf5_output_param" }, { "LSTM", "recurrent_param" },
+  { "RNN", "recurrent_param" },      { "SoftmaxWithLoss", "softmax_param" },
+  { "Im2col", "convolution_param" },
+};
+
+static const char *const data_types[] = {
+  "Data", "ImageData", "MemoryData", "WindowData", NULL,
+};
+
+/* "InnerProduct" -> "inner_product_param". */
+static char *
+param_field_for (const char *type)
+{
+  GString *out = g_string_new (NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (param_fields); i++)
+    if (g_str_equal (param_fields[i].type, type))
+      {
+        g_string_free (out, TRUE);
+        return g_strdup (param_fields[i].field);
+      }
+  for (const char *p = type; *p; p++)
+    {
+      if (g_ascii_isupper (*p) && p != type
+          && (g_ascii_islower (p[-1]) || g_ascii_isdigit (p[-1])))
+        g_string_append_c (out, '_');
+      g_string_append_c (out, g_ascii_tolower (*p));
+    }
+  g_string_append (out, "_param");
+  return g_string_free (out, FALSE);
+}
+
+static const char *const common_fields[] = { "name", "type", "bottom", "top", NULL };
+static const char *const phase_fields[] = { "include", "exclude", NULL };
+static const char *const learning_fields[] = { "param", "loss_weight", "propagate_down", NULL };
+/* Weights belong in a .caffemodel; the phase is the engine's to fill in. */
+static const char *const layer_hidden[] = { "blobs", "phase", NULL };
+static const char *const net_fields[] = { "name", "force_backward", "debug_info", NULL };
+/* The layers are the graph; legacy fields are upgraded away on opening. */
+static const char *const net_hidden[] = { "layer", "layers", "input", "input_dim",
+                                          "input_shape", NULL };
+
+static void
+show_net (CtWindow *self, const Caffe__NetParameter *net)
+{
+  CtPropertySection sections[] = {
+    { _("Net"), NULL, net_fields },
+    { _("State"), "state", NULL },
+    { NULL, NULL, net_hidden },
+  };
+
+  gtk_label_set_text (self->inspector_title, net != NULL && net->name != NULL && *net->name
+                                               ? net->name : _("Untitled Net"));
+  gtk_label_set_text (self->inspector_subtitle, _("The whole net"));
+  gtk_label_set_text (self->inspector_description,
+                      _("Select a layer to edit it. Drag layer types from the list on the "
+                        "left onto the graph to add them, and drag from an output port to "
+                        "another layer to connect them."));
+  gtk_label_set_text (self->inspector_shapes, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
+  ct_property_form_set_message (self->property_form, net != NULL ? &net->base : NULL, sections,
+                                net != NULL ? G_N_ELEMENTS (sections) : 0);
+}
+
+/* "data 64×1×28×28" for each blob of a layer, as the last check saw it. */
+static void
+append_blobs (GString *out, GPtrArray *blobs)
+{
+  for (guint i = 0; i < blobs->len; i++)
+    {
+      const CtNetShapeBlob *blob = blobs->pdata[i];
+      g_autofree char *shape = blob->known ? ct_net_graph_shape_text (blob->dims, blob->n_axes)
+                                           : g_strdup ("?");
+      g_string_append_printf (out, "%s%s %s", i > 0 ? ", " : "", blob->name, shape);
+    }
+}
+
+static char *
+shapes_text (CtWindow *self, int layer)
+{
+  const CtNetShapes *sets[2] = { ct_document_get_shapes (self->document),
+                                 ct_document_get_test_shapes (self->document) };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sets); s++)
+    for (guint i = 0; sets[s] != NULL && i < sets[s]->layers->len; i++)
+      {
+        const CtNetShapeLayer *l = sets[s]->layers->pdata[i];
+        GString *out;
+
+        if (l->source_index != layer || l->status != CT_NET_LAYER_OK)
+          continue;
+        out = g_string_new (NULL);
+        if (l->bottoms->len > 0)
+          {
+            append_blobs (out, l->bottoms);
+            g_string_append (out, " → ");
+          }
+        append_blobs (out, l->tops);
+        return g_string_free (out, FALSE);
+      }
+  return NULL;
+}
+
+static void
+show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
+{
+  const Caffe__LayerParameter *layer = net->layer[index];
+  const char *type = layer->type != NULL ? layer->type : "";
+  const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
+  g_autofree char *field = param_field_for (type);
+  const char *error = ct_document_get_layer_error (self->document, (guint) index);
+  g_autofree char *shapes = shapes_text (self, index);
+  g_autofree char *subtitle = NULL;
+  CtPropertySection sections[7];
+  guint n = 0;
+
+  sections[n++] = (CtPropertySection) { _("Layer"), NULL, common_fields };
+  if (protobuf_c_message_descriptor_get_field_by_name (&caffe__layer_parameter__descriptor,
+                                                       field) != NULL)
+    sections[n++] = (CtPropertySection) { field, field, NULL };
+  if (g_strv_contains (data_types, type))
+    sections[n++] = (CtPropertySection) { "transform_param", "transform_param", NULL };
+  if (klass != NULL && klass->family == CT_LAYER_FAMILY_LOSS && !g_str_equal (type, "Accuracy"))
+    sections[n++] = (CtPropertySection) { "loss_param", "loss_param", NULL };
+  sections[n++] = (CtPropertySection) { _("Phases"), NULL, phase_fields };
+  sections[n++] = (CtPropertySection) { _("Learning"), NULL, learning_fields };
+  sections[n++] = (CtPropertySection) { NULL, NULL, layer_hidden };
+
+  gtk_label_set_text (self->inspector_title, layer->name != NULL ? layer->name : "");
+  if (klass != NULL)
+    /* TRANSLATORS: the inspector's subtitle: layer type · family */
+    subtitle = g_strdup_printf (_("%s · %s"), type, ct_layer_family_name (klass->family));
+  else
+    subtitle = g_strdup_printf (_("%s · unknown type"), type);
+  gtk_label_set_text (self->inspector_subtitle, subtitle);
+  gtk_label_set_text (self->inspector_description,
+                      klass != NULL ? ct_layer_class_describe (klass)
+                                    : _("Cortado has no layer of this type: it can show and "
+                                        "edit it, but not run it."));
+  gtk_label_set_text (self->inspector_shapes, shapes != NULL ? shapes : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), shapes != NULL);
+  gtk_label_set_text (self->inspector_error, error != NULL ? error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), error != NULL);
+  ct_property_form_set_message (self->property_form, &layer->base, sections, n);
+}
+
+static int
+inspected_layer (CtWindow *self)
+{
+  return self->inspected_id != NULL ? ct_window_layer_for_id (self, self->inspected_id) : -1;
+}
+
+static gboolean
+refresh_now (gpointer data)
+{
+  CtWindow *self = data;
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  int layer = inspected_layer (self);
+
+  self->inspector_source = 0;
+  if (net != NULL && layer >= 0 && (gsize) layer < net->n_layer)
+    show_layer (self, net, layer);
+  else
+    show_net (self, net);
+  return G_SOURCE_REMOVE;
+}
+
+void
+ct_window_refresh_inspector (CtWindow *self)
+{
+  /* Not at once: the form may be in the middle of emitting the edit that
+   * caused this. */
+  if (self->inspector_source == 0)
+    self->inspector_source = g_idle_add (refresh_now, self);
+}
+
+void
+ct_window_inspect (CtWindow *self, int layer)
+{
+  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  const char *id = NULL;
+
+  /* The id of LAYER: the selected node showing it. */
+  for (guint i = 0; layer >= 0 && selected[i] != NULL && id == NULL; i++)
+    if (ct_window_layer_for_id (self, selected[i]) == layer)
+      id = selected[i];
+  g_free (self->inspected_id);
+  self->inspected_id = g_strdup (id);
+  ct_window_refresh_inspector (self);
+}
+
+static void
+form_changed (CtPropertyForm *form, const char *path, const char *value, CtWindow *self)
+{
+  int layer = inspected_layer (self);
+  g_autofree char *full = layer >= 0 ? g_strdup_printf ("layer[%d].%s", layer, path)
+                                     : g_strdup (path);
+  g_autoptr (GError) error = NULL;
+  gboolean renaming = layer >= 0 && g_str_equal (path, "name") && value != NULL;
+
+  if (!ct_document_set_field (self->document, full, value, &error))
+    {
+      ct_window_report_error (self, NULL, error);
+      /* Show what the document holds again. */
+      ct_window_refresh_inspector (self);
+      return;
+    }
+  if (renaming)
+    {
+      /* The node is called by its new name now: keep it selected. */
+      const Caffe__NetParameter *net = ct_document_get_net (self->document);
+      if (net != NULL && (gsize) layer < net->n_layer)
+        {
+          const char *ids[] = { net->layer[layer]->name, NULL };
+          ct_window_select (self, ids);
+        }
+    }
+}
+
+void
+ct_window_inspector_focus_name (CtWindow *self)
+{
+  GtkWidget *editor;
+
+  refresh_now (self);
+  g_clear_handle_id (&self->inspector_source, g_source_remove);
+  editor = ct_property_form_get_editor (self->property_form, "name");
+  if (editor != NULL)
+    gtk_widget_grab_focus (editor);
+}
+
+void
+ct_window_init_inspector (CtWindow *self)
+{
+  static const char *const open_paths[] = { "bottom", "top", NULL };
+
+  for (guint i = 0; open_paths[i] != NULL; i++)
+    ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
+  g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
+}
+
+void
+ct_window_inspector_dispose (CtWindow *self)
+{
+  g_clear_handle_id (&self->inspector_source, g_source_remove);
+  g_clear_pointer (&self->inspected_id, g_free);
+}

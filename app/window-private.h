@@ -1,0 +1,111 @@
+/* window-private.h: CtWindow's insides, shared by window.c (layout, files,
+ * title, closing), window-actions.c (the win.* actions), window-graph.c
+ * (graph canvas <-> document), window-source.c (source view <-> document)
+ * and window-inspector.c (the selected layer's form). */
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+
+#include "graph-view.h"
+#include "net-graph.h"
+#include "palette.h"
+#include "property-form.h"
+#include "window.h"
+
+G_BEGIN_DECLS
+
+struct _CtWindow {
+  AdwApplicationWindow parent_instance;
+
+  CtDocument *document;
+  GFile *weights;
+
+  /* Template children. */
+  AdwToastOverlay *toast_overlay;
+  AdwWindowTitle *window_title;
+  AdwSplitButton *open_button;
+  AdwViewStack *view_stack;
+  CtPalette *palette;
+  CtGraphView *graph_view;
+  AdwStatusPage *empty_page;
+  GtkSearchBar *find_bar;
+  GtkSearchEntry *find_entry;
+  GtkLabel *find_status;
+  GtkDropDown *phase_dropdown;
+  GtkLabel *zoom_label;
+  GtkSourceView *source_view;
+  GtkScrolledWindow *inspector_scroller;
+  GtkLabel *inspector_title;
+  GtkLabel *inspector_subtitle;
+  GtkLabel *inspector_description;
+  GtkLabel *inspector_shapes;
+  GtkLabel *inspector_error;
+  CtPropertyForm *property_form;
+  GtkImage *status_icon;
+  GtkLabel *summary_label;
+  GtkSpinner *check_spinner;
+  GtkWidget *problem_button;
+  GtkLabel *problem_label;
+  GMenuModel *recent_menu;
+  GMenuModel *node_menu;
+  GMenuModel *canvas_menu;
+
+  /* The graph shown, and what maps its nodes to layers. */
+  CtNetGraph *graph;
+  guint graph_source;          /* pending rebuild of the graph */
+  gboolean graph_has_shapes;
+  GtkWidget *context_popover;
+
+  /* The inspector shows the layer of this node id (NULL: the net). */
+  char *inspected_id;
+  guint inspector_source;
+
+  /* Source view. */
+  GtkSourceBuffer *source_buffer;
+  GtkTextTag *error_tag;
+  GtkTextTag *warning_tag;
+  guint source_timeout;        /* debounced re-parse */
+  gboolean setting_text;       /* our own buffer changes */
+  gboolean source_follows_selection;
+  guint cursor_source;
+
+  gboolean close_confirmed;
+};
+
+/* window.c */
+void ct_window_update_title (CtWindow *self);
+void ct_window_save_async (CtWindow *self, gboolean save_as, gboolean close_after);
+void ct_window_update_recent_menu (CtWindow *self);
+void ct_window_report_error (CtWindow *self, const char *what, const GError *error);
+
+/* window-actions.c */
+void ct_window_init_actions (CtWindow *self);
+void ct_window_update_actions (CtWindow *self);
+
+/* window-graph.c */
+void ct_window_init_graph (CtWindow *self);
+void ct_window_graph_document_changed (CtWindow *self, CtDocumentChange flags);
+void ct_window_graph_document_validated (CtWindow *self);
+guint *ct_window_selected_layers (CtWindow *self, guint *n_out);
+void ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean reveal);
+void ct_window_set_phase (CtWindow *self, CtDocumentPhase phase);
+void ct_window_store_layout (CtWindow *self);
+void ct_window_graph_dispose (CtWindow *self);
+
+/* window-source.c */
+void ct_window_init_source (CtWindow *self);
+void ct_window_source_document_changed (CtWindow *self, CtDocumentChange flags);
+void ct_window_source_document_validated (CtWindow *self);
+void ct_window_source_reveal_layer (CtWindow *self, int layer, gboolean select);
+void ct_window_source_dispose (CtWindow *self);
+void ct_window_source_flush (CtWindow *self);
+void ct_window_show_problem (CtWindow *self);
+
+/* window-inspector.c */
+void ct_window_init_inspector (CtWindow *self);
+void ct_window_inspect (CtWindow *self, int layer);
+void ct_window_refresh_inspector (CtWindow *self);
+void ct_window_inspector_focus_name (CtWindow *self);
+void ct_window_inspector_dispose (CtWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,397 @@
+/* window-source.c: the prototxt source view, tied to the document.
+ *
+ * Typing re-parses the text 300 ms after the last key (one undo step per
+ * burst, kept by the document, not by the buffer); when it parses the graph
+ * follows. A parse error is underlined where the parser stopped, layers
+ * the engine rejects are underlined at their names, and hovering either
+ * explains it. Selecting a node moves the cursor to its layer; moving the
+ * cursor into a layer selects its node. */
+#include <stdlib.h>
+#include <glib/gi18n-lib.h>
+
+#include "source-map.h"
+#include "window-private.h"
+
+#define REPARSE_DELAY_MS 300
+#define CURSOR_DELAY_MS 150
+
+/* "NAME:LINE:COLUMN: message" -> LINE and COLUMN (1-based). */
+static gboolean
+error_position (const char *message, const char *name, guint *line, guint *column)
+{
+  const char *p = message;
+  char *end = NULL;
+  guint64 l, c;
+
+  if (name != NULL && g_str_has_prefix (p, name) && p[strlen (name)] == ':')
+    p += strlen (name) + 1;
+  else
+    {
+      /* Any name: the first ":DIGITS:DIGITS:" will do. */
+      while ((p = strchr (p, ':')) != NULL && !g_ascii_isdigit (p[1]))
+        p++;
+      if (p == NULL)
+        return FALSE;
+      p++;
+    }
+  l = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != ':')
+    return FALSE;
+  p = end + 1;
+  c = g_ascii_strtoull (p, &end, 10);
+  if (end == p || l == 0)
+    return FALSE;
+  *line = (guint) l;
+  *column = (guint) MAX (c, 1);
+  return TRUE;
+}
+
+static void
+get_iter_at_line_column (GtkTextBuffer *buffer, GtkTextIter *iter, guint line, guint column)
+{
+  gtk_text_buffer_get_iter_at_line (buffer, iter, (int) line - 1);
+  /* Columns count bytes. */
+  if ((int) column - 1 < gtk_text_iter_get_bytes_in_line (iter))
+    gtk_text_iter_set_line_index (iter, (int) column - 1);
+  else if (!gtk_text_iter_ends_line (iter))
+    gtk_text_iter_forward_to_line_end (iter);
+}
+
+static void
+mark_parse_error (CtWindow *self)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  const GError *error = ct_document_get_parse_error (self->document);
+  GtkTextIter start, end;
+  guint line, column;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
+  if (error == NULL
+      || !error_position (error->message, ct_document_get_title (self->document), &line, &column))
+    return;
+  get_iter_at_line_column (buffer, &start, line, column);
+  end = start;
+  /* Underline the token that stopped the parser, or at least one cell. */
+  while (!gtk_text_iter_ends_line (&end) && !g_unichar_isspace (gtk_text_iter_get_char (&end)))
+    gtk_text_iter_forward_char (&end);
+  if (gtk_text_iter_equal (&start, &end))
+    {
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_char (&end);
+      else if (gtk_text_iter_get_line_offset (&start) > 0)
+        gtk_text_iter_backward_char (&start);
+    }
+  gtk_text_buffer_apply_tag (buffer, self->error_tag, &start, &end);
+}
+
+static void
+mark_layer_errors (CtWindow *self)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  g_autoptr (GArray) spans = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->warning_tag, &start, &end);
+  if (net == NULL || ct_document_get_parse_error (self->document) != NULL)
+    return;
+  spans = ct_source_map_layers (ct_document_get_text (self->document));
+  if (spans->len != net->n_layer)
+    return;
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const CtSourceSpan *span = &g_array_index (spans, CtSourceSpan, i);
+      gsize from = span->name_end > span->name_start ? span->name_start : span->start;
+      gsize to = span->name_end > span->name_start ? span->name_end : span->start + 5;
+      const char *text = ct_document_get_text (self->document);
+
+      if (ct_document_get_layer_error (self->document, i) == NULL)
+        continue;
+      gtk_text_buffer_get_iter_at_offset (buffer, &start,
+                                          (int) g_utf8_pointer_to_offset (text, text + from));
+      gtk_text_buffer_get_iter_at_offset (buffer, &end,
+                                          (int) g_utf8_pointer_to_offset (text, text + to));
+      gtk_text_buffer_apply_tag (buffer, self->warning_tag, &start, &end);
+    }
+}
+
+/* The document's text into the buffer (when the change did not come from
+ * the buffer), keeping the cursor's line. */
+static void
+load_buffer (CtWindow *self, gboolean loaded)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  const char *text = ct_document_get_text (self->document);
+  g_autofree char *current = NULL;
+  GtkTextIter start, end, cursor;
+  int line = 0;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  current = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+  if (g_strcmp0 (current, text) == 0)
+    return;
+  gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+  line = gtk_text_iter_get_line (&cursor);
+  g_clear_handle_id (&self->source_timeout, g_source_remove);
+  self->setting_text = TRUE;
+  gtk_text_buffer_set_text (buffer, text, -1);
+  self->setting_text = FALSE;
+  if (loaded)
+    gtk_text_buffer_get_start_iter (buffer, &cursor);
+  else
+    gtk_text_buffer_get_iter_at_line (buffer, &cursor, line);
+  gtk_text_buffer_place_cursor (buffer, &cursor);
+}
+
+void
+ct_window_source_document_changed (CtWindow *self, CtDocumentChange flags)
+{
+  if ((flags & CT_DOCUMENT_CHANGE_SOURCE) == 0)
+    load_buffer (self, (flags & CT_DOCUMENT_CHANGE_LOAD) != 0);
+  mark_parse_error (self);
+  if (flags & CT_DOCUMENT_CHANGE_NET)
+    mark_layer_errors (self);
+}
+
+void
+ct_window_source_document_validated (CtWindow *self)
+{
+  mark_layer_errors (self);
+}
+
+static gboolean
+reparse_timeout (gpointer data)
+{
+  CtWindow *self = data;
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+
+  self->source_timeout = 0;
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+  ct_document_set_text (self->document, text);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+buffer_changed (GtkTextBuffer *buffer, CtWindow *self)
+{
+  if (self->setting_text)
+    return;
+  g_clear_handle_id (&self->source_timeout, g_source_remove);
+  self->source_timeout = g_timeout_add (REPARSE_DELAY_MS, reparse_timeout, self);
+}
+
+/* Tooltips explain the underlines. */
+static gboolean
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+               CtWindow *self)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (widget);
+  GtkTextIter iter;
+  int bx, by;
+
+  if (keyboard)
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+    }
+  else
+    {
+      gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, x, y, &bx, &by);
+      if (!gtk_text_view_get_iter_at_location (view, &iter, bx, by))
+        return FALSE;
+    }
+  if (gtk_text_iter_has_tag (&iter, self->error_tag))
+    {
+      const GError *error = ct_document_get_parse_error (self->document);
+      if (error == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, error->message);
+      return TRUE;
+    }
+  if (gtk_text_iter_has_tag (&iter, self->warning_tag))
+    {
+      g_autoptr (GArray) spans = ct_source_map_layers (ct_document_get_text (self->document));
+      const char *text = ct_document_get_text (self->document);
+      const char *at = g_utf8_offset_to_pointer (text, gtk_text_iter_get_offset (&iter));
+      int layer = ct_source_map_find (spans, (gsize) (at - text));
+      const char *error = layer >= 0 ? ct_document_get_layer_error (self->document, (guint) layer)
+                                     : NULL;
+      if (error == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, error);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+ct_window_source_reveal_layer (CtWindow *self, int layer, gboolean select)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  const char *text = ct_document_get_text (self->document);
+  g_autoptr (GArray) spans = NULL;
+  const CtSourceSpan *span;
+  GtkTextIter iter;
+
+  if (layer < 0 || ct_document_get_parse_error (self->document) != NULL)
+    return;
+  spans = ct_source_map_layers (text);
+  if ((guint) layer >= spans->len)
+    return;
+  /* A cursor moved by us must not select nodes in turn. */
+  if (!select && gtk_widget_has_focus (GTK_WIDGET (self->source_view)))
+    return;
+  span = &g_array_index (spans, CtSourceSpan, layer);
+  gtk_text_buffer_get_iter_at_offset (buffer, &iter,
+                                      (int) g_utf8_pointer_to_offset (text, text + span->start));
+  self->source_follows_selection = TRUE;
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  self->source_follows_selection = FALSE;
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->source_view),
+                                gtk_text_buffer_get_insert (buffer), 0.0, TRUE, 0.0, 0.1);
+}
+
+static gboolean
+cursor_timeout (gpointer data)
+{
+  CtWindow *self = data;
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+  const char *text = ct_document_get_text (self->document);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  g_autoptr (GArray) spans = NULL;
+  GtkTextIter iter;
+  const char *at;
+  int layer;
+
+  self->cursor_source = 0;
+  if (net == NULL || ct_document_get_parse_error (self->document) != NULL
+      || self->source_timeout != 0)
+    return G_SOURCE_REMOVE;
+  spans = ct_source_map_layers (text);
+  if (spans->len != net->n_layer)
+    return G_SOURCE_REMOVE;
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  at = g_utf8_offset_to_pointer (text, gtk_text_iter_get_offset (&iter));
+  layer = ct_source_map_find (spans, (gsize) (at - text));
+  if (layer >= 0)
+    ct_window_select_layers (self, &layer, 1, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cursor_moved (GtkTextBuffer *buffer, GParamSpec *pspec, CtWindow *self)
+{
+  if (self->setting_text || self->source_follows_selection
+      || !gtk_widget_has_focus (GTK_WIDGET (self->source_view)))
+    return;
+  g_clear_handle_id (&self->cursor_source, g_source_remove);
+  self->cursor_source = g_timeout_add (CURSOR_DELAY_MS, cursor_timeout, self);
+}
+
+void
+ct_window_show_problem (CtWindow *self)
+{
+  const GError *error = ct_document_get_parse_error (self->document);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  guint line, column;
+
+  if (error != NULL)
+    {
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
+      GtkTextIter iter;
+
+      adw_view_stack_set_visible_child_name (self->view_stack, "source");
+      if (error_position (error->message, ct_document_get_title (self->document), &line,
+                          &column))
+        {
+          get_iter_at_line_column (buffer, &iter, line, column);
+          gtk_text_buffer_place_cursor (buffer, &iter);
+          gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->source_view),
+                                        gtk_text_buffer_get_insert (buffer), 0.0, TRUE, 0.0,
+                                        0.3);
+        }
+      gtk_widget_grab_focus (GTK_WIDGET (self->source_view));
+      return;
+    }
+  for (guint i = 0; net != NULL && i < net->n_layer; i++)
+    if (ct_document_get_layer_error (self->document, i) != NULL)
+      {
+        int layer = (int) i;
+        adw_view_stack_set_visible_child_name (self->view_stack, "graph");
+        ct_window_select_layers (self, &layer, 1, TRUE);
+        return;
+      }
+}
+
+static void
+update_scheme (CtWindow *self)
+{
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  GtkSourceStyleScheme *scheme =
+    gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
+
+  if (scheme != NULL)
+    gtk_source_buffer_set_style_scheme (self->source_buffer, scheme);
+}
+
+void
+ct_window_init_source (CtWindow *self)
+{
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  GtkSourceLanguage *proto = gtk_source_language_manager_get_language (languages, "proto");
+
+  self->source_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  if (proto != NULL)
+    gtk_source_buffer_set_language (self->source_buffer, proto);
+  /* The document keeps one undo history for the graph, the form and the
+   * text. */
+  gtk_text_buffer_set_enable_undo (GTK_TEXT_BUFFER (self->source_buffer), FALSE);
+  self->error_tag = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (self->source_buffer),
+                                                "ct-parse-error", "underline",
+                                                PANGO_UNDERLINE_ERROR, NULL);
+  self->warning_tag = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (self->source_buffer),
+                                                  "ct-layer-error", "underline",
+                                                  PANGO_UNDERLINE_ERROR, NULL);
+  {
+    GdkRGBA red, orange;
+    gdk_rgba_parse (&red, "#e01b24");
+    gdk_rgba_parse (&orange, "#e66100");
+    g_object_set (self->error_tag, "underline-rgba", &red, NULL);
+    g_object_set (self->warning_tag, "underline-rgba", &orange, NULL);
+  }
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->source_view), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->source_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Prototxt source"), -1);
+  g_signal_connect (self->source_view, "query-tooltip", G_CALLBACK (query_tooltip), self);
+  g_signal_connect (self->source_buffer, "changed", G_CALLBACK (buffer_changed), self);
+  g_signal_connect (self->source_buffer, "notify::cursor-position", G_CALLBACK (cursor_moved),
+                    self);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (update_scheme), self);
+  update_scheme (self);
+}
+
+/* Hand what was typed to the document now (before saving or closing). */
+void
+ct_window_source_flush (CtWindow *self)
+{
+  if (self->source_timeout != 0)
+    {
+      g_clear_handle_id (&self->source_timeout, g_source_remove);
+      reparse_timeout (self);
+    }
+}
+
+void
+ct_window_source_dispose (CtWindow *self)
+{
+  g_clear_handle_id (&self->source_timeout, g_source_remove);
+  g_clear_handle_id (&self->cursor_source, g_source_remove);
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+}

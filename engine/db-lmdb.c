@@ -1,0 +1,219 @@
+/* db-lmdb.c: the LMDB backend of CtDb. A database is a folder holding
+ * data.mdb and lock.mdb, as Caffe's tools write it. Readers open the
+ * environment read-only without thread-local reader slots, so that a
+ * cursor made on one thread can be read by a prefetch thread; a read-only
+ * folder is opened without the lock file. Writers start with a small memory
+ * map and double it whenever a commit finds it full. */
+#include <errno.h>
+#include <lmdb.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "db-private.h"
+
+#define INITIAL_MAP_SIZE ((gsize) 16 << 20)
+
+typedef struct {
+  CtDb parent;
+  MDB_env *env;
+} LmdbDb;
+
+typedef struct {
+  CtDbCursor parent;
+  MDB_txn *txn;
+  MDB_cursor *cursor;
+  MDB_dbi dbi;
+} LmdbCursor;
+
+static gboolean
+fail (GError **error, const char *path, const char *what, int rc)
+{
+  /* TRANSLATORS: database path, the operation that failed, LMDB's reason */
+  g_set_error (error, CT_DATA_ERROR, rc == ENOENT ? CT_DATA_ERROR_NOT_FOUND
+                                                  : CT_DATA_ERROR_IO,
+               _("%s: LMDB %s failed: %s"), path, what, mdb_strerror (rc));
+  return FALSE;
+}
+
+static CtDb *
+lmdb_open (const char *path, CtDbMode mode, GError **error)
+{
+  LmdbDb *db = g_new0 (LmdbDb, 1);
+  unsigned int flags = 0;
+  int rc;
+
+  if (mode != CT_DB_READ && g_mkdir_with_parents (path, 0755) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_IO,
+                   _("%s: could not create the database folder: %s"), path,
+                   g_strerror (saved));
+      g_free (db);
+      return NULL;
+    }
+  rc = mdb_env_create (&db->env);
+  if (rc != 0)
+    {
+      g_free (db);
+      fail (error, path, "mdb_env_create", rc);
+      return NULL;
+    }
+  if (mode == CT_DB_READ)
+    flags = MDB_RDONLY | MDB_NOTLS;
+  else
+    rc = mdb_env_set_mapsize (db->env, INITIAL_MAP_SIZE);
+  if (rc == 0)
+    rc = mdb_env_open (db->env, path, flags, 0664);
+  /* a folder we may read but not write cannot hold our reader lock */
+  if (rc == EACCES && mode == CT_DB_READ)
+    rc = mdb_env_open (db->env, path, flags | MDB_NOLOCK, 0664);
+  if (rc != 0)
+    {
+      mdb_env_close (db->env);
+      g_free (db);
+      if (rc == ENOENT)
+        g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_NOT_FOUND,
+                     _("%s: not an LMDB database (no data.mdb in the folder)"), path);
+      else if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH)
+        g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
+                     _("%s: not an LMDB database: %s"), path, mdb_strerror (rc));
+      else
+        fail (error, path, "open", rc);
+      return NULL;
+    }
+  return &db->parent;
+}
+
+static void
+lmdb_close (CtDb *db)
+{
+  mdb_env_close (((LmdbDb *) db)->env);
+  g_free (db);
+}
+
+static void
+lmdb_cursor_free (CtDbCursor *cursor)
+{
+  LmdbCursor *c = (LmdbCursor *) cursor;
+
+  if (c->cursor != NULL)
+    mdb_cursor_close (c->cursor);
+  if (c->txn != NULL)
+    mdb_txn_abort (c->txn);
+  g_free (c);
+}
+
+static CtDbCursor *
+lmdb_cursor_new (CtDb *db, GError **error)
+{
+  LmdbCursor *c = g_new0 (LmdbCursor, 1);
+  int rc;
+
+  rc = mdb_txn_begin (((LmdbDb *) db)->env, NULL, MDB_RDONLY, &c->txn);
+  if (rc == 0)
+    rc = mdb_dbi_open (c->txn, NULL, 0, &c->dbi);
+  if (rc == 0)
+    rc = mdb_cursor_open (c->txn, c->dbi, &c->cursor);
+  if (rc != 0)
+    {
+      fail (error, db->path, _("read transaction"), rc);
+      lmdb_cursor_free (&c->parent);
+      return NULL;
+    }
+  return &c->parent;
+}
+
+static gboolean
+lmdb_move (CtDbCursor *cursor, MDB_cursor_op op, GError **error)
+{
+  LmdbCursor *c = (LmdbCursor *) cursor;
+  MDB_val key, value;
+  int rc = mdb_cursor_get (c->cursor, &key, &value, op);
+
+  cursor->valid = rc == 0;
+  if (rc == MDB_NOTFOUND)
+    return TRUE;
+  if (rc != 0)
+    return fail (error, cursor->db->path, _("cursor move"), rc);
+  cursor->key = key.mv_data;
+  cursor->key_length = key.mv_size;
+  cursor->value = value.mv_data;
+  cursor->value_length = value.mv_size;
+  return TRUE;
+}
+
+static gboolean
+lmdb_seek_first (CtDbCursor *cursor, GError **error)
+{
+  return lmdb_move (cursor, MDB_FIRST, error);
+}
+
+static gboolean
+lmdb_next (CtDbCursor *cursor, GError **error)
+{
+  return lmdb_move (cursor, MDB_NEXT, error);
+}
+
+/* Put every pair in one transaction; MDB_MAP_FULL comes back untouched so
+ * that the caller can grow the map and try again. */
+static int
+put_all (MDB_env *env, GPtrArray *keys, GPtrArray *values)
+{
+  MDB_txn *txn = NULL;
+  MDB_dbi dbi;
+  int rc = mdb_txn_begin (env, NULL, 0, &txn);
+
+  if (rc != 0)
+    return rc;
+  rc = mdb_dbi_open (txn, NULL, 0, &dbi);
+  for (guint i = 0; rc == 0 && i < keys->len; i++)
+    {
+      gsize klen, vlen;
+      MDB_val key, value;
+
+      key.mv_data = (void *) g_bytes_get_data (keys->pdata[i], &klen);
+      key.mv_size = klen;
+      value.mv_data = (void *) g_bytes_get_data (values->pdata[i], &vlen);
+      value.mv_size = vlen;
+      rc = mdb_put (txn, dbi, &key, &value, 0);
+    }
+  if (rc != 0)
+    {
+      mdb_txn_abort (txn);
+      return rc;
+    }
+  return mdb_txn_commit (txn);
+}
+
+static gboolean
+lmdb_write (CtDb *db, GPtrArray *keys, GPtrArray *values, GError **error)
+{
+  MDB_env *env = ((LmdbDb *) db)->env;
+
+  for (;;)
+    {
+      MDB_envinfo info;
+      int rc = put_all (env, keys, values);
+
+      if (rc == 0)
+        return TRUE;
+      if (rc != MDB_MAP_FULL)
+        return fail (error, db->path, _("write"), rc);
+      mdb_env_info (env, &info);
+      if (info.me_mapsize > G_MAXSIZE / 2)
+        return fail (error, db->path, _("write"), rc);
+      rc = mdb_env_set_mapsize (env, info.me_mapsize * 2);
+      if (rc != 0)
+        return fail (error, db->path, _("growing the map"), rc);
+    }
+}
+
+const CtDbBackendFuncs ct_db_lmdb_funcs = {
+  .open = lmdb_open,
+  .close = lmdb_close,
+  .cursor_new = lmdb_cursor_new,
+  .cursor_free = lmdb_cursor_free,
+  .seek_first = lmdb_seek_first,
+  .next = lmdb_next,
+  .write = lmdb_write,
+};

@@ -1,0 +1,260 @@
+/* cpu/parallel.c: the pool of parallel.h, on POSIX threads.
+ *
+ * THREADS - 1 workers are started at the first call; the calling thread is
+ * the last member. A job is published under LOCK with a new generation
+ * number; members claim chunks one by one under LOCK (a job has at most a
+ * few chunks, so the lock is cheap) and run them outside it. Workers spin
+ * for a short while after a job before they sleep, because layers follow
+ * each other closely and waking a sleeping thread costs tens of
+ * microseconds; the caller likewise spins briefly before it sleeps waiting
+ * for the last chunk. */
+#include <cblas.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "parallel.h"
+
+/* How long a thread spins before it sleeps, in nanoseconds. */
+#define SPIN_NS 50000
+
+typedef struct {
+  CtParallelFunc func;
+  void *data;
+  int64_t n;
+  int chunks;
+} Job;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int n_threads = 1;
+
+/* Held by the thread whose job the pool runs. */
+static pthread_mutex_t owner = PTHREAD_MUTEX_INITIALIZER;
+
+/* Guard JOB, NEXT and PENDING; GENERATION and PENDING are also read
+ * without it while spinning. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
+static Job job;
+static int next;
+static atomic_int pending;
+static atomic_uint_fast64_t generation;
+
+/* Set while a thread runs a chunk: nested calls run serially. */
+static _Thread_local int inside;
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+static void
+chunk_range (int64_t n, int chunks, int c, int64_t *begin, int64_t *end)
+{
+  *begin = n * c / chunks;
+  *end = n * (c + 1) / chunks;
+}
+
+/* Claims a chunk of generation GEN's job into *J and *CHUNK; 0 when none
+ * is left (or that job is over). */
+static int
+claim (uint64_t gen, Job *j, int *chunk)
+{
+  int ok = 0;
+
+  pthread_mutex_lock (&lock);
+  if (atomic_load (&generation) == gen && next < job.chunks)
+    {
+      *chunk = next++;
+      *j = job;
+      ok = 1;
+    }
+  pthread_mutex_unlock (&lock);
+  return ok;
+}
+
+static void
+run_claimed (uint64_t gen)
+{
+  Job j;
+  int c;
+
+  while (claim (gen, &j, &c))
+    {
+      int64_t begin, end;
+
+      chunk_range (j.n, j.chunks, c, &begin, &end);
+      inside = 1;
+      j.func (begin, end, c, j.data);
+      inside = 0;
+      pthread_mutex_lock (&lock);
+      if (atomic_fetch_sub (&pending, 1) == 1)
+        pthread_cond_signal (&finished);
+      pthread_mutex_unlock (&lock);
+    }
+}
+
+static uint64_t
+wait_for_job (uint64_t seen)
+{
+  int64_t start = now_ns ();
+  uint64_t gen;
+
+  for (int i = 0;; i++)
+    {
+      if ((gen = atomic_load (&generation)) != seen)
+        return gen;
+      cpu_relax ();
+      if (i % 256 == 255 && now_ns () - start > SPIN_NS)
+        break;
+    }
+  pthread_mutex_lock (&lock);
+  while ((gen = atomic_load (&generation)) == seen)
+    pthread_cond_wait (&wake, &lock);
+  pthread_mutex_unlock (&lock);
+  return gen;
+}
+
+static void *
+worker (void *arg)
+{
+  uint64_t seen = 0;
+
+  (void) arg;
+  for (;;)
+    {
+      seen = wait_for_job (seen);
+      run_claimed (seen);
+    }
+  return NULL;
+}
+
+static int
+threads_wanted (void)
+{
+  const char *env = getenv ("CT_NUM_THREADS");
+  long n = env != NULL ? strtol (env, NULL, 10) : 0;
+
+  if (n <= 0)
+    n = openblas_get_num_threads ();
+  if (n < 1)
+    n = 1;
+  return n > CT_PARALLEL_MAX_CHUNKS ? CT_PARALLEL_MAX_CHUNKS : (int) n;
+}
+
+static void
+start_pool (void)
+{
+  sigset_t all, old;
+
+  n_threads = threads_wanted ();
+  /* One runtime: ours splits the products, OpenBLAS runs each piece. */
+  openblas_set_num_threads (1);
+  /* Workers take no signals: a solver's SIGINT goes to the program's own
+   * threads. */
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  for (int i = 1; i < n_threads; i++)
+    {
+      pthread_t thread;
+      pthread_attr_t attr;
+
+      pthread_attr_init (&attr);
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      if (pthread_create (&thread, &attr, worker, NULL) != 0)
+        n_threads = i;
+      pthread_attr_destroy (&attr);
+      if (n_threads == i)
+        break;
+    }
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+int
+ct_cpu_num_threads (void)
+{
+  pthread_once (&init_once, start_pool);
+  return n_threads;
+}
+
+int
+ct_cpu_parallel_chunks (int64_t n, int64_t grain)
+{
+  int64_t most = grain > 0 ? n / grain : n;
+  int threads = ct_cpu_num_threads ();
+
+  if (most < 1)
+    return 1;
+  return most < threads ? (int) most : threads;
+}
+
+static void
+run_serially (int64_t n, int chunks, CtParallelFunc func, void *data)
+{
+  int was_inside = inside;
+
+  inside = 1;
+  for (int c = 0; c < chunks; c++)
+    {
+      int64_t begin, end;
+
+      chunk_range (n, chunks, c, &begin, &end);
+      func (begin, end, c, data);
+    }
+  inside = was_inside;
+}
+
+void
+ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *data)
+{
+  int chunks = ct_cpu_parallel_chunks (n, grain);
+  uint64_t gen;
+  int64_t start;
+
+  if (n <= 0)
+    return;
+  if (chunks == 1 || inside || pthread_mutex_trylock (&owner) != 0)
+    {
+      run_serially (n, chunks, func, data);
+      return;
+    }
+
+  pthread_mutex_lock (&lock);
+  job = (Job) { func, data, n, chunks };
+  next = 0;
+  atomic_store (&pending, chunks);
+  gen = atomic_load (&generation) + 1;
+  atomic_store (&generation, gen);
+  pthread_cond_broadcast (&wake);
+  pthread_mutex_unlock (&lock);
+
+  run_claimed (gen);
+
+  start = now_ns ();
+  for (int i = 0; atomic_load (&pending) > 0; i++)
+    {
+      cpu_relax ();
+      if (i % 256 == 255 && now_ns () - start > SPIN_NS)
+        break;
+    }
+  pthread_mutex_lock (&lock);
+  while (atomic_load (&pending) > 0)
+    pthread_cond_wait (&finished, &lock);
+  pthread_mutex_unlock (&lock);
+  pthread_mutex_unlock (&owner);
+}

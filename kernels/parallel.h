@@ -1,0 +1,49 @@
+/* parallel.h: the CPU kernels' threads.
+ *
+ * Cortado runs one threading runtime on the CPU: this pool. When it has
+ * more than one thread it sets OpenBLAS to one thread, and splits work
+ * itself: large matrix products by columns, pooling and element-wise
+ * kernels by planes or ranges, convolutions by images (the engine's layers
+ * call ct_cpu_parallel_for). Two runtimes on the same cores (OpenBLAS's
+ * spinning workers and ours) would oversubscribe them.
+ *
+ * The number of threads is CT_NUM_THREADS from the environment, else what
+ * OpenBLAS was started with (OPENBLAS_NUM_THREADS, or one per core), read
+ * once, at the first call. A range is always cut into the same chunks for
+ * the same length, grain and thread count, whichever thread runs which, so
+ * results repeat bit for bit; any thread may take any chunk, so a thread
+ * that the OS has parked does not hold the others up.
+ *
+ * Calls made from inside a chunk, or while another thread of the program
+ * holds the pool, run their chunks one after the other in the calling
+ * thread (the same chunks, so the same results). */
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest number of chunks a range is cut into. */
+#define CT_PARALLEL_MAX_CHUNKS 64
+
+/* Runs on chunk CHUNK, items [BEGIN, END). */
+typedef void (*CtParallelFunc) (int64_t begin, int64_t end, int chunk, void *data);
+
+/* Threads the pool runs (>= 1). */
+int ct_cpu_num_threads (void);
+
+/* How many chunks ct_cpu_parallel_for cuts N items into, each of at least
+ * GRAIN items (GRAIN >= 1): min (threads, N / GRAIN), at least 1. Chunk c
+ * is [c * N / C, (c + 1) * N / C). Callers that keep a partial result per
+ * chunk size their buffers with it. */
+int ct_cpu_parallel_chunks (int64_t n, int64_t grain);
+
+/* Runs FUNC on every chunk of [0, N) and returns when all are done; the
+ * calling thread takes part. */
+void ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *data);
+
+#ifdef __cplusplus
+}
+#endif

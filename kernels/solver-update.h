@@ -1,0 +1,61 @@
+/* solver-update.h: the arithmetic of the solvers' update rules, element by
+ * element, as Caffe's SGD, Nesterov, AdaGrad, RMSProp, AdaDelta and Adam
+ * solvers compute them, plus the L1 weight-decay term.
+ *
+ * Each function turns a parameter's gradient DIFF (already scaled for
+ * iter_size and regularised) into the step that the net then subtracts from
+ * the data (data -= diff), updating the solver's history in place. Every
+ * rule works one element at a time, so the CPU versions fuse Caffe's chains
+ * of vector calls into one loop while keeping Caffe's order of float
+ * operations (powf for squares and square roots, as Caffe's powx).
+ *
+ * Counts are int64_t; a negative count gives CT_STATUS_INVALID without
+ * touching memory. CPU only in this issue: the engine keeps solver history
+ * on the host. */
+#pragma once
+
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* diff += decay * sign (data), sign (0) = 0: the L1 penalty's gradient. */
+CtStatus ct_cpu_l1_decay (int64_t n, float decay, const float *data, float *diff);
+
+/* SGD with momentum: h = momentum * h + rate * diff; diff = h. */
+CtStatus ct_cpu_sgd_update (int64_t n, float momentum, float rate,
+                            float *diff, float *history);
+
+/* Nesterov: h' = momentum * h + rate * diff;
+ * diff = (1 + momentum) * h' - momentum * h. */
+CtStatus ct_cpu_nesterov_update (int64_t n, float momentum, float rate,
+                                 float *diff, float *history);
+
+/* AdaGrad: h += diff^2; diff = rate * diff / (sqrt (h) + delta). */
+CtStatus ct_cpu_adagrad_update (int64_t n, float delta, float rate,
+                                float *diff, float *history);
+
+/* RMSProp: h = (1 - decay) * diff^2 + decay * h;
+ * diff = rate * diff / (sqrt (h) + delta). */
+CtStatus ct_cpu_rmsprop_update (int64_t n, float rms_decay, float delta, float rate,
+                                float *diff, float *history);
+
+/* AdaDelta: g = (1 - momentum) * diff^2 + momentum * g;
+ * step = diff * sqrt ((u + delta) / (g + delta));
+ * u = (1 - momentum) * step^2 + momentum * u; diff = rate * step.
+ * GRAD_HISTORY is g, UPDATE_HISTORY is u. */
+CtStatus ct_cpu_adadelta_update (int64_t n, float momentum, float delta, float rate,
+                                 float *diff, float *grad_history, float *update_history);
+
+/* Adam: m = (1 - beta1) * diff + beta1 * m; v = (1 - beta2) * diff^2 + beta2 * v;
+ * diff = rate * m / (sqrt (v) + eps_hat), where RATE already holds the bias
+ * correction sqrt (1 - beta2^t) / (1 - beta1^t). */
+CtStatus ct_cpu_adam_update (int64_t n, float beta1, float beta2, float eps_hat, float rate,
+                             float *diff, float *m, float *v);
+
+#ifdef __cplusplus
+}
+#endif

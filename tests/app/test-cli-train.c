@@ -1,0 +1,511 @@
+/* test-cli-train.c: `cortado-cli train`, `test` and `device_query` run as
+ * a user runs them (CT_CLI names the binary): Caffe's log lines with
+ * glog's prefix, snapshots at intervals and after training, resuming that
+ * rewrites the uninterrupted run's caffemodel byte for byte, fine-tuning,
+ * gflags' single-dash spellings, SIGHUP and SIGINT, the errors of bad
+ * solvers, weights and flags, and `test` on Caffe's trained LeNet over the
+ * 10,000 Fashion-MNIST test images (accuracy 0.8941, as Caffe) when
+ * Debian's dataset-fashion-mnist is installed. */
+#include <locale.h>
+#include <signal.h>
+#include <string.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  int status;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->err, g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* The locale cortado-cli runs in. */
+static const char *run_locale = "C.UTF-8";
+
+static char **
+english_environ (void)
+{
+  char **env = g_get_environ ();
+
+  env = g_environ_setenv (env, "LC_ALL", run_locale, TRUE);
+  return g_environ_unsetenv (env, "LANGUAGE");
+}
+
+/* cortado-cli with the NULL-terminated arguments, in folder DIR. */
+static Run
+cli_in (const char *dir, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_auto (GStrv) env = english_environ ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  Run run = { 0 };
+  int wait_status;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &run.err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  run.status = WEXITSTATUS (wait_status);
+  return run;
+}
+
+/* Whether some line of TEXT matches PATTERN (a regex for the whole line
+ * after glog's prefix). */
+static gboolean
+has_line (const char *text, const char *pattern)
+{
+  g_autofree char *full = g_strconcat ("^I\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{6} +\\d+ "
+                                       "[\\w.-]+:\\d+\\] ", pattern, "$", NULL);
+
+  return g_regex_match_simple (full, text, G_REGEX_MULTILINE, 0);
+}
+
+static guint
+count_lines (const char *text, const char *pattern)
+{
+  g_autofree char *full = g_strconcat ("^I\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{6} +\\d+ "
+                                       "[\\w.-]+:\\d+\\] ", pattern, "$", NULL);
+  g_autoptr (GRegex) regex = g_regex_new (full, G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GMatchInfo) info = NULL;
+  guint n = 0;
+
+  for (g_regex_match (regex, text, 0, &info); g_match_info_matches (info);
+       g_match_info_next (info, NULL))
+    n++;
+  return n;
+}
+
+#define NET \
+  "name: 'tiny'\n" \
+  "layer { name: 'd' type: 'DummyData' top: 'x' top: 'label'\n" \
+  "  dummy_data_param { shape { dim: 8 dim: 4 } shape { dim: 8 }\n" \
+  "    data_filler { type: 'constant' value: 0.5 }\n" \
+  "    data_filler { type: 'constant' value: 1 } } }\n" \
+  "layer { name: 'fc' type: 'InnerProduct' bottom: 'x' top: 'fc'\n" \
+  "  inner_product_param { num_output: 3 weight_filler { type: 'xavier' } } }\n" \
+  "layer { name: 'acc' type: 'Accuracy' bottom: 'fc' bottom: 'label' top: 'accuracy'\n" \
+  "  include { phase: TEST } }\n" \
+  "layer { name: 'loss' type: 'SoftmaxWithLoss' bottom: 'fc' bottom: 'label' top: 'loss' }\n"
+
+#define SOLVER \
+  "# the tiny net\n" \
+  "net: 'net.prototxt'\n" \
+  "test_iter: 2\n" \
+  "test_interval: 50\n" \
+  "base_lr: 0.01\n" \
+  "momentum: 0.9\n" \
+  "lr_policy: 'inv'\n" \
+  "gamma: 0.0001\n" \
+  "power: 0.75\n" \
+  "display: 25\n" \
+  "max_iter: 100\n" \
+  "snapshot_prefix: 'out/tiny'\n" \
+  "random_seed: 7\n"
+
+/* Snapshots every 50 iterations; the signal test goes without. */
+#define EVERY_50 "snapshot: 50\n"
+
+static char *
+setup_dir (const char *solver_extra)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("ct-cli-train-XXXXXX", &error);
+  g_autofree char *net = g_build_filename (dir, "net.prototxt", NULL);
+  g_autofree char *solver = g_build_filename (dir, "solver.prototxt", NULL);
+  g_autofree char *out = g_build_filename (dir, "out", NULL);
+  g_autofree char *text = g_strconcat (SOLVER, solver_extra, NULL);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (net, NET, -1, NULL));
+  g_assert_true (g_file_set_contents (solver, text, -1, NULL));
+  g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
+  return dir;
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_tree (path);
+      else
+        g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+static gboolean
+exists_in (const char *dir, const char *relative)
+{
+  g_autofree char *path = g_build_filename (dir, relative, NULL);
+
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+static GBytes *
+read_in (const char *dir, const char *relative)
+{
+  g_autofree char *path = g_build_filename (dir, relative, NULL);
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, NULL);
+
+  g_assert_nonnull (file);
+  return g_mapped_file_get_bytes (file);
+}
+
+static void
+test_train (void)
+{
+  g_autofree char *dir = setup_dir (EVERY_50);
+  g_auto (Run) run = cli_in (dir, "train", "--solver=solver.prototxt", NULL);
+
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  /* the lines Caffe's parse_log reads */
+  g_assert_true (has_line (run.err, "Iteration 25 \\([0-9.e+]+ iter/s, [0-9.e+-]+s/25 iters\\), "
+                                    "loss = [0-9.e-]+"));
+  g_assert_cmpuint (count_lines (run.err, "    Train net output #0: loss = [0-9.e-]+ "
+                                          "\\(\\* 1 = [0-9.e-]+ loss\\)"), ==, 4);
+  g_assert_true (has_line (run.err, "Iteration 25, lr = 0\\.00998129"));
+  g_assert_true (has_line (run.err, "Iteration 0, Testing net \\(#0\\)"));
+  g_assert_true (has_line (run.err, "Iteration 50, Testing net \\(#0\\)"));
+  g_assert_true (has_line (run.err, "Iteration 100, Testing net \\(#0\\)"));
+  g_assert_cmpuint (count_lines (run.err, "    Test net output #0: accuracy = [0-9.e-]+"), ==, 3);
+  g_assert_true (has_line (run.err, "    Test net output #0: accuracy = 1"));
+  g_assert_cmpuint (count_lines (run.err, "    Test net output #1: loss = [0-9.e-]+ \\(\\* 1 = "
+                                          "[0-9.e-]+ loss\\)"), ==, 3);
+  g_assert_true (has_line (run.err, "Iteration 100, loss = [0-9.e-]+"));
+  g_assert_true (has_line (run.err, "Snapshotting to binary proto file out/tiny_iter_50"
+                                    "\\.caffemodel"));
+  g_assert_true (has_line (run.err, "Snapshotting solver state to binary proto file "
+                                    "out/tiny_iter_100\\.solverstate"));
+  g_assert_true (has_line (run.err, "Optimization Done\\."));
+  /* no progress line when standard error is not a terminal */
+  g_assert_null (strchr (run.err, '\r'));
+  g_assert_true (exists_in (dir, "out/tiny_iter_50.caffemodel"));
+  g_assert_true (exists_in (dir, "out/tiny_iter_50.solverstate"));
+  g_assert_true (exists_in (dir, "out/tiny_iter_100.caffemodel"));
+  g_assert_true (exists_in (dir, "out/tiny_iter_100.solverstate"));
+  remove_tree (dir);
+}
+
+/* Resuming at 50 rewrites the iteration-100 caffemodel byte for byte. */
+static void
+test_resume (void)
+{
+  g_autofree char *dir = setup_dir (EVERY_50);
+  g_autoptr (GBytes) full = NULL;
+  g_autoptr (GBytes) resumed = NULL;
+
+  {
+    g_auto (Run) run = cli_in (dir, "train", "--solver", "solver.prototxt", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  full = read_in (dir, "out/tiny_iter_100.caffemodel");
+  {
+    g_autofree char *path = g_build_filename (dir, "out/tiny_iter_100.caffemodel", NULL);
+    g_assert_cmpint (g_remove (path), ==, 0);
+  }
+  {
+    /* Caffe's single-dash spellings */
+    g_auto (Run) run = cli_in (dir, "train", "-solver", "solver.prototxt",
+                               "-snapshot=out/tiny_iter_50.solverstate", NULL);
+    g_test_message ("%s", run.err);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_true (has_line (run.err, "Resuming from out/tiny_iter_50\\.solverstate"));
+    g_assert_false (has_line (run.err, "Iteration 25, lr = .*"));
+    g_assert_true (has_line (run.err, "Iteration 75, lr = .*"));
+  }
+  resumed = read_in (dir, "out/tiny_iter_100.caffemodel");
+  g_assert_cmpuint (g_bytes_get_size (full), >, 100);
+  g_assert_true (g_bytes_equal (full, resumed));
+  remove_tree (dir);
+}
+
+static void
+test_finetune_and_iterations (void)
+{
+  g_autofree char *dir = setup_dir (EVERY_50);
+  g_auto (Run) first = cli_in (dir, "train", "--solver=solver.prototxt", "--iterations=50",
+                               NULL);
+  g_auto (Run) second = { 0 };
+
+  g_assert_cmpint (first.status, ==, 0);
+  g_assert_true (exists_in (dir, "out/tiny_iter_50.caffemodel"));
+  g_assert_false (exists_in (dir, "out/tiny_iter_100.caffemodel"));
+  g_assert_cmpuint (count_lines (first.err, "Iteration \\d+, lr = .*"), ==, 2);
+
+  second = cli_in (dir, "train", "-solver=solver.prototxt", "-weights",
+                   "out/tiny_iter_50.caffemodel", "-iterations", "10", "-stage", "x,y",
+                   "-level", "2", NULL);
+  g_test_message ("%s", second.err);
+  g_assert_cmpint (second.status, ==, 0);
+  g_assert_true (has_line (second.err, "Finetuning from out/tiny_iter_50\\.caffemodel"));
+  g_assert_true (exists_in (dir, "out/tiny_iter_10.caffemodel"));
+  /* the fine-tuned run starts where the first ended: accuracy 1 at 0 */
+  g_assert_true (has_line (second.err, "    Test net output #0: accuracy = 1"));
+  remove_tree (dir);
+}
+
+typedef struct {
+  const char *extra_solver;   /* added to the solver file */
+  const char *args[6];        /* after "train" */
+  int status;
+  const char *message;        /* a part of stderr */
+} BadCase;
+
+static void
+check_bad (gconstpointer data)
+{
+  const BadCase *c = data;
+  g_autofree char *dir = setup_dir (c->extra_solver);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_auto (GStrv) env = english_environ ();
+  g_autofree char *err = NULL;
+  int wait_status;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
+  for (guint i = 0; i < G_N_ELEMENTS (c->args) && c->args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) c->args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, env, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, &err, &wait_status, NULL));
+  g_test_message ("%s", err);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, c->status);
+  g_assert_nonnull (strstr (err, c->message));
+  remove_tree (dir);
+}
+
+static const BadCase bad_cases[] = {
+  { EVERY_50, { "train", "--solver=missing.prototxt" }, 1, "missing.prototxt" },
+  { EVERY_50 "type: 'Adamm'\n", { "train", "--solver=solver.prototxt" }, 1,
+    "solver.prototxt:15:1: field 'type' in SolverParameter: unknown solver type 'Adamm'" },
+  { EVERY_50 "max_iterations: 5\n", { "train", "--solver=solver.prototxt" }, 1,
+    "solver.prototxt:15:1: unknown field 'max_iterations' in SolverParameter" },
+  { EVERY_50, { "train", "--solver=solver.prototxt", "--weights=net.prototxt" }, 1,
+    "net.prototxt" },
+  { EVERY_50, { "train", "--solver=solver.prototxt", "--weights=w", "--snapshot=s" }, 2,
+    "not both" },
+  { EVERY_50, { "train" }, 2, "no solver given" },
+  { EVERY_50, { "train", "--solver=solver.prototxt", "--sigint_effect=explode" }, 2,
+    "--sigint_effect takes stop, snapshot or none" },
+  { EVERY_50, { "train", "--solver=solver.prototxt", "--snapshot=out/none.solverstate" }, 1,
+    "out/none.solverstate" },
+  { EVERY_50, { "test", "--model=net.prototxt" }, 2, "no weights given" },
+  { EVERY_50, { "test", "--model=nope.prototxt", "--weights=w.caffemodel" }, 1,
+    "nope.prototxt" },
+};
+
+static void
+test_no_gpu (void)
+{
+  g_autofree char *dir = setup_dir (EVERY_50);
+
+  if (CT_HAVE_CUDA)
+    {
+      g_test_skip ("built with CUDA");
+      remove_tree (dir);
+      return;
+    }
+  {
+    g_auto (Run) run = cli_in (dir, "train", "--solver=solver.prototxt", "--gpu=0", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "no GPU available: Cortado was built without CUDA"));
+    g_assert_false (exists_in (dir, "out/tiny_iter_100.caffemodel"));
+  }
+  {
+    g_auto (Run) run = cli_in (dir, "device_query", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "no GPU available: Cortado was built without CUDA"));
+  }
+  {
+    g_auto (Run) run = cli_in (dir, "test", "-model", "net.prototxt", "-weights", "x",
+                               "-gpu", "0", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "no GPU available"));
+  }
+  remove_tree (dir);
+}
+
+static void
+test_test_verb (void)
+{
+  g_autofree char *dir = setup_dir (EVERY_50);
+  g_auto (Run) train = cli_in (dir, "train", "--solver=solver.prototxt", NULL);
+  g_auto (Run) run = cli_in (dir, "test", "--model=net.prototxt",
+                             "--weights=out/tiny_iter_100.caffemodel", "--iterations=3", NULL);
+
+  g_assert_cmpint (train.status, ==, 0);
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (has_line (run.err, "Running for 3 iterations\\."));
+  g_assert_cmpuint (count_lines (run.err, "Batch \\d, accuracy = 1"), ==, 3);
+  g_assert_cmpuint (count_lines (run.err, "Batch \\d, loss = [0-9.e-]+"), ==, 3);
+  g_assert_true (has_line (run.err, "Loss: [0-9.e-]+"));
+  g_assert_true (has_line (run.err, "accuracy = 1"));
+  g_assert_true (has_line (run.err, "loss = [0-9.e-]+ \\(\\* 1 = [0-9.e-]+ loss\\)"));
+  remove_tree (dir);
+}
+
+/* Numbers in the log keep their dots under a locale with decimal commas. */
+static void
+test_comma_locale (void)
+{
+  g_autofree char *dir = NULL;
+
+  if (setlocale (LC_ALL, "de_DE.UTF-8") == NULL)
+    {
+      g_test_skip ("no de_DE.UTF-8 locale");
+      return;
+    }
+  setlocale (LC_ALL, "C");
+  dir = setup_dir (EVERY_50);
+  run_locale = "de_DE.UTF-8";
+  {
+    g_auto (Run) run = cli_in (dir, "train", "--solver=solver.prototxt", "--iterations=30",
+                               NULL);
+    run_locale = "C.UTF-8";
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_true (has_line (run.err, "Iteration 25, lr = 0\\.00998129"));
+    g_assert_true (has_line (run.err, "Iteration 25 \\([0-9.e+]+ iter/s, [0-9.e+-]+s/25 iters\\), "
+                                      "loss = [0-9]\\.[0-9e-]+"));
+  }
+  remove_tree (dir);
+}
+
+/* Read lines from STREAM until one contains NEEDLE; all are kept in LOG. */
+static gboolean
+read_until (GDataInputStream *stream, const char *needle, GString *log)
+{
+  char *line;
+
+  while ((line = g_data_input_stream_read_line (stream, NULL, NULL, NULL)) != NULL)
+    {
+      gboolean found = strstr (line, needle) != NULL;
+
+      g_string_append_printf (log, "%s\n", line);
+      g_free (line);
+      if (found)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_signals (void)
+{
+  g_autofree char *dir = setup_dir ("");
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
+    G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GDataInputStream) err = NULL;
+  g_autoptr (GString) log = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = english_environ ();
+
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  g_subprocess_launcher_set_environ (launcher, env);
+  /* long enough never to end by itself within the test's time */
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CT_CLI"), "train",
+                                      "--solver=solver.prototxt", "--iterations=100000000",
+                                      NULL);
+  g_assert_no_error (error);
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc));
+  g_assert_true (read_until (err, "Starting Optimization", log));
+  g_subprocess_send_signal (proc, SIGHUP);
+  g_assert_true (read_until (err, "Snapshotting solver state", log));
+  g_subprocess_send_signal (proc, SIGINT);
+  g_assert_true (read_until (err, "Optimization stopped early.", log));
+  read_until (err, "\x01", log);
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_test_message ("%s", log->str);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  /* two snapshots: SIGHUP's, and the one after stopping */
+  g_assert_cmpuint (count_lines (log->str, "Snapshotting to binary proto file "
+                                           "out/tiny_iter_\\d+\\.caffemodel"), ==, 2);
+  remove_tree (dir);
+}
+
+/* Caffe's trained LeNet scored on the 10,000 Fashion-MNIST test images. */
+static void
+test_reference_lenet (void)
+{
+  const char *shared = g_getenv ("CT_SHARED_DIR");
+  const char *images = "/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz";
+  const char *labels = "/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz";
+  g_autofree char *ref = NULL;
+  g_autofree char *net = NULL;
+  g_autofree char *weights = NULL;
+  g_autofree char *dir = NULL;
+
+  if (!g_file_test (images, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("dataset-fashion-mnist is not installed");
+      return;
+    }
+  ref = g_build_filename (shared != NULL ? shared : "", "reference", NULL);
+  net = g_build_filename (ref, "lenet_train_test.prototxt", NULL);
+  weights = g_build_filename (ref, "fashion_lenet_iter_10000.caffemodel", NULL);
+  if (shared == NULL || !g_file_test (net, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no shared reference folder");
+      return;
+    }
+  dir = setup_dir (EVERY_50);
+  {
+    g_auto (Run) run = cli_in (dir, "convert", "mnist", images, labels, "fashion_test_lmdb",
+                               NULL);
+    g_assert_cmpint (run.status, ==, 0);
+  }
+  {
+    g_auto (Run) run = cli_in (dir, "test", "-model", net, "-weights", weights,
+                               "-iterations", "100", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpuint (count_lines (run.err, "Batch \\d+, accuracy = [0-9.e-]+"), ==, 100);
+    /* Caffe: accuracy 0.8941, loss 0.3212 */
+    g_assert_true (has_line (run.err, "accuracy = 0\\.894[0-3]"));
+    g_assert_true (has_line (run.err, "loss = 0\\.321[0-9]* \\(\\* 1 = 0\\.321[0-9]* loss\\)"));
+  }
+  remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_assert_nonnull (g_getenv ("CT_CLI"));
+  g_test_add_func ("/cli-train/train", test_train);
+  g_test_add_func ("/cli-train/resume", test_resume);
+  g_test_add_func ("/cli-train/finetune-and-iterations", test_finetune_and_iterations);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/cli-train/bad/%u", i);
+      g_test_add_data_func (path, &bad_cases[i], check_bad);
+    }
+  g_test_add_func ("/cli-train/no-gpu", test_no_gpu);
+  g_test_add_func ("/cli-train/test-verb", test_test_verb);
+  g_test_add_func ("/cli-train/signals", test_signals);
+  g_test_add_func ("/cli-train/comma-locale", test_comma_locale);
+  g_test_add_func ("/cli-train/reference-lenet", test_reference_lenet);
+  return g_test_run ();
+}

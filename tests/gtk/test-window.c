@@ -1,0 +1,503 @@
+/* test-window.c: the workbench window under Xvfb (skipped without a
+ * display), driven the way a user drives it: open the LeNet example, add a
+ * layer through the document and through the palette's drop path, connect
+ * it, edit fields through the inspector's form, undo and redo through the
+ * window's actions, type in the source view, save to a temporary file,
+ * reopen it and compare; then open every zoo file in a window.
+ *
+ * With CT_SCREENSHOT_DIR set, /window/screenshots saves PNGs of the window
+ * (LeNet with a layer selected, GoogLeNet, the source view) there. */
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "application.h"
+#include "graph-view.h"
+#include "palette.h"
+#include "property-form.h"
+#include "window.h"
+
+static CtApplication *app;
+
+static gboolean
+flag_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Run the main loop for MS milliseconds. */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Run the main loop until the window's document is checked and idle work
+ * (the inspector) is done. */
+static void
+settle (CtWindow *window)
+{
+  CtDocument *doc = ct_window_get_document (window);
+
+  spin (20);
+  ct_document_wait_validated (doc);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  spin (20);
+}
+
+static CtWindow *
+new_window (void)
+{
+  CtWindow *window = ct_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+close_window (CtWindow *window)
+{
+  /* Unsaved changes are fine here: no question. */
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (10);
+}
+
+static int
+layer_named (CtDocument *doc, const char *name)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (doc);
+
+  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
+    if (g_strcmp0 (net->layer[i]->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+static CtGraphModel *
+model_of (CtWindow *window)
+{
+  return ct_graph_view_get_model (CT_GRAPH_VIEW (ct_window_get_graph_view (window)));
+}
+
+/* The palette row for TYPE, found through the widget tree. */
+static GtkWidget *
+palette_row (GtkWidget *widget, const char *type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LIST_BOX_ROW (child))
+        {
+          GtkWidget *title = gtk_widget_get_first_child (
+            gtk_widget_get_last_child (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (child))));
+          if (GTK_IS_LABEL (title) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (title)), type) == 0)
+            return child;
+        }
+      found = palette_row (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkDragSource *
+drag_source_of (GtkWidget *widget)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DRAG_SOURCE (controller))
+        return GTK_DRAG_SOURCE (controller);
+    }
+  return NULL;
+}
+
+static void
+activate (CtWindow *window, const char *action)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+}
+
+static void
+test_edit_save_reopen (void)
+{
+  CtWindow *window = new_window ();
+  CtDocument *doc = ct_window_get_document (window);
+  CtPropertyForm *form = CT_PROPERTY_FORM (ct_window_get_property_form (window));
+  GtkWidget *view = ct_window_get_graph_view (window);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cortado-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "edited.prototxt", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *saved = NULL;
+  g_autofree char *dropped = NULL;
+  const Caffe__NetParameter *net;
+  GtkWidget *editor;
+  int fc;
+
+  g_assert_true (ct_window_load_example (window, "lenet-fashion"));
+  settle (window);
+  g_assert_true (ct_window_is_blank (window) == FALSE);
+  g_assert_nonnull (model_of (window));
+  /* Eleven layers, relu1 folded into ip1. */
+  g_assert_cmpuint (ct_graph_model_n_nodes (model_of (window)), ==, 10);
+  g_assert_cmpint (ct_graph_model_find_node (model_of (window), "relu1"), >=, 0);
+
+  /* 1. Through the document: a Dropout after ip1, folded in place. */
+  g_assert_cmpint (ct_document_add_layer (doc, "Dropout", "ip1", &error), >=, 0);
+  settle (window);
+  g_assert_cmpint (ct_graph_model_find_node (model_of (window), "drop1"), >=, 0);
+
+  /* 2. Through the palette's drop path: the row's drag carries the type,
+   * the canvas reports the drop, the window adds the layer. */
+  {
+    GtkWidget *row = palette_row (ct_window_get_palette (window), "InnerProduct");
+    GtkDragSource *source;
+    GdkContentProvider *content = NULL;
+    GValue value = G_VALUE_INIT;
+
+    g_assert_nonnull (row);
+    source = drag_source_of (row);
+    g_assert_nonnull (source);
+    g_signal_emit_by_name (source, "prepare", 5.0, 5.0, &content);
+    g_assert_nonnull (content);
+    g_value_init (&value, G_TYPE_STRING);
+    g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+    g_assert_cmpstr (g_value_get_string (&value), ==, "InnerProduct");
+    g_signal_emit_by_name (view, "layer-dropped", g_value_get_string (&value), 40.0, 40.0, -1);
+    g_value_unset (&value);
+    g_object_unref (content);
+  }
+  settle (window);
+  fc = layer_named (doc, "fc1");
+  g_assert_cmpint (fc, >=, 0);
+  {
+    g_auto (GStrv) selected = ct_window_dup_selected (window);
+    g_assert_cmpstr (selected[0], ==, "fc1");
+  }
+  dropped = ct_window_drop_layer (window, "Pooling", 300, 40, -1);
+  g_assert_cmpstr (dropped, ==, "pool3");
+  settle (window);
+
+  /* 3. Connect pool2's output to fc1, as a drag between ports asks. */
+  g_signal_emit_by_name (view, "connect-requested", "pool2", 0u, "fc1", -1);
+  settle (window);
+  fc = layer_named (doc, "fc1");
+  net = ct_document_get_net (doc);
+  g_assert_cmpuint (net->layer[fc]->n_bottom, ==, 1);
+  g_assert_cmpstr (net->layer[fc]->bottom[0], ==, "pool2");
+  g_assert_null (ct_document_get_layer_error (doc, (guint) fc));
+
+  /* 4. Edit fields through the form: an entry, a switch. */
+  {
+    const char *ids[] = { "fc1", NULL };
+    ct_window_select (window, ids);
+  }
+  settle (window);
+  editor = ct_property_form_get_editor (form, "inner_product_param.num_output");
+  g_assert_nonnull (editor);
+  g_assert_true (GTK_IS_EDITABLE (editor));
+  gtk_editable_set_text (GTK_EDITABLE (editor), "64");
+  g_signal_emit_by_name (editor, "activate");
+  settle (window);
+  net = ct_document_get_net (doc);
+  fc = layer_named (doc, "fc1");
+  g_assert_cmpuint (net->layer[fc]->inner_product_param->num_output, ==, 64);
+  /* A bad number is marked, explained and not sent. */
+  editor = ct_property_form_get_editor (form, "inner_product_param.num_output");
+  gtk_editable_set_text (GTK_EDITABLE (editor), "-5");
+  g_signal_emit_by_name (editor, "activate");
+  g_assert_true (gtk_widget_has_css_class (editor, "error"));
+  g_assert_nonnull (gtk_widget_get_tooltip_text (editor));
+  settle (window);
+  g_assert_cmpuint (ct_document_get_net (doc)->layer[fc]->inner_product_param->num_output, ==,
+                    64);
+  editor = ct_property_form_get_editor (form, "inner_product_param.bias_term");
+  g_assert_true (GTK_IS_SWITCH (editor));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (editor)));
+  gtk_switch_set_active (GTK_SWITCH (editor), FALSE);
+  settle (window);
+  net = ct_document_get_net (doc);
+  g_assert_true (net->layer[fc]->inner_product_param->has_bias_term);
+  g_assert_false (net->layer[fc]->inner_product_param->bias_term);
+
+  /* 5. Undo and redo through the window's actions. */
+  activate (window, "undo");
+  settle (window);
+  g_assert_true (ct_document_get_net (doc)->layer[fc]->inner_product_param->bias_term);
+  activate (window, "undo");
+  settle (window);
+  g_assert_cmpuint (ct_document_get_net (doc)->layer[fc]->inner_product_param->num_output, ==,
+                    10);
+  activate (window, "redo");
+  activate (window, "redo");
+  settle (window);
+  net = ct_document_get_net (doc);
+  g_assert_cmpuint (net->layer[fc]->inner_product_param->num_output, ==, 64);
+  g_assert_false (net->layer[fc]->inner_product_param->bias_term);
+
+  /* The form follows: the entry shows the redone value. */
+  editor = ct_property_form_get_editor (form, "inner_product_param.num_output");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (editor)), ==, "64");
+
+  /* 6. Type in the source view: a comment line, re-parsed after a pause. */
+  {
+    GtkTextBuffer *buffer =
+      gtk_text_view_get_buffer (GTK_TEXT_VIEW (ct_window_get_source_view (window)));
+    GtkTextIter end;
+    g_autofree char *before = g_strdup (ct_document_get_text (doc));
+
+    gtk_text_buffer_get_end_iter (buffer, &end);
+    gtk_text_buffer_insert (buffer, &end, "# typed by the test\n", -1);
+    spin (450);
+    g_assert_true (g_str_has_suffix (ct_document_get_text (doc), "# typed by the test\n"));
+    gtk_text_buffer_get_end_iter (buffer, &end);
+    gtk_text_buffer_insert (buffer, &end, "layer { oops", -1);
+    spin (450);
+    g_assert_nonnull (ct_document_get_parse_error (doc));
+    activate (window, "undo");
+    settle (window);
+    g_assert_null (ct_document_get_parse_error (doc));
+    activate (window, "undo");
+    settle (window);
+    g_assert_false (g_str_has_suffix (ct_document_get_text (doc), "# typed by the test\n"));
+    g_assert_cmpstr (ct_document_get_text (doc), !=, before);
+    activate (window, "redo");
+    settle (window);
+  }
+
+  /* 7. Save to a temporary file, then again through win.save. */
+  g_assert_true (ct_document_save (doc, file, &error));
+  g_assert_no_error (error);
+  g_assert_false (ct_document_get_modified (doc));
+  g_assert_true (ct_document_set_field (doc, "name", "LeNet edited", &error));
+  activate (window, "save");
+  settle (window);
+  g_assert_false (ct_document_get_modified (doc));
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_cmpstr (saved, ==, ct_document_get_text (doc));
+  g_assert_nonnull (strstr (saved, "name: \"LeNet edited\""));
+  g_assert_nonnull (strstr (saved, "num_output: 64"));
+
+  /* 8. Reopen in a second window and compare. */
+  {
+    CtWindow *again = new_window ();
+    CtDocument *doc2 = ct_window_get_document (again);
+    g_autofree char *canonical1 = NULL;
+    g_autofree char *canonical2 = NULL;
+
+    g_assert_true (ct_window_load_file (again, file));
+    settle (again);
+    g_assert_cmpstr (ct_document_get_text (doc2), ==, saved);
+    g_assert_false (ct_document_get_modified (doc2));
+    canonical1 = ct_document_copy_layers (doc, (guint[]) { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                                           11, 12, 13 }, 14);
+    canonical2 = ct_document_copy_layers (doc2, (guint[]) { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                                            11, 12, 13 }, 14);
+    g_assert_cmpstr (canonical1, ==, canonical2);
+    g_assert_cmpuint (ct_graph_model_n_nodes (model_of (again)), ==,
+                      ct_graph_model_n_nodes (model_of (window)));
+    g_test_message ("saved and reopened %u layers, %u nodes",
+                    (guint) ct_document_get_net (doc2)->n_layer,
+                    ct_graph_model_n_nodes (model_of (again)));
+    close_window (again);
+  }
+
+  /* 9. Delete through the canvas's request, copy and paste through the
+   * clipboard actions. */
+  {
+    const char *ids[] = { "pool3", NULL };
+    guint n_before = ct_document_get_net (doc)->n_layer;
+
+    g_signal_emit_by_name (view, "delete-requested", ids);
+    settle (window);
+    g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_before - 1);
+    ct_window_select (window, (const char *[]) { "conv1", NULL });
+    activate (window, "duplicate");
+    settle (window);
+    g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_before);
+    g_assert_cmpint (layer_named (doc, "conv2"), >=, 0);
+    g_assert_cmpint (layer_named (doc, "conv3"), >=, 0);
+  }
+
+  close_window (window);
+  g_unlink (path);
+  {
+    g_autofree char *sidecar = g_strconcat (path, ".cortado", NULL);
+    g_unlink (sidecar);
+  }
+  g_rmdir (dir);
+}
+
+/* Every zoo net opens in a window, its graph appears, and nothing crashes. */
+static void
+test_zoo (void)
+{
+  g_autofree char *zoo = g_build_filename (g_getenv ("CT_TEST_DATA"), "zoo", NULL);
+  g_autoptr (GDir) top = g_dir_open (zoo, 0, NULL);
+  CtWindow *window = new_window ();
+  const char *name;
+  guint opened = 0, refused = 0;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_nonnull (top);
+  while ((name = g_dir_read_name (top)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (zoo, name, NULL);
+      g_autoptr (GDir) dir = g_dir_open (sub, 0, NULL);
+      const char *file_name;
+
+      while (dir != NULL && (file_name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (sub, file_name, NULL);
+          g_autoptr (GFile) file = g_file_new_for_path (path);
+
+          if (!g_str_has_suffix (file_name, ".prototxt") && !g_str_has_suffix (file_name, ".proto"))
+            continue;
+          if (!ct_window_load_file (window, file))
+            {
+              refused++; /* solvers */
+              continue;
+            }
+          settle (window);
+          g_assert_nonnull (model_of (window));
+          g_assert_cmpuint (ct_graph_model_n_nodes (model_of (window)), >, 0);
+          opened++;
+        }
+    }
+  g_test_message ("opened %u zoo nets in the window (%u solvers refused) in %.1f s", opened,
+                  refused, (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpuint (opened, >=, 50);
+  close_window (window);
+}
+
+/* Screenshots. */
+
+static gboolean
+save_png (GtkWidget *widget, const char *path)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gdk_texture_save_to_png (texture, path);
+}
+
+static void
+shoot (CtWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("CT_SCREENSHOT_DIR");
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  settle (window);
+  spin (600);
+  g_assert_true (save_png (GTK_WIDGET (window), path));
+  g_test_message ("saved %s", path);
+}
+
+static void
+test_screenshots (void)
+{
+  const char *lenet = g_getenv ("CT_SHOT_LENET");
+  const char *suffix = g_getenv ("CT_SHOT_SUFFIX");
+  g_autofree char *googlenet = g_build_filename (g_getenv ("CT_TEST_DATA"), "zoo",
+                                                 "bvlc_googlenet", "deploy.prototxt", NULL);
+  CtWindow *window;
+
+  if (g_getenv ("CT_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("set CT_SCREENSHOT_DIR to save screenshots");
+      return;
+    }
+  if (suffix == NULL)
+    suffix = "";
+  window = new_window ();
+  if (lenet != NULL)
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (lenet);
+      g_assert_true (ct_window_load_file (window, file));
+    }
+  else
+    g_assert_true (ct_window_load_example (window, "lenet-fashion"));
+  settle (window);
+  ct_window_select (window, (const char *[]) { "conv2", NULL });
+  {
+    g_autofree char *name = g_strdup_printf ("lenet%s.png", suffix);
+    shoot (window, name);
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
+  {
+    g_autofree char *name = g_strdup_printf ("lenet-source%s.png", suffix);
+    shoot (window, name);
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (googlenet);
+    g_autofree char *name = g_strdup_printf ("googlenet%s.png", suffix);
+
+    g_assert_true (ct_window_load_file (window, file));
+    settle (window);
+    ct_window_select (window, (const char *[]) { "inception_4a/3x3", NULL });
+    shoot (window, name);
+  }
+  close_window (window);
+}
+
+static void
+skip_no_display (void)
+{
+  g_test_skip ("no display");
+}
+
+int
+main (int argc, char *argv[])
+{
+  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
+  g_autofree char *drafts = g_dir_make_tmp ("cortado-drafts-XXXXXX", NULL);
+  int status;
+
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_add_func ("/window/no-display", skip_no_display);
+      return g_test_run ();
+    }
+  ct_application_ensure_resources ();
+  app = ct_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/window/edit-save-reopen", test_edit_save_reopen);
+  g_test_add_func ("/window/zoo", test_zoo);
+  g_test_add_func ("/window/screenshots", test_screenshots);
+  status = g_test_run ();
+  g_clear_object (&app);
+  g_rmdir (drafts);
+  return status;
+}
