@@ -26,6 +26,10 @@ ct_application_ensure_resources (void)
     {
       cortado_register_resource ();
       gtk_source_init ();
+      /* Before any language is looked up: the list is read once. */
+      gtk_source_language_manager_append_search_path (
+        gtk_source_language_manager_get_default (),
+        "resource:///io/github/cortado/Cortado/language-specs");
       g_type_ensure (GTK_SOURCE_TYPE_VIEW);
       g_type_ensure (GTK_SOURCE_TYPE_BUFFER);
       g_type_ensure (CT_TYPE_GRAPH_VIEW);
@@ -81,6 +85,22 @@ offer_drafts (CtApplication *self, CtWindow *window)
     return;
   self->drafts_offered = TRUE;
   drafts = ct_document_list_drafts ();
+  /* A file opened now offers its own draft in its window. */
+  for (guint i = drafts->len; i > 0; i--)
+    {
+      g_autoptr (GKeyFile) key = g_key_file_new ();
+      g_autofree char *uri = NULL;
+
+      if (!g_key_file_load_from_file (key, drafts->pdata[i - 1], G_KEY_FILE_NONE, NULL))
+        continue;
+      uri = g_key_file_get_string (key, "Draft", "uri", NULL);
+      if (uri != NULL)
+        {
+          g_autoptr (GFile) file = g_file_new_for_uri (uri);
+          if (find_window (self, file) != NULL)
+            g_ptr_array_remove_index (drafts, i - 1);
+        }
+    }
   if (drafts->len > 0)
     ct_window_offer_drafts (window, drafts);
 }
@@ -175,8 +195,36 @@ about_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (about));
 }
 
+/* app.open and app.shortcuts act in the active window (a new one if none). */
+static void
+activate_in_window (CtApplication *self, const char *action)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    {
+      window = GTK_WINDOW (ct_window_new (self));
+      gtk_window_present (window);
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+}
+
+static void
+open_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  activate_in_window (CT_APPLICATION (data), "open");
+}
+
+static void
+shortcuts_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  activate_in_window (CT_APPLICATION (data), "show-help-overlay");
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "new-window", .activate = new_window_activated },
+  { .name = "open", .activate = open_activated },
+  { .name = "shortcuts", .activate = shortcuts_activated },
   { .name = "about", .activate = about_activated },
   { .name = "quit", .activate = quit_activated },
 };

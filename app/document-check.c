@@ -129,7 +129,7 @@ format_count (guint64 n)
 static char *
 summarize (const CtNetShapes *shapes, guint n_errors)
 {
-  guint layers = 0;
+  guint layers = 0, inferred = 0;
   guint64 params = 0, flops = 0, activations = 0;
   g_autofree char *params_text = NULL;
   g_autofree char *flops_text = NULL;
@@ -144,6 +144,8 @@ summarize (const CtNetShapes *shapes, guint n_errors)
       if (layer->source_index < 0)
         continue; /* inserted Split layers */
       layers++;
+      if (layer->status == CT_NET_LAYER_OK)
+        inferred++;
       for (guint j = 0; j < layer->params->len; j++)
         params += blob_count (layer->params->pdata[j]);
       flops += layer_flops (layer);
@@ -159,9 +161,13 @@ summarize (const CtNetShapes *shapes, guint n_errors)
   memory_text = g_format_size (activations);
   layers_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u layer", "%u layers", layers),
                                  layers);
-  /* TRANSLATORS: the summary line: layers · parameters · FLOPs · memory */
-  line = g_strdup_printf (_("%s · %s parameters · %sFLOPs · %s activations"), layers_text,
-                          params_text, flops_text, memory_text);
+  if (inferred == 0 && layers > 0)
+    /* Nothing has a shape: counting would only say zero. */
+    line = g_strdup (layers_text);
+  else
+    /* TRANSLATORS: the summary line: layers · parameters · FLOPs · memory */
+    line = g_strdup_printf (_("%s · %s parameters · %sFLOPs · %s activations"), layers_text,
+                            params_text, flops_text, memory_text);
   if (n_errors > 0)
     {
       g_autofree char *errors = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u error",

@@ -380,6 +380,25 @@ connect_bottoms (Builder *b, gsize index, guint node)
     }
 }
 
+/* The shape of top J of layer INDEX: in the first phase shown that knows
+ * it, so that one blob carries one label in "both phases" (TRAIN's batch
+ * size, say, not TRAIN's on one edge and TEST's on the next). */
+static char *
+top_shape (Builder *b, gsize index, gsize j)
+{
+  for (int p = 0; p < N_PHASES; p++)
+    {
+      const CtNetShapeLayer *rec = record_of (b, p, index);
+      if (rec != NULL && j < rec->tops->len)
+        {
+          const CtNetShapeBlob *blob = g_ptr_array_index (rec->tops, j);
+          if (blob->known)
+            return ct_net_graph_shape_text (blob->dims, blob->n_axes);
+        }
+    }
+  return NULL;
+}
+
 static void
 add_tops (Builder *b, gsize index, guint node)
 {
@@ -388,10 +407,10 @@ add_tops (Builder *b, gsize index, guint node)
   for (gsize j = 0; j < layer->n_top; j++)
     {
       guint port = ct_graph_model_add_top (b->graph->model, node, layer->top[j]);
+      g_autofree char *shape = top_shape (b, index, j);
 
       for (int p = 0; p < N_PHASES; p++)
         {
-          const CtNetShapeLayer *rec = record_of (b, p, index);
           Writer *w;
 
           if (!in_phase (b, p, index))
@@ -399,12 +418,7 @@ add_tops (Builder *b, gsize index, guint node)
           w = g_new0 (Writer, 1);
           w->node = node;
           w->port = port;
-          if (rec != NULL && j < rec->tops->len)
-            {
-              const CtNetShapeBlob *blob = g_ptr_array_index (rec->tops, j);
-              if (blob->known)
-                w->shape = ct_net_graph_shape_text (blob->dims, blob->n_axes);
-            }
+          w->shape = g_strdup (shape);
           g_hash_table_insert (b->writers[p], g_strdup (layer->top[j]), w);
         }
     }

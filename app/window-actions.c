@@ -118,7 +118,7 @@ delete_activated (GSimpleAction *action, GVariant *param, gpointer data)
   CtWindow *self = data;
   g_autoptr (GError) error = NULL;
   guint n = 0;
-  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  g_autofree guint *layers = ct_window_selected_layers_folded (self, &n);
 
   if (n > 0 && !ct_document_delete_layers (self->document, layers, n, &error))
     ct_window_report_error (self, NULL, error);
@@ -137,7 +137,7 @@ duplicate_activated (GSimpleAction *action, GVariant *param, gpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) added = g_array_new (FALSE, FALSE, sizeof (int));
   guint n = 0;
-  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  g_autofree guint *layers = ct_window_selected_layers_folded (self, &n);
 
   if (n == 0)
     return;
@@ -152,7 +152,7 @@ copy_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   guint n = 0;
-  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  g_autofree guint *layers = ct_window_selected_layers_folded (self, &n);
   g_autofree char *text = NULL;
 
   if (n == 0)

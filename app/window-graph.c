@@ -109,6 +109,53 @@ ct_window_selected_layers (CtWindow *self, guint *n_out)
   return layers;
 }
 
+static int
+compare_uint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The layers of nodes IDS with the in-place layers folded into them: what
+ * deleting or copying a node means to the user who sees one box. */
+static GArray *
+layers_of_nodes (CtWindow *self, const char *const *ids)
+{
+  GArray *layers = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
+    {
+      int layer = ct_window_layer_for_id (self, ids[i]);
+      int node;
+
+      if (layer < 0)
+        continue;
+      node = g_array_index (self->graph->layer_nodes, int, layer);
+      if (g_array_index (self->graph->node_layers, int, node) != layer)
+        {
+          /* A folded layer's own id: just that layer. */
+          guint value = (guint) layer;
+          g_array_append_val (layers, value);
+          continue;
+        }
+      for (guint l = 0; l < self->graph->layer_nodes->len; l++)
+        if (g_array_index (self->graph->layer_nodes, int, l) == node)
+          g_array_append_val (layers, l);
+    }
+  g_array_sort (layers, compare_uint);
+  return layers;
+}
+
+guint *
+ct_window_selected_layers_folded (CtWindow *self, guint *n_out)
+{
+  g_auto (GStrv) ids = ct_graph_view_dup_selected (self->graph_view);
+  g_autoptr (GArray) layers = layers_of_nodes (self, (const char *const *) ids);
+
+  *n_out = layers->len;
+  return g_memdup2 (layers->data, MAX (layers->len, 1) * sizeof (guint));
+}
+
 char **
 ct_window_dup_selected (CtWindow *self)
 {
@@ -343,18 +390,9 @@ disconnect_requested (CtGraphView *view, guint edge_index, CtWindow *self)
 static void
 delete_requested (CtGraphView *view, GStrv ids, CtWindow *self)
 {
-  g_autoptr (GArray) layers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) layers = layers_of_nodes (self, (const char *const *) ids);
   g_autoptr (GError) error = NULL;
 
-  for (guint i = 0; ids != NULL && ids[i] != NULL; i++)
-    {
-      int layer = ct_window_layer_for_id (self, ids[i]);
-      if (layer >= 0)
-        {
-          guint value = (guint) layer;
-          g_array_append_val (layers, value);
-        }
-    }
   if (layers->len > 0
       && !ct_document_delete_layers (self->document, (const guint *) (void *) layers->data,
                                      layers->len, &error))
@@ -424,7 +462,8 @@ static void
 layer_dropped (CtGraphView *view, const char *type, double x, double y, int edge,
                CtWindow *self)
 {
-  g_autofree char *id = ct_window_drop_layer (self, type, x, y, edge);
+  /* The new layer is selected; its id is not needed here. */
+  g_free (ct_window_drop_layer (self, type, x, y, edge));
 }
 
 /* Activating a palette row adds the type after the selected layer, so that
@@ -465,14 +504,19 @@ context_menu (CtGraphView *view, const char *id, double x, double y, CtWindow *s
           ct_window_select (self, ids);
         }
     }
-  if (self->context_popover != NULL)
-    gtk_widget_unparent (self->context_popover);
-  popover = gtk_popover_menu_new_from_model (id != NULL ? self->node_menu : self->canvas_menu);
-  gtk_widget_set_parent (popover, GTK_WIDGET (view));
+  /* One popover, reused: destroying one while its press is still being
+   * handled upsets GTK's bookkeeping. */
+  if (self->context_popover == NULL)
+    {
+      self->context_popover = gtk_popover_menu_new_from_model (NULL);
+      gtk_widget_set_parent (self->context_popover, GTK_WIDGET (view));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_popover), FALSE);
+      gtk_widget_set_halign (self->context_popover, GTK_ALIGN_START);
+    }
+  popover = self->context_popover;
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (popover),
+                                   id != NULL ? self->node_menu : self->canvas_menu);
   gtk_popover_set_pointing_to (GTK_POPOVER (popover), &rect);
-  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
-  gtk_widget_set_halign (popover, GTK_ALIGN_START);
-  self->context_popover = popover;
   gtk_popover_popup (GTK_POPOVER (popover));
 }
 

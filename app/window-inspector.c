@@ -80,21 +80,24 @@ show_net (CtWindow *self, const Caffe__NetParameter *net)
                                 net != NULL ? G_N_ELEMENTS (sections) : 0);
 }
 
-/* "data 64×1×28×28" for each blob of a layer, as the last check saw it. */
+/* "data 64×1×28×28" for each blob of a layer, as the last check saw it,
+ * named as the prototxt names them (NAMES, N_NAMES) rather than after the
+ * split blobs the engine inserts. */
 static void
-append_blobs (GString *out, GPtrArray *blobs)
+append_blobs (GString *out, GPtrArray *blobs, char **names, gsize n_names)
 {
   for (guint i = 0; i < blobs->len; i++)
     {
       const CtNetShapeBlob *blob = blobs->pdata[i];
       g_autofree char *shape = blob->known ? ct_net_graph_shape_text (blob->dims, blob->n_axes)
                                            : g_strdup ("?");
-      g_string_append_printf (out, "%s%s %s", i > 0 ? ", " : "", blob->name, shape);
+      const char *name = blobs->len == n_names ? names[i] : blob->name;
+      g_string_append_printf (out, "%s%s %s", i > 0 ? ", " : "", name, shape);
     }
 }
 
 static char *
-shapes_text (CtWindow *self, int layer)
+shapes_text (CtWindow *self, const Caffe__LayerParameter *param, int layer)
 {
   const CtNetShapes *sets[2] = { ct_document_get_shapes (self->document),
                                  ct_document_get_test_shapes (self->document) };
@@ -110,10 +113,10 @@ shapes_text (CtWindow *self, int layer)
         out = g_string_new (NULL);
         if (l->bottoms->len > 0)
           {
-            append_blobs (out, l->bottoms);
+            append_blobs (out, l->bottoms, param->bottom, param->n_bottom);
             g_string_append (out, " → ");
           }
-        append_blobs (out, l->tops);
+        append_blobs (out, l->tops, param->top, param->n_top);
         return g_string_free (out, FALSE);
       }
   return NULL;
@@ -127,7 +130,7 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
   g_autofree char *field = param_field_for (type);
   const char *error = ct_document_get_layer_error (self->document, (guint) index);
-  g_autofree char *shapes = shapes_text (self, index);
+  g_autofree char *shapes = shapes_text (self, layer, index);
   g_autofree char *subtitle = NULL;
   CtPropertySection sections[7];
   guint n = 0;

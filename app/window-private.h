@@ -87,6 +87,7 @@ void ct_window_init_graph (CtWindow *self);
 void ct_window_graph_document_changed (CtWindow *self, CtDocumentChange flags);
 void ct_window_graph_document_validated (CtWindow *self);
 guint *ct_window_selected_layers (CtWindow *self, guint *n_out);
+guint *ct_window_selected_layers_folded (CtWindow *self, guint *n_out);
 void ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean reveal);
 void ct_window_set_phase (CtWindow *self, CtDocumentPhase phase);
 void ct_window_store_layout (CtWindow *self);

@@ -344,7 +344,14 @@ void
 ct_window_init_source (CtWindow *self)
 {
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-  GtkSourceLanguage *proto = gtk_source_language_manager_get_language (languages, "proto");
+  GtkSourceLanguage *proto;
+
+  /* Our own prototxt language (`#` comments, enum constants), bundled as a
+   * resource (see ct_application_ensure_resources); GtkSourceView's `proto`
+   * (the schema language) if it is missing. */
+  proto = gtk_source_language_manager_get_language (languages, "prototxt");
+  if (proto == NULL)
+    proto = gtk_source_language_manager_get_language (languages, "proto");
 
   self->source_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
   if (proto != NULL)

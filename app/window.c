@@ -280,9 +280,13 @@ after_load (CtWindow *self)
   if (notes->len > 0)
     {
       g_autofree char *message =
-        g_strdup_printf (_("Upgraded from an older Caffe format (%s); saving writes the "
-                           "current one"),
-                         (const char *) notes->pdata[0]);
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "Upgraded from an older Caffe format (%u change); "
+                                      "saving writes the current one",
+                                      "Upgraded from an older Caffe format (%u changes); "
+                                      "saving writes the current one",
+                                      notes->len),
+                         notes->len);
       ct_window_show_toast (self, message);
     }
   if (parse_error != NULL)

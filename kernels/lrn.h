@@ -16,8 +16,10 @@
  * (WITHIN), contiguous. SCALE (the same size as the input) is written by
  * forward and read by backward. SIZE must be odd and positive; otherwise,
  * or for negative counts, CT_STATUS_INVALID. Backward overwrites the bottom
- * diff. Scratch buffers are the caller's: SPATIAL floats for ACROSS, one
- * float per input element for WITHIN. */
+ * diff. Scratch buffers are the caller's: SPATIAL floats for ACROSS (the
+ * CPU side, which works on blocks of positions, may leave it unused), one
+ * float per input element for WITHIN. Large blobs are shared between the
+ * threads of parallel.h. */
 #pragma once
 
 #include <stdint.h>

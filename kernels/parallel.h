@@ -44,6 +44,11 @@ int ct_cpu_parallel_chunks (int64_t n, int64_t grain);
  * calling thread takes part. */
 void ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *data);
 
+/* Element-wise loops: ranges of at least this many elements per chunk
+ * (256 KiB of floats), below which handing work over costs more than it
+ * saves. */
+#define CT_PARALLEL_ELEMENT_GRAIN ((int64_t) 1 << 16)
+
 #ifdef __cplusplus
 }
 #endif

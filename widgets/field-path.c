@@ -553,8 +553,8 @@ walk (ProtobufCMessage *root, GArray *segments, gboolean create, const char *pat
           if (seg->index < 0 || (gsize) seg->index >= n)
             {
               g_set_error (error, CT_FIELD_PATH_ERROR, 2,
-                           _("%s: field '%s' needs an index below %" G_GSIZE_FORMAT), path,
-                           seg->name, n);
+                           _("%s: field '%s' needs an index below %u"), path,
+                           seg->name, (guint) n);
               return FALSE;
             }
           msg = (*(ProtobufCMessage ***) member_of (msg, f))[seg->index];
@@ -616,6 +616,25 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
         return FALSE;
       }
   }
+  /* Check the index against what is there before creating anything. */
+  {
+    const ProtobufCFieldDescriptor *last_field = f;
+    ProtobufCMessage *holder = NULL;
+    const ProtobufCFieldDescriptor *found = NULL;
+    gsize count;
+
+    if (!walk (root, segments, FALSE, path, &holder, &found, error))
+      return FALSE;
+    count = holder != NULL ? ct_field_count (holder, found) : 0;
+    if (last_field != NULL && last_field->label == PROTOBUF_C_LABEL_REPEATED
+        && (last->index < 0 || (gsize) last->index > count))
+      {
+        g_set_error (error, CT_FIELD_PATH_ERROR, 2,
+                     _("%s: field '%s' needs an index up to %u"), path,
+                     last_field->name, (guint) count);
+        return FALSE;
+      }
+  }
   if (!walk (root, segments, TRUE, path, &msg, &f, error))
     return FALSE;
   size = element_size (f->type);
@@ -634,8 +653,8 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
         {
           element_free (f, element);
           g_set_error (error, CT_FIELD_PATH_ERROR, 2,
-                       _("%s: field '%s' needs an index up to %" G_GSIZE_FORMAT), path,
-                       f->name, (gsize) *count);
+                       _("%s: field '%s' needs an index up to %u"), path,
+                       f->name, (guint) *count);
           return FALSE;
         }
       if ((gsize) last->index == *count)

@@ -44,8 +44,10 @@ typedef struct {
   /* Edges after cycle breaking: per original edge, reversed or not, and its
    * chain of dummies (first dummy index, count). */
   gboolean *reversed;
-  guint *chain_start;
+  guint *chain_start;     /* per edge: where its dummies start in CHAIN_IDS */
   guint *chain_len;
+  guint *chain_ids;       /* the dummies of every edge, rank by rank */
+  guint *dummy_edge;      /* per dummy (index - n_real): its (first) edge */
 
   /* Compressed adjacency between consecutive ranks. */
   guint *up_start;        /* n_vertices + 1 */
@@ -224,22 +226,73 @@ assign_ranks (Layout *l)
     l->n_ranks = MAX (l->n_ranks, l->rank[v] + 1);
 }
 
-/* Dummies: one per rank an edge crosses. Returns the number made. */
+/* Dummies: one per rank an edge crosses. Edges leaving the same port (a
+ * blob read by several layers) share their dummies rank by rank, so a blob
+ * travels as one line that branches off near each reader rather than as a
+ * sheaf of parallel lines. */
+static guint64
+port_key (guint tail, double offset)
+{
+  return ((guint64) tail << 32) | (guint32) (gint32) lround (offset * 16);
+}
+
 static void
 make_dummies (Layout *l)
 {
   const CtGraphLayoutRequest *req = l->request;
-  guint n_dummies = 0;
+  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                        (GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint total = 0, n_dummies = 0;
 
   for (guint e = 0; e < req->n_edges; e++)
     if (edge_usable (l, e))
       {
         int span = l->rank[edge_head (l, e)] - l->rank[edge_tail (l, e)];
-        l->chain_start[e] = l->n_real + n_dummies;
+        l->chain_start[e] = total;
         l->chain_len[e] = span > 1 ? (guint) (span - 1) : 0;
-        n_dummies += l->chain_len[e];
+        total += l->chain_len[e];
       }
+  l->chain_ids = g_new (guint, MAX (total, 1));
+  for (guint e = 0; e < req->n_edges; e++)
+    {
+      GHashTable *by_rank = NULL;
+      int tail_rank;
+
+      if (!edge_usable (l, e) || l->chain_len[e] == 0)
+        continue;
+      tail_rank = l->rank[edge_tail (l, e)];
+      if (!l->reversed[e])
+        {
+          guint64 key = port_key (edge_spec (l, e)->from, edge_spec (l, e)->from_offset);
+          by_rank = g_hash_table_lookup (groups, &key);
+          if (by_rank == NULL)
+            {
+              by_rank = g_hash_table_new (g_direct_hash, g_direct_equal);
+              g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), by_rank);
+            }
+        }
+      for (guint i = 0; i < l->chain_len[e]; i++)
+        {
+          gpointer rank_key = GINT_TO_POINTER (tail_rank + 1 + (int) i);
+          gpointer found = by_rank != NULL ? g_hash_table_lookup (by_rank, rank_key) : NULL;
+          guint d;
+
+          if (found != NULL)
+            d = GPOINTER_TO_UINT (found) - 1;
+          else
+            {
+              d = l->n_real + n_dummies++;
+              g_array_append_val (owners, e);
+              if (by_rank != NULL)
+                g_hash_table_insert (by_rank, rank_key, GUINT_TO_POINTER (d + 1));
+            }
+          l->chain_ids[l->chain_start[e] + i] = d;
+        }
+    }
   l->n_vertices = l->n_real + n_dummies;
+  l->dummy_edge = g_new (guint, MAX (n_dummies, 1));
+  memcpy (l->dummy_edge, owners->data, sizeof (guint) * n_dummies);
 }
 
 static void
@@ -276,7 +329,7 @@ alloc_vertices (Layout *l)
         int r = l->rank[edge_tail (l, e)];
         for (guint i = 0; i < l->chain_len[e]; i++)
           {
-            guint d = l->chain_start[e] + i;
+            guint d = l->chain_ids[l->chain_start[e] + i];
             l->rank[d] = r + 1 + (int) i;
             l->across_size[d] = l->options->edge_sep;
           }
@@ -292,6 +345,8 @@ static void
 for_each_link (Layout *l, LinkFunc func, gpointer data)
 {
   const CtGraphLayoutRequest *req = l->request;
+  /* links into shared dummies come once per edge: keep one */
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   for (guint e = 0; e < req->n_edges; e++)
     {
@@ -306,9 +361,15 @@ for_each_link (Layout *l, LinkFunc func, gpointer data)
       prev_offset = l->reversed[e] ? spec->to_offset : spec->from_offset;
       for (guint i = 0; i < l->chain_len[e]; i++)
         {
-          guint d = l->chain_start[e] + i;
+          guint d = l->chain_ids[l->chain_start[e] + i];
+          guint64 key = ((guint64) prev << 32) | d;
+
           /* dot's weights: straight long edges matter most */
-          func (l, prev, d, prev_offset, 0, prev_dummy ? 8 : 2, data);
+          if (!g_hash_table_contains (seen, &key))
+            {
+              g_hash_table_add (seen, g_memdup2 (&key, sizeof key));
+              func (l, prev, d, prev_offset, 0, prev_dummy ? 8 : 2, data);
+            }
           prev = d;
           prev_offset = 0;
           prev_dummy = TRUE;
@@ -895,6 +956,525 @@ desired_x (Layout *l, guint v, gboolean use_up, gboolean use_down, gboolean stra
   *w = weight;
 }
 
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Coordinates for a fresh layout: Brandes and Köpf's method. Each vertex is
+ * aligned with the median of its neighbours in the rank above (or below),
+ * long edges first, into vertical blocks; blocks are packed as tightly as
+ * their separations allow, to the left (or right). Of the four layouts
+ * (up/down x left/right) aligned on the narrowest, each vertex takes the
+ * mean of its two middle candidates. Alignment with one median neighbour,
+ * rather than the mean of all, keeps spines straight: an Inception block's
+ * middle branch continues the line of the block above instead of the
+ * concatenation settling between uneven branches and drifting, block after
+ * block. */
+
+typedef struct {
+  Layout *l;
+  GHashTable *conflicts;   /* guint64 keys of (upper, lower) pairs */
+  GPtrArray *layers;       /* GArray of guint, in the variant's order */
+  guint *bpos;             /* position within the variant's layer */
+  guint *root;
+  guint *align;
+  double *xs;
+  guint *chain_up;         /* chain_length memos, G_MAXUINT: unknown */
+  guint *chain_down;
+} Compaction;
+
+static guint64
+pair_key (guint a, guint b)
+{
+  return ((guint64) MIN (a, b) << 32) | MAX (a, b);
+}
+
+static gboolean
+is_dummy (const Layout *l, guint v)
+{
+  return v >= l->n_real;
+}
+
+/* Type 1 conflicts: a segment between two dummies (part of a long edge)
+ * crossed by another segment; the other one gives way. */
+static void
+find_type1_conflicts (Layout *l, GHashTable *conflicts)
+{
+  for (int r = 1; r < l->n_ranks; r++)
+    {
+      GArray *prev = rank_array (l, r - 1);
+      GArray *layer = rank_array (l, r);
+      guint k0 = 0, scan = 0;
+
+      for (guint i = 0; i < layer->len; i++)
+        {
+          guint v = g_array_index (layer, guint, i);
+          int w = -1;
+          guint k1;
+
+          if (is_dummy (l, v))
+            for (guint k = l->up_start[v]; k < l->up_start[v + 1] && w < 0; k++)
+              if (is_dummy (l, l->up[k].other))
+                w = (int) l->up[k].other;
+          k1 = w >= 0 ? l->pos[w] : prev->len;
+          if (w < 0 && i + 1 < layer->len)
+            continue;
+          for (guint s_i = scan; s_i <= i; s_i++)
+            {
+              guint sv = g_array_index (layer, guint, s_i);
+              for (guint k = l->up_start[sv]; k < l->up_start[sv + 1]; k++)
+                {
+                  guint u = l->up[k].other;
+                  guint upos = l->pos[u];
+                  if ((upos < k0 || k1 < upos) && !(is_dummy (l, u) && is_dummy (l, sv)))
+                    g_hash_table_add (conflicts, g_memdup2 ((guint64[]) { pair_key (u, sv) },
+                                                            sizeof (guint64)));
+                }
+            }
+          scan = i + 1;
+          k0 = k1;
+        }
+    }
+}
+
+static gboolean
+has_conflict (Compaction *c, guint a, guint b)
+{
+  guint64 key = pair_key (a, b);
+  return g_hash_table_contains (c->conflicts, &key);
+}
+
+static guint
+link_count (const Layout *l, guint v, gboolean up)
+{
+  return up ? l->up_start[v + 1] - l->up_start[v] : l->down_start[v + 1] - l->down_start[v];
+}
+
+/* A side edge: a long edge from a node that branches to a node that
+ * merges, such as a residual shortcut. It runs beside the blocks it skips
+ * and never sets where a real node goes. */
+static gboolean
+is_side_edge (const Layout *l, guint dummy)
+{
+  guint e = l->dummy_edge[dummy - l->n_real];
+  return link_count (l, edge_tail (l, e), FALSE) > 1 && link_count (l, edge_head (l, e), TRUE) > 1;
+}
+
+/* Whether V goes on beyond itself on one side (UP or down): it ends there,
+ * or a real node or a long edge that is not a side edge follows. */
+static gboolean
+continues (const Layout *l, guint v, gboolean up)
+{
+  const guint *start = up ? l->up_start : l->down_start;
+  const Link *links = up ? l->up : l->down;
+
+  if (start[v + 1] == start[v])
+    return TRUE;
+  for (guint k = start[v]; k < start[v + 1]; k++)
+    if (!is_dummy (l, links[k].other) || !is_side_edge (l, links[k].other))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether V may share a vertical line with its neighbour W (above it when
+ * USE_UP): a side edge never lines up with a real node, and where one of
+ * the two branches toward the other, the other must go on beyond. */
+static gboolean
+may_align (const Layout *l, guint v, guint w, gboolean use_up)
+{
+  if (is_dummy (l, v) != is_dummy (l, w) && is_side_edge (l, is_dummy (l, v) ? v : w))
+    return FALSE;
+  if (link_count (l, w, !use_up) > 1 && !continues (l, v, !use_up))
+    return FALSE;
+  if (link_count (l, v, use_up) > 1 && !continues (l, w, use_up))
+    return FALSE;
+  return TRUE;
+}
+
+/* How many real nodes follow V in a plain chain toward one side (V itself
+ * included when it has exactly one link each way), crossing dummies. */
+static guint
+chain_length (Compaction *c, guint v, gboolean up)
+{
+  Layout *l = c->l;
+  guint *memo = up ? c->chain_up : c->chain_down;
+  guint count = 0, w = v;
+
+  if (memo[v] != G_MAXUINT)
+    return memo[v];
+  for (;;)
+    {
+      const Link *links = up ? l->up : l->down;
+      const guint *start = up ? l->up_start : l->down_start;
+
+      if (!is_dummy (l, w))
+        {
+          if (link_count (l, w, TRUE) != 1 || link_count (l, w, FALSE) != 1)
+            break;
+          count++;
+        }
+      if (start[w + 1] - start[w] != 1)
+        break;
+      w = links[start[w]].other;
+      if (!is_dummy (l, w) && memo[w] != G_MAXUINT)
+        {
+          count += memo[w];
+          break;
+        }
+    }
+  memo[v] = count;
+  return count;
+}
+
+static int
+compare_by_bpos (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const guint *bpos = data;
+  guint x = bpos[*(const guint *) a], y = bpos[*(const guint *) b];
+  return x < y ? -1 : x > y;
+}
+
+/* The neighbours of V on one side that V lines up with: among those
+ * allowed, the ones that lead into the longest plain chain (the block's
+ * main path), and of those the median (or the two medians) of all the
+ * neighbours when they qualify, else the median(s) of the qualifying ones.
+ * Equal branches (GoogLeNet's) keep the plain median rule and so their
+ * symmetry; uneven ones (Inception-ResNet's) keep one spine through the
+ * longest branch, from the top of a block and from its bottom alike.
+ * Returns how many (0 to 2) are in OUT. */
+static guint
+aligned_medians (Compaction *c, guint v, gboolean use_up, GArray *scratch, guint out[2])
+{
+  Layout *l = c->l;
+  const guint *start = use_up ? l->up_start : l->down_start;
+  const Link *links = use_up ? l->up : l->down;
+  guint n = 0, best = 0, n_all;
+  double mp;
+
+  g_array_set_size (scratch, 0);
+  for (guint k = start[v]; k < start[v + 1]; k++)
+    g_array_append_val (scratch, links[k].other);
+  if (scratch->len == 0)
+    return 0;
+  g_array_sort_with_data (scratch, compare_by_bpos, c->bpos);
+  n_all = scratch->len;
+  for (guint i = 0; i < n_all; i++)
+    {
+      guint w = g_array_index (scratch, guint, i);
+      if (may_align (l, v, w, use_up))
+        best = MAX (best, chain_length (c, w, use_up) + 1);
+    }
+  if (best == 0)
+    return 0;
+  /* the medians of all, if they qualify */
+  mp = (n_all - 1) / 2.0;
+  for (guint m = (guint) floor (mp); m <= (guint) ceil (mp); m++)
+    {
+      guint w = g_array_index (scratch, guint, m);
+      if (may_align (l, v, w, use_up) && chain_length (c, w, use_up) + 1 == best
+          && (n == 0 || out[0] != w))
+        out[n++] = w;
+    }
+  if (n > 0)
+    return n;
+  /* else the medians of the qualifying ones */
+  {
+    guint kept = 0;
+    for (guint i = 0; i < n_all; i++)
+      {
+        guint w = g_array_index (scratch, guint, i);
+        if (may_align (l, v, w, use_up) && chain_length (c, w, use_up) + 1 == best)
+          g_array_index (scratch, guint, kept++) = w;
+      }
+    mp = (kept - 1) / 2.0;
+    for (guint m = (guint) floor (mp); m <= (guint) ceil (mp); m++)
+      {
+        guint w = g_array_index (scratch, guint, m);
+        if (n == 0 || out[0] != w)
+          out[n++] = w;
+      }
+  }
+  return n;
+}
+
+static void
+vertical_alignment (Compaction *c, gboolean use_up)
+{
+  Layout *l = c->l;
+  g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint v = 0; v < l->n_vertices; v++)
+    c->root[v] = c->align[v] = v;
+  for (guint li = 0; li < c->layers->len; li++)
+    {
+      GArray *layer = g_ptr_array_index (c->layers, li);
+      int prev_idx = -1;
+
+      for (guint i = 0; i < layer->len; i++)
+        {
+          guint v = g_array_index (layer, guint, i);
+          guint cand[2], n_cand = aligned_medians (c, v, use_up, scratch, cand);
+
+          for (guint m = 0; m < n_cand; m++)
+            {
+              guint w = cand[m], back[2], n_back;
+              gboolean mutual = FALSE;
+
+              if (c->align[v] != v || prev_idx >= (int) c->bpos[w] || has_conflict (c, v, w))
+                continue;
+              /* W must choose V too: a node that branches lines up with its
+               * own median, not with whichever branch comes first */
+              n_back = aligned_medians (c, w, !use_up, scratch, back);
+              for (guint b = 0; b < n_back; b++)
+                mutual |= back[b] == v;
+              if (!mutual)
+                continue;
+              c->align[w] = v;
+              c->align[v] = c->root[v] = c->root[w];
+              prev_idx = (int) c->bpos[w];
+            }
+        }
+    }
+}
+
+typedef struct {
+  guint from, to;
+  double weight;
+} BlockEdge;
+
+static double
+separation (const Layout *l, guint u, guint v)
+{
+  double gap_u = is_dummy (l, u) ? l->options->edge_sep : l->options->node_sep;
+  double gap_v = is_dummy (l, v) ? l->options->edge_sep : l->options->node_sep;
+  return (l->across_size[u] + l->across_size[v] + gap_u + gap_v) / 2;
+}
+
+/* Pack the blocks: each as far left as its left neighbours allow, then as
+ * far right as its right neighbours allow (closing gaps a block's other
+ * members opened). */
+static void
+horizontal_compaction (Compaction *c)
+{
+  Layout *l = c->l;
+  guint nv = l->n_vertices;
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (BlockEdge));
+  g_autofree guint *in_start = g_new0 (guint, nv + 1);
+  g_autofree guint *out_start = g_new0 (guint, nv + 1);
+  g_autofree guint *in_list = NULL;
+  g_autofree guint *out_list = NULL;
+  g_autofree guint *indegree = g_new0 (guint, nv);
+  g_autofree guint *order = g_new (guint, nv);
+  guint n_order = 0, head = 0;
+
+  for (guint li = 0; li < c->layers->len; li++)
+    {
+      GArray *layer = g_ptr_array_index (c->layers, li);
+      for (guint i = 1; i < layer->len; i++)
+        {
+          guint u = g_array_index (layer, guint, i - 1), v = g_array_index (layer, guint, i);
+          BlockEdge e = { c->root[u], c->root[v], separation (l, u, v) };
+          g_array_append_val (edges, e);
+        }
+    }
+  for (guint i = 0; i < edges->len; i++)
+    {
+      BlockEdge *e = &g_array_index (edges, BlockEdge, i);
+      out_start[e->from + 1]++;
+      in_start[e->to + 1]++;
+      indegree[e->to]++;
+    }
+  for (guint v = 0; v < nv; v++)
+    {
+      in_start[v + 1] += in_start[v];
+      out_start[v + 1] += out_start[v];
+    }
+  in_list = g_new (guint, edges->len + 1);
+  out_list = g_new (guint, edges->len + 1);
+  {
+    g_autofree guint *in_fill = g_memdup2 (in_start, sizeof (guint) * nv);
+    g_autofree guint *out_fill = g_memdup2 (out_start, sizeof (guint) * nv);
+    for (guint i = 0; i < edges->len; i++)
+      {
+        BlockEdge *e = &g_array_index (edges, BlockEdge, i);
+        out_list[out_fill[e->from]++] = i;
+        in_list[in_fill[e->to]++] = i;
+      }
+  }
+  /* topological order of the roots (the block graph is acyclic: every rank
+   * orders its blocks the same way) */
+  for (guint v = 0; v < nv; v++)
+    if (c->root[v] == v && indegree[v] == 0)
+      order[n_order++] = v;
+  while (head < n_order)
+    {
+      guint v = order[head++];
+      for (guint k = out_start[v]; k < out_start[v + 1]; k++)
+        {
+          guint w = g_array_index (edges, BlockEdge, out_list[k]).to;
+          if (--indegree[w] == 0)
+            order[n_order++] = w;
+        }
+    }
+  for (guint i = 0; i < n_order; i++)
+    {
+      guint v = order[i];
+      double x = 0;
+      for (guint k = in_start[v]; k < in_start[v + 1]; k++)
+        {
+          BlockEdge *e = &g_array_index (edges, BlockEdge, in_list[k]);
+          x = MAX (x, c->xs[e->from] + e->weight);
+        }
+      c->xs[v] = x;
+    }
+  for (guint i = n_order; i > 0; i--)
+    {
+      guint v = order[i - 1];
+      double x = G_MAXDOUBLE;
+      for (guint k = out_start[v]; k < out_start[v + 1]; k++)
+        {
+          BlockEdge *e = &g_array_index (edges, BlockEdge, out_list[k]);
+          x = MIN (x, c->xs[e->to] - e->weight);
+        }
+      if (x != G_MAXDOUBLE)
+        c->xs[v] = MAX (c->xs[v], x);
+    }
+  for (guint v = 0; v < nv; v++)
+    c->xs[v] = c->xs[c->root[v]];
+}
+
+static void
+bk_variant (Compaction *c, gboolean from_top, gboolean from_left, double *out)
+{
+  Layout *l = c->l;
+
+  g_ptr_array_set_size (c->layers, 0);
+  for (int i = 0; i < l->n_ranks; i++)
+    {
+      GArray *src = rank_array (l, from_top ? i : l->n_ranks - 1 - i);
+      GArray *layer = g_array_sized_new (FALSE, FALSE, sizeof (guint), src->len);
+      for (guint j = 0; j < src->len; j++)
+        {
+          guint v = g_array_index (src, guint, from_left ? j : src->len - 1 - j);
+          g_array_append_val (layer, v);
+          c->bpos[v] = j;
+        }
+      g_ptr_array_add (c->layers, layer);
+    }
+  vertical_alignment (c, from_top);
+  memset (c->xs, 0, sizeof (double) * l->n_vertices);
+  horizontal_compaction (c);
+  for (guint v = 0; v < l->n_vertices; v++)
+    out[v] = from_left ? c->xs[v] : -c->xs[v];
+}
+
+static void
+brandes_koepf (Layout *l)
+{
+  guint nv = l->n_vertices;
+  Compaction c = { 0 };
+  double *xss[4];
+  double min_x[4], max_x[4], width[4];
+  int narrowest = 0;
+
+  if (nv == 0)
+    return;
+  c.l = l;
+  c.conflicts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  c.layers = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  c.bpos = g_new0 (guint, nv);
+  c.root = g_new0 (guint, nv);
+  c.align = g_new0 (guint, nv);
+  c.xs = g_new0 (double, nv);
+  c.chain_up = g_new (guint, nv);
+  c.chain_down = g_new (guint, nv);
+  memset (c.chain_up, 0xff, sizeof (guint) * nv);
+  memset (c.chain_down, 0xff, sizeof (guint) * nv);
+  find_type1_conflicts (l, c.conflicts);
+
+  for (int k = 0; k < 4; k++)
+    {
+      xss[k] = g_new (double, nv);
+      bk_variant (&c, k < 2, k % 2 == 0, xss[k]);
+      min_x[k] = G_MAXDOUBLE;
+      max_x[k] = -G_MAXDOUBLE;
+      width[k] = 0;
+      {
+        double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
+        for (guint v = 0; v < nv; v++)
+          {
+            min_x[k] = MIN (min_x[k], xss[k][v]);
+            max_x[k] = MAX (max_x[k], xss[k][v]);
+            lo = MIN (lo, xss[k][v] - l->across_size[v] / 2);
+            hi = MAX (hi, xss[k][v] + l->across_size[v] / 2);
+          }
+        width[k] = hi - lo;
+      }
+      if (width[k] < width[narrowest])
+        narrowest = k;
+    }
+  /* align the four on the narrowest: left ones by their left edge, right
+   * ones by their right edge */
+  for (int k = 0; k < 4; k++)
+    {
+      double delta = k % 2 == 0 ? min_x[narrowest] - min_x[k] : max_x[narrowest] - max_x[k];
+      for (guint v = 0; v < nv; v++)
+        xss[k][v] += delta;
+    }
+  for (guint v = 0; v < nv; v++)
+    {
+      double x[4] = { xss[0][v], xss[1][v], xss[2][v], xss[3][v] };
+      qsort (x, 4, sizeof (double), compare_double);
+      l->x[v] = (x[1] + x[2]) / 2;
+    }
+
+  for (int k = 0; k < 4; k++)
+    g_free (xss[k]);
+  g_hash_table_unref (c.conflicts);
+  g_ptr_array_unref (c.layers);
+  g_free (c.bpos);
+  g_free (c.root);
+  g_free (c.align);
+  g_free (c.xs);
+  g_free (c.chain_up);
+  g_free (c.chain_down);
+}
+
+/* Averaging four layouts can bring neighbours closer than their
+ * separation; move them apart as little as possible. */
+static void
+resolve_overlaps (Layout *l)
+{
+  guint max_len = 1;
+  double *desired, *weight, *offset;
+  Block *blocks;
+
+  for (int r = 0; r < l->n_ranks; r++)
+    max_len = MAX (max_len, rank_array (l, r)->len);
+  desired = g_new (double, max_len);
+  weight = g_new (double, max_len);
+  offset = g_new (double, max_len);
+  blocks = g_new (Block, max_len);
+  for (int r = 0; r < l->n_ranks; r++)
+    {
+      GArray *a = rank_array (l, r);
+      for (guint i = 0; i < a->len; i++)
+        {
+          desired[i] = l->x[g_array_index (a, guint, i)];
+          weight[i] = is_dummy (l, g_array_index (a, guint, i)) ? 0.5 : 1;
+        }
+      place_rank (l, r, desired, weight, blocks, offset);
+    }
+  g_free (desired);
+  g_free (weight);
+  g_free (offset);
+  g_free (blocks);
+}
+
 static void
 assign_across (Layout *l)
 {
@@ -912,6 +1492,16 @@ assign_across (Layout *l)
 
   for (guint v = 0; v < l->n_real && !incremental; v++)
     incremental = l->fixed[v];
+  if (!incremental)
+    {
+      brandes_koepf (l);
+      resolve_overlaps (l);
+      g_free (desired);
+      g_free (weight);
+      g_free (offset);
+      g_free (blocks);
+      return;
+    }
 
   /* Start packed and centred on 0 (or at previous places). */
   for (int r = 0; r < l->n_ranks; r++)
@@ -946,13 +1536,6 @@ assign_across (Layout *l)
   g_free (weight);
   g_free (offset);
   g_free (blocks);
-}
-
-static int
-compare_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
 }
 
 /* The along coordinate of each rank's centre line, and each rank's band. */
@@ -1053,7 +1636,7 @@ build_result (Layout *l)
       route->points = g_new (CtGraphPoint, 2 * l->chain_len[e]);
       for (guint i = 0; i < l->chain_len[e]; i++)
         {
-          guint d = l->chain_start[e] + i;
+          guint d = l->chain_ids[l->chain_start[e] + i];
           int r = l->rank[d];
           route->points[n++] = make_point (lr, l->x[d], centre[r] - band[r] / 2);
           if (band[r] > 0)
@@ -1120,6 +1703,8 @@ layout_clear (Layout *l)
   g_free (l->reversed);
   g_free (l->chain_start);
   g_free (l->chain_len);
+  g_free (l->chain_ids);
+  g_free (l->dummy_edge);
   g_free (l->up_start);
   g_free (l->up);
   g_free (l->down_start);

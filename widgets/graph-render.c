@@ -32,6 +32,7 @@
 #define PORT_SPACING_MAX 46.0
 #define LABEL_GAP 5.0
 #define TRUNK_LENGTH 22.0
+#define PORT_ROW_HEIGHT 14.0
 
 typedef enum {
   TEXT_TYPE,    /* header: bold */
@@ -258,10 +259,48 @@ folded_row_text (const CtGraphFolded *folded)
   return g_strdup_printf ("%s · %s", folded->type, folded->name);
 }
 
+/* The shape of the blob leaving top PORT of node NODE, or NULL. */
+static const char *
+top_shape (const CtGraphModel *model, guint node, guint port)
+{
+  guint n_out;
+  const guint *out = ct_graph_model_node_out_edges (model, node, &n_out);
+
+  for (guint i = 0; i < n_out; i++)
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (model, out[i]);
+      if (edge->from_port == port && edge->shape != NULL)
+        return edge->shape;
+    }
+  return NULL;
+}
+
+/* The width of a port row entry: the blob's name and its shape. */
 static double
-node_text_height (const CtGraphNode *node, gboolean expanded)
+port_entry_width (const CtGraphNode *node, const char *shape, guint port)
+{
+  double w = text_width (TEXT_LABEL, g_ptr_array_index (node->tops, port));
+  if (shape != NULL)
+    w += 5 + text_width (TEXT_LABEL, shape);
+  return w;
+}
+
+/* Top to bottom, a node with several tops names them in a row above its
+ * ports (outside, there would be no room for names and shapes side by
+ * side). */
+static gboolean
+has_port_row (const CtGraphNode *node, CtGraphRankdir rankdir)
+{
+  return rankdir == CT_GRAPH_RANKDIR_TB && node->tops->len > 1;
+}
+
+static double
+node_text_height (const CtGraphNode *node, gboolean expanded, CtGraphRankdir rankdir)
 {
   double h = HEADER_HEIGHT + BODY_PAD + NAME_HEIGHT + BODY_PAD;
+
+  if (has_port_row (node, rankdir))
+    h += PORT_ROW_HEIGHT;
 
   if (node->detail != NULL)
     h += DETAIL_HEIGHT;
@@ -271,8 +310,10 @@ node_text_height (const CtGraphNode *node, gboolean expanded)
 }
 
 static void
-measure_node (const CtGraphNode *node, gboolean expanded, double *width, double *height)
+measure_node (const CtGraphModel *model, guint index, gboolean expanded, CtGraphRankdir rankdir,
+              double *width, double *height)
 {
+  const CtGraphNode *node = ct_graph_model_get_node (model, index);
   double w = NODE_MIN_WIDTH;
   double header = text_width (TEXT_TYPE, node->type) + 2 * NODE_PAD_X;
   const char *badge = phase_badge (node->phase);
@@ -303,19 +344,27 @@ measure_node (const CtGraphNode *node, gboolean expanded, double *width, double 
     }
   /* room for the ports on both sides */
   w = MAX (w, MAX (node->bottoms->len, node->tops->len) * 22.0 + 12);
-  *width = ceil (MIN (w, 420));
-  *height = ceil (node_text_height (node, expanded));
+  if (has_port_row (node, rankdir))
+    {
+      double widest = 0;
+      for (guint i = 0; i < node->tops->len; i++)
+        widest = MAX (widest, port_entry_width (node, top_shape (model, index, i), i));
+      w = MAX (w, node->tops->len * (MIN (widest, 150) + 12) + 16);
+    }
+  *width = ceil (MIN (w, 480));
+  *height = ceil (node_text_height (node, expanded, rankdir));
 }
 
 /* Port offsets across the side they sit on, from the centre. */
 static double
-port_offset (guint n_ports, guint port, double side)
+port_offset (guint n_ports, guint port, double side, gboolean spread)
 {
   double spacing;
 
   if (n_ports <= 1)
     return 0;
-  spacing = MIN ((side - 16) / n_ports, PORT_SPACING_MAX);
+  /* ports keep together unless they carry names, which need the width */
+  spacing = spread ? (side - 16) / n_ports : MIN ((side - 16) / n_ports, PORT_SPACING_MAX);
   return (port - (n_ports - 1) / 2.0) * spacing;
 }
 
@@ -369,7 +418,7 @@ ct_graph_scene_new (CtGraphModel *model, CtGraphRankdir rankdir, GHashTable *exp
     {
       const CtGraphNode *node = ct_graph_model_get_node (model, i);
       scene->expanded[i] = expanded != NULL && g_hash_table_contains (expanded, node->id);
-      measure_node (node, scene->expanded[i], &widths[i], &heights[i]);
+      measure_node (model, i, scene->expanded[i], rankdir, &widths[i], &heights[i]);
       has_prev[i] = lookup_previous (previous, node->id, &prev[i]);
       any_prev |= has_prev[i];
     }
@@ -386,8 +435,9 @@ ct_graph_scene_new (CtGraphModel *model, CtGraphRankdir rankdir, GHashTable *exp
 
       spec->from = edge->from_node;
       spec->to = edge->to_node;
-      spec->from_offset = port_offset (from->tops->len, edge->from_port, from_side);
-      spec->to_offset = port_offset (to->bottoms->len, edge->to_port, to_side);
+      spec->from_offset = port_offset (from->tops->len, edge->from_port, from_side,
+                                       has_port_row (from, rankdir));
+      spec->to_offset = port_offset (to->bottoms->len, edge->to_port, to_side, FALSE);
     }
 
   request.n_nodes = n;
@@ -398,6 +448,25 @@ ct_graph_scene_new (CtGraphModel *model, CtGraphRankdir rankdir, GHashTable *exp
   request.previous = any_prev ? prev : NULL;
   request.has_previous = any_prev ? has_prev : NULL;
   ct_graph_layout_options_init (&request.options, rankdir);
+  if (rankdir == CT_GRAPH_RANKDIR_LR)
+    {
+      /* left to right, edge labels run along the gaps between ranks:
+       * make the gaps as wide as the longest label */
+      double widest = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          const CtGraphNode *node = ct_graph_model_get_node (model, i);
+          for (guint port = 0; port < node->tops->len; port++)
+            {
+              const char *shape = top_shape (model, i, port);
+              double w = shape != NULL ? text_width (TEXT_LABEL, shape) : 0;
+              if (node->tops->len > 1 || strcmp (node->tops->pdata[port], node->name) != 0)
+                w += text_width (TEXT_LABEL, node->tops->pdata[port]) + 6;
+              widest = MAX (widest, w);
+            }
+        }
+      request.options.rank_sep = CLAMP (widest + 28, request.options.rank_sep, 220);
+    }
   scene->layout = ct_graph_layout_compute (&request);
 
   if (pinned != NULL)
@@ -430,7 +499,8 @@ ct_graph_scene_port_position (const CtGraphScene *scene, guint node, gboolean is
   const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
   const CtGraphLayoutNode *ln = &scene->layout->nodes[node];
   guint count = is_top ? n->tops->len : n->bottoms->len;
-  double offset = port_offset (count, port, node_side (scene, node));
+  double offset = port_offset (count, port, node_side (scene, node),
+                               is_top && has_port_row (n, scene->rankdir));
   CtGraphPoint p;
 
   if (scene->rankdir == CT_GRAPH_RANKDIR_LR)
@@ -627,7 +697,8 @@ port_label (const CtGraphScene *scene, guint node, guint port, const char **shap
   const char *shape = NULL;
   guint n_out;
   const guint *out = ct_graph_model_node_out_edges (scene->model, node, &n_out);
-  gboolean show_name = n->tops->len > 1 || strcmp (blob, n->name) != 0;
+  gboolean show_name = !has_port_row (n, scene->rankdir)
+                       && (n->tops->len > 1 || strcmp (blob, n->name) != 0);
 
   for (guint i = 0; i < n_out && shape == NULL; i++)
     {
@@ -636,9 +707,54 @@ port_label (const CtGraphScene *scene, guint node, guint port, const char **shap
         shape = edge->shape;
     }
   *shape_out = shape;
+  if (has_port_row (n, scene->rankdir))
+    return NULL;  /* named, with the shape, inside the node */
   if (!show_name && shape == NULL)
     return NULL;
   return g_strdup (show_name ? blob : "");
+}
+
+static void rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r);
+
+/* Whether a top port's label goes before it (left in TB, above in LR)
+ * rather than after: when the edge leaving it heads that way, the label
+ * goes on the other side. A fan-out leaves as one stem; its label goes
+ * after unless every branch turns that way. */
+static gboolean
+label_goes_before (const CtGraphScene *scene, guint node, guint port, CtGraphPoint p)
+{
+  gboolean lr = scene->rankdir == CT_GRAPH_RANKDIR_LR;
+  guint n_out, n_after = 0, n_edges = 0;
+  const guint *out = ct_graph_model_node_out_edges (scene->model, node, &n_out);
+
+  for (guint k = 0; k < n_out; k++)
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (scene->model, out[k]);
+      const CtGraphLayoutRoute *route = &scene->layout->routes[out[k]];
+      CtGraphPoint next;
+      double d;
+
+      if (edge->from_port != port)
+        continue;
+      next = route->n_points > 0 ? route->points[0]
+                                 : ct_graph_scene_port_position (scene, edge->to_node, FALSE,
+                                                                 edge->to_port);
+      d = lr ? next.y - p.y : next.x - p.x;
+      n_edges++;
+      if (d > 4)
+        n_after++;
+    }
+  /* several ports: the left half label to the left, the right half to the
+   * right, so that neighbours' labels never meet */
+  {
+    const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
+    guint count = n->tops->len;
+    if (count > 1 && 2 * port + 1 < count)
+      return TRUE;
+    if (count > 1 && 2 * port + 1 > count)
+      return FALSE;
+  }
+  return n_edges > 0 && n_after == n_edges;
 }
 
 static void
@@ -660,17 +776,33 @@ render_port_labels (cairo_t *cr, const CtGraphScene *scene, const CtGraphPalette
           const char *shape;
           g_autofree char *name = port_label (scene, i, port, &shape);
           CtGraphPoint p = ct_graph_scene_port_position (scene, i, TRUE, port);
-          double x, cy, name_w;
+          double x, cy, name_w, total_w;
+          gboolean before;
 
           if (name == NULL)
             continue;
           if (outside_clip (clip, p.x, p.y, p.x, p.y, 200))
             continue;
-          x = p.x + LABEL_GAP + 1;
-          cy = lr ? p.y - 9 : p.y + 10;
-          if (lr)
-            x = p.x + 5;
           name_w = *name != '\0' ? text_width (TEXT_LABEL, name) : 0;
+          total_w = name_w + (shape != NULL ? text_width (TEXT_LABEL, shape) : 0)
+                    + (name_w > 0 && shape != NULL ? 6 : 0);
+          /* beside the edge's first stretch, on the side it does not turn to */
+          before = label_goes_before (scene, i, port, p);
+          if (lr)
+            {
+              x = p.x + 5;
+              cy = before ? p.y - 9 : p.y + 9;
+            }
+          else
+            {
+              x = before ? p.x - LABEL_GAP - 1 - total_w : p.x + LABEL_GAP + 1;
+              cy = p.y + 10;
+            }
+          /* a veil of background so that edges passing behind do not cross
+           * out the text */
+          rounded_rect (cr, x - 2, cy - 6.5, total_w + 4, 13, 3);
+          set_color (cr, &palette->background, 0.8);
+          cairo_fill (cr);
           if (*name != '\0')
             draw_text (cr, TEXT_LABEL, name, x, cy, 0, &palette->text_dim);
           if (shape != NULL)
@@ -829,6 +961,37 @@ draw_folded (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraphNo
   }
 }
 
+static void
+draw_port_row (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraphNode *n,
+               const CtGraphPalette *palette)
+{
+  double x, y, w, h, cy;
+  double spacing;
+
+  ct_graph_scene_node_box (scene, node, &x, &y, &w, &h);
+  cy = y + h - PORT_ROW_HEIGHT / 2 - 1;
+  spacing = (w - 16) / n->tops->len;
+  cairo_move_to (cr, x + 6, y + h - PORT_ROW_HEIGHT - 0.5);
+  cairo_line_to (cr, x + w - 6, y + h - PORT_ROW_HEIGHT - 0.5);
+  set_color (cr, &palette->node_border, 0.7);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  for (guint port = 0; port < n->tops->len; port++)
+    {
+      const char *name = g_ptr_array_index (n->tops, port);
+      const char *shape = top_shape (scene->model, node, port);
+      CtGraphPoint p = ct_graph_scene_port_position (scene, node, TRUE, port);
+      double name_w = text_width (TEXT_LABEL, name);
+      double tw = MIN (port_entry_width (n, shape, port), spacing - 4);
+      double left = p.x - tw / 2;
+
+      draw_text (cr, TEXT_LABEL, name, left, cy, spacing - 4, &palette->text);
+      if (shape != NULL && name_w + 5 < tw)
+        draw_text (cr, TEXT_LABEL, shape, left + name_w + 5, cy, tw - name_w - 5,
+                   &palette->edge_label);
+    }
+}
+
 void
 ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
                       CtGraphNodeState state, const CtGraphPalette *palette)
@@ -933,6 +1096,8 @@ ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
     }
   if (n->folded->len > 0)
     draw_folded (cr, scene, node, n, palette, x, y + 2, w);
+  if (has_port_row (n, scene->rankdir))
+    draw_port_row (cr, scene, node, n, palette);
   cairo_restore (cr);
 }
 
@@ -1040,6 +1205,8 @@ ct_graph_scene_hit_folded (const CtGraphScene *scene, guint node, double x, doub
     return FALSE;
   ct_graph_scene_node_box (scene, node, &bx, &by, &bw, &bh);
   top = by + HEADER_HEIGHT + BODY_PAD + NAME_HEIGHT + (n->detail != NULL ? DETAIL_HEIGHT : 0);
+  if (has_port_row (n, scene->rankdir))
+    bh -= PORT_ROW_HEIGHT;
   return x >= bx && x <= bx + bw && y >= top && y <= by + bh;
 }
 

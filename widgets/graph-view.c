@@ -3,11 +3,11 @@
  * The canvas owns a CtGraphScene (model + measured, laid-out geometry) and
  * one CtGraphNodeWidget child per node. Children are allocated at their
  * zoomed size and placed with a translation at whole pixels; each draws its
- * box scaled by the zoom (text laid out at the size it is shown at) and
- * shifted by the sub-pixel rest of its place. The canvas itself draws, in widget coordinates and
- * only for the visible part of the graph, the background grid and the
- * edges (under the nodes), then the ports, the feedback of a drag in
- * progress and the minimap (over them).
+ * box and ports scaled by the zoom (text laid out at the size it is shown
+ * at) into a texture that panning merely moves. The canvas itself draws,
+ * in widget coordinates and only for the visible part of the graph, the
+ * background grid and the edges (under the nodes), then the feedback of a
+ * drag in progress and the minimap (over them).
  *
  * Pointer input is handled by the canvas in the capture phase and hit-tested
  * against the scene, so the children only carry focus, tooltips and the
@@ -22,7 +22,7 @@
 #define ZOOM_MAX 4.0
 #define ZOOM_STEP 1.25
 #define NODE_MARGIN 8.0     /* room around a node box for selection rings */
-#define FIT_MARGIN 24.0
+#define FIT_MARGIN 40.0
 #define PORT_HIT 7.0        /* pixels on screen */
 #define EDGE_HIT 5.0
 #define GRID_STEP 24.0
@@ -170,7 +170,7 @@ ct_graph_node_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   int scale = gtk_widget_get_scale_factor (widget);
-  double x, y, w, h, wx, wy;
+  double x, y, w, h;
   cairo_surface_t *surface;
   cairo_t *cr;
   g_autoptr(GBytes) bytes = NULL;
@@ -188,15 +188,13 @@ ct_graph_node_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  /* the canvas places the child at whole pixels; the rest of the offset is
-   * drawn here, so the box meets the edges and ports exactly */
-  wx = (x - NODE_MARGIN - view->origin_x) * view->zoom;
-  wy = (y - NODE_MARGIN - view->origin_y) * view->zoom;
-  cairo_translate (cr, wx - floor (wx), wy - floor (wy));
   cairo_scale (cr, view->zoom, view->zoom);
   cairo_translate (cr, NODE_MARGIN - x, NODE_MARGIN - y);
   ct_graph_render_node (cr, view->scene, self->index, node_state (view, self),
                         palette_for (widget));
+  /* the ports belong to the node's picture: they move with it */
+  if (view->zoom >= PORT_MIN_ZOOM)
+    ct_graph_render_ports (cr, view->scene, self->index, palette_for (widget));
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 
@@ -368,10 +366,11 @@ redraw_all_nodes (CtGraphView *self)
 static void
 sync_children (CtGraphView *self)
 {
-  g_autoptr(GPtrArray) old = g_steal_pointer (&self->children);
   g_autoptr(GHashTable) old_by_id = g_steal_pointer (&self->children_by_id);
   guint n = self->model != NULL ? ct_graph_model_n_nodes (self->model) : 0;
 
+  /* the children live on in OLD_BY_ID until they are reused or dropped */
+  g_ptr_array_unref (self->children);
   self->children = g_ptr_array_new ();
   self->children_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < n; i++)
@@ -545,8 +544,6 @@ set_origin (CtGraphView *self, double x, double y)
     return;
   self->origin_x = x;
   self->origin_y = y;
-  /* nodes draw their sub-pixel offset themselves */
-  redraw_all_nodes (self);
   gtk_widget_queue_allocate (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -563,6 +560,8 @@ zoom_at (CtGraphView *self, double zoom, double wx, double wy)
   stop_animation (self);
   to_graph (self, wx, wy, &gx, &gy);
   self->zoom = zoom;
+  /* node pictures are drawn at the zoom */
+  redraw_all_nodes (self);
   set_origin (self, gx - wx / zoom, gy - wy / zoom);
   gtk_widget_queue_allocate (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -610,14 +609,21 @@ fit_now (CtGraphView *self)
   gh = self->scene->layout->height + 2 * FIT_MARGIN;
   zoom = MIN (1.0, MIN (width / gw, height / gh));
   zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
-  /* a graph much taller than wide (most nets) would become a thin line:
-   * fit its width and show the top instead */
-  if (zoom < 0.35 && width / gw > 2 * zoom)
+  /* a graph much longer than wide (most nets) would become a thin line:
+   * fit its width and show where the data comes in */
+  if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && width / gw > 2 * zoom)
     {
       zoom = MIN (1.0, MAX (0.35, width / gw));
       self->zoom = zoom;
       self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
       self->origin_y = -FIT_MARGIN;
+    }
+  else if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_LR && height / gh > 2 * zoom)
+    {
+      zoom = MIN (1.0, MAX (0.35, height / gh));
+      self->zoom = zoom;
+      self->origin_x = -FIT_MARGIN;
+      self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
     }
   else
     {
@@ -625,6 +631,7 @@ fit_now (CtGraphView *self)
       self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
       self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
     }
+  redraw_all_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
 
@@ -648,6 +655,7 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
   gh = self->scene->layout->height + 2 * FIT_MARGIN;
   zoom = CLAMP (MIN (1.0, MIN (width / gw, height / gh)), ZOOM_MIN, ZOOM_MAX);
   self->zoom = zoom;
+  redraw_all_nodes (self);
   self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
   self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
@@ -916,14 +924,21 @@ update_selected_state (CtGraphView *self)
     {
       CtGraphNodeWidget *child = g_ptr_array_index (self->children, i);
       gboolean selected = g_hash_table_contains (self->selected, child->id);
+      gboolean was = (gtk_widget_get_state_flags (GTK_WIDGET (child))
+                      & GTK_STATE_FLAG_SELECTED) != 0;
+
+      if (selected == was)
+        continue;
       if (selected)
         gtk_widget_set_state_flags (GTK_WIDGET (child), GTK_STATE_FLAG_SELECTED, FALSE);
       else
         gtk_widget_unset_state_flags (GTK_WIDGET (child), GTK_STATE_FLAG_SELECTED);
       gtk_accessible_update_state (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_STATE_SELECTED,
                                    selected, -1);
+      gtk_widget_queue_draw (GTK_WIDGET (child));
     }
-  redraw_all_nodes (self);
+  /* the selected node's edges are emphasised */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -987,32 +1002,10 @@ get_visible_graph_rect (CtGraphView *self, double *rect)
   rect[3] = gtk_widget_get_height (GTK_WIDGET (self)) / self->zoom;
 }
 
-static void
-draw_grid (CtGraphView *self, cairo_t *cr, const CtGraphPalette *palette, int width, int height)
-{
-  double step = GRID_STEP * self->zoom;
-  double x0, y0, radius;
-
-  while (step < 12)
-    step *= 2;
-  x0 = fmod (-self->origin_x * self->zoom, step);
-  y0 = fmod (-self->origin_y * self->zoom, step);
-  if (x0 < 0)
-    x0 += step;
-  if (y0 < 0)
-    y0 += step;
-  radius = CLAMP (self->zoom, 0.6, 1.2);
-  cairo_set_source_rgba (cr, palette->grid.r, palette->grid.g, palette->grid.b, 1);
-  for (double y = y0; y < height; y += step)
-    for (double x = x0; x < width; x += step)
-      cairo_rectangle (cr, x - radius / 2, y - radius / 2, radius, radius);
-  cairo_fill (cr);
-}
-
 /* The minimap's placement: a box in the bottom-right corner and the scale
  * that maps graph coordinates into it. FALSE when not shown. */
 static gboolean
-minimap_geometry (CtGraphView *self, double *box, double *scale)
+minimap_geometry (CtGraphView *self, double *box, double *scale)  /* scale[2]: x, y */
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
@@ -1028,11 +1021,13 @@ minimap_geometry (CtGraphView *self, double *box, double *scale)
       && visible[1] + visible[3] >= gh)
     return FALSE;
   s = MIN (MINIMAP_MAX / gw, MIN (height * 0.6, MINIMAP_MAX * 1.6) / gh);
-  box[2] = gw * s + 2 * 6;
-  box[3] = gh * s + 2 * 6;
+  scale[1] = s;
+  /* a very tall net (ResNet-152) would be a hairline: widen it */
+  scale[0] = MAX (s, MIN (48.0, MINIMAP_MAX) / gw);
+  box[2] = gw * scale[0] + 2 * 6;
+  box[3] = gh * scale[1] + 2 * 6;
   box[0] = width - box[2] - MINIMAP_PAD;
-  box[1] = height - box[3] - MINIMAP_PAD;
-  *scale = s;
+  box[1] = MINIMAP_PAD;  /* top right: apps overlay their controls at the bottom */
   return TRUE;
 }
 
@@ -1050,10 +1045,10 @@ rounded_box (cairo_t *cr, double x, double y, double w, double h, double r)
 static void
 draw_minimap (CtGraphView *self, cairo_t *cr, const CtGraphPalette *palette)
 {
-  double box[4], s, visible[4];
+  double box[4], s[2], visible[4];
   const CtGraphLayout *layout;
 
-  if (!minimap_geometry (self, box, &s))
+  if (!minimap_geometry (self, box, s))
     return;
   layout = self->scene->layout;
   cairo_save (cr);
@@ -1071,15 +1066,16 @@ draw_minimap (CtGraphView *self, cairo_t *cr, const CtGraphPalette *palette)
       const CtGraphLayoutNode *n = &layout->nodes[i];
       const CtGraphNode *node = ct_graph_model_get_node (self->model, i);
       const CtGraphColor *c = node->error != NULL ? &palette->error : &palette->family[node->family];
-      cairo_rectangle (cr, (n->x - n->width / 2) * s, (n->y - n->height / 2) * s,
-                       MAX (n->width * s, 1.5), MAX (n->height * s, 1.5));
+      cairo_rectangle (cr, (n->x - n->width / 2) * s[0], (n->y - n->height / 2) * s[1],
+                       MAX (n->width * s[0], 1.5), MAX (n->height * s[1], 1.5));
       cairo_set_source_rgba (cr, c->r, c->g, c->b, 0.85);
       cairo_fill (cr);
     }
   get_visible_graph_rect (self, visible);
   cairo_rectangle (cr, -6, -6, box[2], box[3]);
   cairo_clip (cr);
-  cairo_rectangle (cr, visible[0] * s, visible[1] * s, visible[2] * s, visible[3] * s);
+  cairo_rectangle (cr, visible[0] * s[0], visible[1] * s[1], visible[2] * s[0],
+                   visible[3] * s[1]);
   cairo_set_source_rgba (cr, palette->accent.r, palette->accent.g, palette->accent.b, 0.12);
   cairo_fill_preserve (cr);
   cairo_set_source_rgba (cr, palette->accent.r, palette->accent.g, palette->accent.b, 0.9);
@@ -1155,6 +1151,87 @@ node_visible (CtGraphView *self, guint index, const double *rect)
          && n->y + n->height / 2 + m >= rect[1] && n->y - n->height / 2 - m <= rect[1] + rect[3];
 }
 
+/* The dot grid: one dot repeated by the renderer, not thousands drawn. */
+static void
+snapshot_grid (CtGraphView *self, GtkSnapshot *snapshot, const CtGraphPalette *palette,
+               int width, int height)
+{
+  double step = GRID_STEP * self->zoom;
+  double x0, y0, dot = self->zoom >= 0.6 ? 2 : 1;
+  GdkRGBA color = { palette->grid.r, palette->grid.g, palette->grid.b, 1 };
+
+  while (step < 12)
+    step *= 2;
+  x0 = fmod (-self->origin_x * self->zoom, step);
+  y0 = fmod (-self->origin_y * self->zoom, step);
+  if (x0 < 0)
+    x0 += step;
+  if (y0 < 0)
+    y0 += step;
+  x0 = round (x0);
+  y0 = round (y0);
+  gtk_snapshot_push_repeat (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height),
+                            &GRAPHENE_RECT_INIT (x0, y0, step, step));
+  gtk_snapshot_append_color (snapshot, &color, &GRAPHENE_RECT_INIT (x0, y0, dot, dot));
+  gtk_snapshot_pop (snapshot);
+}
+
+/* The node whose edges stand out: the highlighted one, else the only
+ * selected one. */
+static int
+emphasised_node (CtGraphView *self)
+{
+  int node = index_of (self, self->highlight);
+
+  if (node < 0 && g_hash_table_size (self->selected) == 1)
+    {
+      GHashTableIter iter;
+      gpointer key;
+      g_hash_table_iter_init (&iter, self->selected);
+      if (g_hash_table_iter_next (&iter, &key, NULL))
+        node = index_of (self, key);
+    }
+  return node;
+}
+
+static void
+snapshot_edges (CtGraphView *self, GtkSnapshot *snapshot, const CtGraphPalette *palette,
+                int width, int height, const double *rect)
+{
+  double x0, y0, x1, y1;
+  cairo_t *cr;
+
+  /* only the part of the view the graph covers (labels reach a little
+   * beyond its box) */
+  to_widget (self, -160, -40, &x0, &y0);
+  to_widget (self, self->scene->layout->width + 160, self->scene->layout->height + 40, &x1, &y1);
+  x0 = floor (MAX (x0, 0));
+  y0 = floor (MAX (y0, 0));
+  x1 = ceil (MIN (x1, width));
+  y1 = ceil (MIN (y1, height));
+  if (x1 <= x0 || y1 <= y0)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x0, y0, x1 - x0, y1 - y0));
+  cairo_scale (cr, self->zoom, self->zoom);
+  cairo_translate (cr, -self->origin_x, -self->origin_y);
+  /* far out, labels would be unreadable specks: edges only */
+  ct_graph_render_edges (cr, self->scene, palette, rect, emphasised_node (self),
+                         self->zoom >= LABEL_MIN_ZOOM);
+  if (self->drop_edge >= 0)
+    {
+      /* the edge a dropped layer would be inserted into */
+      const CtGraphEdge *edge = ct_graph_model_get_edge (self->model, self->drop_edge);
+      CtGraphPoint a = ct_graph_scene_port_position (self->scene, edge->from_node, TRUE,
+                                                     edge->from_port);
+      CtGraphPoint b = ct_graph_scene_port_position (self->scene, edge->to_node, FALSE,
+                                                     edge->to_port);
+      cairo_arc (cr, (a.x + b.x) / 2, (a.y + b.y) / 2, 9, 0, 2 * G_PI);
+      cairo_set_source_rgba (cr, palette->accent.r, palette->accent.g, palette->accent.b, 0.9);
+      cairo_fill (cr);
+    }
+  cairo_destroy (cr);
+}
+
 static void
 ct_graph_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -1162,78 +1239,41 @@ ct_graph_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   const CtGraphPalette *palette = palette_for (widget);
-  double rect[4];
+  GdkRGBA background = { palette->background.r, palette->background.g, palette->background.b,
+                         1 };
+  double rect[4], box[4], s[2];
   cairo_t *cr;
-  int highlight_node;
 
   if (width <= 0 || height <= 0)
     return;
+  /* Per frame only the edges in view are drawn (and the minimap): the
+   * background is a colour, the grid one repeated dot, and every node a
+   * texture GTK keeps while pan moves it. */
+  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  snapshot_grid (self, snapshot, palette, width, height);
+  if (self->scene == NULL)
+    return;
+  get_visible_graph_rect (self, rect);
+  snapshot_edges (self, snapshot, palette, width, height, rect);
 
-  /* background, grid, edges */
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_source_rgb (cr, palette->background.r, palette->background.g,
-                        palette->background.b);
-  cairo_paint (cr);
-  draw_grid (self, cr, palette, width, height);
-  if (self->scene != NULL)
-    {
-      get_visible_graph_rect (self, rect);
-      highlight_node = index_of (self, self->highlight);
-      if (highlight_node < 0 && g_hash_table_size (self->selected) == 1)
-        {
-          GHashTableIter iter;
-          gpointer key;
-          g_hash_table_iter_init (&iter, self->selected);
-          if (g_hash_table_iter_next (&iter, &key, NULL))
-            highlight_node = index_of (self, key);
-        }
-      cairo_save (cr);
-      cairo_scale (cr, self->zoom, self->zoom);
-      cairo_translate (cr, -self->origin_x, -self->origin_y);
-      /* far out, labels would be unreadable specks: edges only */
-      ct_graph_render_edges (cr, self->scene, palette, rect, highlight_node,
-                             self->zoom >= LABEL_MIN_ZOOM);
-      if (self->drop_edge >= 0)
-        {
-          /* the edge a dropped layer would be inserted into */
-          const CtGraphEdge *edge = ct_graph_model_get_edge (self->model, self->drop_edge);
-          CtGraphPoint a = ct_graph_scene_port_position (self->scene, edge->from_node, TRUE,
-                                                         edge->from_port);
-          CtGraphPoint b = ct_graph_scene_port_position (self->scene, edge->to_node, FALSE,
-                                                         edge->to_port);
-          cairo_arc (cr, (a.x + b.x) / 2, (a.y + b.y) / 2, 9, 0, 2 * G_PI);
-          cairo_set_source_rgba (cr, palette->accent.r, palette->accent.g, palette->accent.b,
-                                 0.9);
-          cairo_fill (cr);
-        }
-      cairo_restore (cr);
-    }
-  cairo_destroy (cr);
+  for (guint i = 0; i < self->children->len; i++)
+    if (node_visible (self, i, rect))
+      gtk_widget_snapshot_child (widget, g_ptr_array_index (self->children, i), snapshot);
 
-  /* nodes: only those in view */
-  if (self->scene != NULL)
-    for (guint i = 0; i < self->children->len; i++)
-      if (node_visible (self, i, rect))
-        gtk_widget_snapshot_child (widget, g_ptr_array_index (self->children, i), snapshot);
-
-  /* ports, drag feedback, minimap */
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (self->scene != NULL && self->zoom >= PORT_MIN_ZOOM)
+  if (self->drag == DRAG_CONNECT || self->drag == DRAG_DISCONNECT || self->drag == DRAG_RUBBER)
     {
-      cairo_save (cr);
-      cairo_scale (cr, self->zoom, self->zoom);
-      cairo_translate (cr, -self->origin_x, -self->origin_y);
-      for (guint i = 0; i < self->children->len; i++)
-        if (node_visible (self, i, rect))
-          ct_graph_render_ports (cr, self->scene, i, palette);
-      cairo_restore (cr);
-    }
-  if (self->scene != NULL)
-    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       draw_feedback (self, cr, palette);
-      draw_minimap (self, cr, palette);
+      cairo_destroy (cr);
     }
-  cairo_destroy (cr);
+  if (minimap_geometry (self, box, s))
+    {
+      cr = gtk_snapshot_append_cairo (snapshot,
+                                      &GRAPHENE_RECT_INIT (floor (box[0]) - 1, floor (box[1]) - 1,
+                                                           ceil (box[2]) + 2, ceil (box[3]) + 2));
+      draw_minimap (self, cr, palette);
+      cairo_destroy (cr);
+    }
 }
 
 static void
@@ -1254,9 +1294,10 @@ ct_graph_view_size_allocate (GtkWidget *widget, int width, int height, int basel
 
       ct_graph_scene_node_box (self->scene, i, &x, &y, &w, &h);
       to_widget (self, x - NODE_MARGIN, y - NODE_MARGIN, &wx, &wy);
-      /* whole pixels: a node drawn at a fraction would be resampled */
-      transform = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((float) floor (wx),
-                                                                       (float) floor (wy)));
+      /* whole pixels: a node texture placed at a fraction would be
+       * resampled and blur; edges meet it within half a pixel */
+      transform = gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((float) round (wx),
+                                                                       (float) round (wy)));
       gtk_widget_allocate (child, (int) ceil ((w + 2 * NODE_MARGIN) * self->zoom) + 1,
                            (int) ceil ((h + 2 * NODE_MARGIN) * self->zoom) + 1, -1, transform);
     }
@@ -1300,23 +1341,23 @@ edge_into (CtGraphView *self, guint node, guint port)
 static gboolean
 in_minimap (CtGraphView *self, double wx, double wy)
 {
-  double box[4], s;
+  double box[4], s[2];
 
-  return minimap_geometry (self, box, &s) && wx >= box[0] && wx <= box[0] + box[2]
+  return minimap_geometry (self, box, s) && wx >= box[0] && wx <= box[0] + box[2]
          && wy >= box[1] && wy <= box[1] + box[3];
 }
 
 static void
 minimap_center_on (CtGraphView *self, double wx, double wy)
 {
-  double box[4], s;
+  double box[4], s[2];
 
-  if (!minimap_geometry (self, box, &s))
+  if (!minimap_geometry (self, box, s))
     return;
   stop_animation (self);
-  set_origin (self, (wx - box[0] - 6) / s - gtk_widget_get_width (GTK_WIDGET (self)) / 2.0
+  set_origin (self, (wx - box[0] - 6) / s[0] - gtk_widget_get_width (GTK_WIDGET (self)) / 2.0
                       / self->zoom,
-              (wy - box[1] - 6) / s - gtk_widget_get_height (GTK_WIDGET (self)) / 2.0
+              (wy - box[1] - 6) / s[1] - gtk_widget_get_height (GTK_WIDGET (self)) / 2.0
                 / self->zoom);
 }
 
@@ -1943,8 +1984,12 @@ on_key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode,
     return FALSE;
   if (focus < 0)
     {
-      /* first arrow: the first node */
-      move_focus (self, 0, state);
+      /* no node has the focus: start from the selection, else the first
+       * node */
+      for (int i = 0; i < node_count (self) && focus < 0; i++)
+        if (g_hash_table_contains (self->selected, ct_graph_model_get_node (self->model, i)->id))
+          focus = i;
+      move_focus (self, focus >= 0 ? focus : 0, state);
       return TRUE;
     }
   move_focus (self, neighbour (self, focus, along, across), state);

@@ -44,7 +44,8 @@ GtkWidget *ct_graph_view_new (void);
  * positions and fold state of nodes with an id seen before, places new
  * nodes beside their neighbours, keeps the selection of ids that still
  * exist, and emits selection-changed if it changed. The first model (or
- * after ct_graph_view_relayout()) is fitted into the view. */
+ * after ct_graph_view_relayout()) is fitted into the view; a net too long
+ * to be read whole is shown from its input end at a readable zoom. */
 void ct_graph_view_set_model (CtGraphView *self, CtGraphModel *model);
 CtGraphModel *ct_graph_view_get_model (CtGraphView *self);
 
@@ -65,8 +66,8 @@ void ct_graph_view_zoom_out (CtGraphView *self);
 /* Whole graph in view (never above 100 %). */
 void ct_graph_view_zoom_to_fit (CtGraphView *self);
 
-/* Property "show-minimap" (default TRUE): the minimap appears when the
- * graph does not fit the view. */
+/* Property "show-minimap" (default TRUE): the minimap (top right corner)
+ * appears when the graph does not fit the view. */
 void ct_graph_view_set_show_minimap (CtGraphView *self, gboolean show);
 gboolean ct_graph_view_get_show_minimap (CtGraphView *self);
 

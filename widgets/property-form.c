@@ -232,7 +232,8 @@ make_entry (CtPropertyForm *self, const ProtobufCFieldDescriptor *f, const char 
   gtk_widget_set_valign (entry, GTK_ALIGN_CENTER);
   if (is_number (f))
     {
-      gtk_editable_set_width_chars (GTK_EDITABLE (entry), 8);
+      gtk_editable_set_width_chars (GTK_EDITABLE (entry), 7);
+      gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 10);
       gtk_entry_set_input_purpose (GTK_ENTRY (entry), f->type == PROTOBUF_C_TYPE_FLOAT
                                                         || f->type == PROTOBUF_C_TYPE_DOUBLE
                                                         ? GTK_INPUT_PURPOSE_NUMBER
@@ -240,7 +241,10 @@ make_entry (CtPropertyForm *self, const ProtobufCFieldDescriptor *f, const char 
       gtk_entry_set_alignment (GTK_ENTRY (entry), 1.0);
     }
   else
-    gtk_editable_set_width_chars (GTK_EDITABLE (entry), 12);
+    {
+      gtk_editable_set_width_chars (GTK_EDITABLE (entry), 11);
+      gtk_editable_set_max_width_chars (GTK_EDITABLE (entry), 16);
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   f->name, -1);
   set_path (self, entry, path);
@@ -435,9 +439,8 @@ list_summary (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f, gs
   if (count == 0)
     return g_strdup (_("None"));
   if (f->type == PROTOBUF_C_TYPE_MESSAGE || count > 8)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GSIZE_FORMAT " item",
-                                         "%" G_GSIZE_FORMAT " items", count),
-                            count);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", count),
+                            (guint) count);
   for (gsize i = 0; i < count; i++)
     {
       g_autofree char *value = ct_field_value_to_text (msg, f, i);
@@ -559,10 +562,6 @@ add_field (CtPropertyForm *self, GtkWidget *container, const ProtobufCMessage *m
       g_autofree char *subtitle = list_summary (msg, f, count);
       GtkWidget *expander = make_expander (self, f->name, subtitle, path);
 
-      if (count > 0)
-        adw_expander_row_add_action (ADW_EXPANDER_ROW (expander),
-                                     make_clear_button (self, path, "edit-clear-all-symbolic",
-                                                        _("Remove all")));
       add_row (container, expander);
       if (f->type != PROTOBUF_C_TYPE_MESSAGE && count > MAX_LISTED_VALUES)
         {
@@ -584,13 +583,19 @@ add_field (CtPropertyForm *self, GtkWidget *container, const ProtobufCMessage *m
           else
             {
               g_autofree char *value = ct_field_value_to_text (msg, f, i);
-              GtkWidget *row = adw_action_row_new ();
+              GtkWidget *row = gtk_list_box_row_new ();
+              GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
               GtkWidget *editor = make_editor (self, f, value, NULL, TRUE, element);
 
-              if (GTK_IS_ENTRY (editor))
-                gtk_widget_set_hexpand (editor, TRUE);
-              adw_action_row_add_prefix (ADW_ACTION_ROW (row), editor);
-              adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+              /* The value fills the row; the remove button ends it. */
+              gtk_widget_set_hexpand (editor, GTK_IS_ENTRY (editor));
+              if (!GTK_IS_ENTRY (editor))
+                gtk_widget_set_halign (editor, GTK_ALIGN_START);
+              gtk_box_append (GTK_BOX (box), editor);
+              gtk_box_append (GTK_BOX (box), remove);
+              gtk_widget_add_css_class (box, "form-element");
+              gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+              gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
               adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
             }
         }
@@ -621,14 +626,14 @@ add_field (CtPropertyForm *self, GtkWidget *container, const ProtobufCMessage *m
 
     adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), f->name);
     adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
+    /* Field names are identifiers: never broken across lines. */
+    adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
     if (*default_text != '\0')
       /* TRANSLATORS: a field's tooltip: its type and default value */
       tooltip = g_strdup_printf (_("%s, default %s"), type_name (f), default_text);
     else
       tooltip = g_strdup (type_name (f));
     gtk_widget_set_tooltip_text (row, tooltip);
-    if (f->type == PROTOBUF_C_TYPE_STRING && GTK_IS_ENTRY (editor))
-      gtk_widget_set_hexpand (editor, TRUE);
     adw_action_row_add_suffix (ADW_ACTION_ROW (row), editor);
     if (value != NULL)
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),

@@ -55,9 +55,9 @@ load_net_file (CtSolver *solver, const char *field, const char *path, GError **e
   return param;
 }
 
-/* The state a net is built with: DEFAULT_PHASE, then the NetParameter's
- * own state, then OVERRIDE (may be NULL). STAGES gets OVERRIDE's stages
- * (the builder adds the NetParameter's own). */
+/* The phase and level a net is built with: DEFAULT_PHASE and 0, then
+ * what the NetParameter's own state sets, then what OVERRIDE (may be NULL)
+ * sets. Stages are added up by build_net and the builder. */
 static void
 merge_state (CtNetConfig *config, Caffe__Phase default_phase, const Caffe__NetParameter *param,
              const Caffe__NetState *override)
@@ -66,7 +66,6 @@ merge_state (CtNetConfig *config, Caffe__Phase default_phase, const Caffe__NetPa
 
   config->phase = default_phase;
   config->level = 0;
-  config->stages = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (layers); i++)
     {
       if (layers[i] == NULL)

@@ -38,6 +38,15 @@ fits_bytes (int64_t n)
   return n >= 0 && (uint64_t) n <= SIZE_MAX / sizeof (float);
 }
 
+/* Starts the pool (parallel.h) before OpenBLAS's first call, which sets
+ * OpenBLAS to one thread: otherwise OpenBLAS would start its own threads
+ * for the calls made before the pool's first job. */
+static inline void
+one_runtime (void)
+{
+  (void) ct_cpu_num_threads ();
+}
+
 static inline int
 valid_transpose (CtTranspose trans)
 {
@@ -115,6 +124,7 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
              float alpha, const float *a, const float *b,
              float beta, float *c)
 {
+  one_runtime ();
   if (!valid_transpose (trans_a) || !valid_transpose (trans_b)
       || !fits_blasint (m) || !fits_blasint (n) || !fits_blasint (k))
     return CT_STATUS_INVALID;
@@ -148,6 +158,7 @@ ct_cpu_gemv (CtTranspose trans_a, int64_t m, int64_t n,
              float alpha, const float *a, const float *x,
              float beta, float *y)
 {
+  one_runtime ();
   if (!valid_transpose (trans_a) || !fits_blasint (m) || !fits_blasint (n))
     return CT_STATUS_INVALID;
 
@@ -167,19 +178,38 @@ ct_cpu_gemv (CtTranspose trans_a, int64_t m, int64_t n,
   return CT_STATUS_OK;
 }
 
+/* The arguments of an element-wise function, for the pool's chunks:
+ * blobs of more than CT_PARALLEL_ELEMENT_GRAIN elements are shared between
+ * its threads. Each element's result is the same whoever computes it. */
+typedef struct {
+  float alpha;
+  const float *a, *b;
+  float *y;
+} Elements;
+
+static void
+axpy_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  cblas_saxpy ((blasint) (end - begin), e->alpha, e->a + begin, 1, e->y + begin, 1);
+}
+
 CtStatus
 ct_cpu_axpy (int64_t n, float alpha, const float *x, float *y)
 {
+  Elements e = { alpha, x, NULL, y };
+
   if (!fits_blasint (n))
     return CT_STATUS_INVALID;
-  if (n > 0)
-    cblas_saxpy ((blasint) n, alpha, x, 1, y, 1);
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, axpy_range, &e);
   return CT_STATUS_OK;
 }
 
 CtStatus
 ct_cpu_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
 {
+  one_runtime ();
   if (!fits_blasint (n))
     return CT_STATUS_INVALID;
   if (n > 0)
@@ -190,6 +220,7 @@ ct_cpu_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
 CtStatus
 ct_cpu_scal (int64_t n, float alpha, float *x)
 {
+  one_runtime ();
   if (!fits_blasint (n))
     return CT_STATUS_INVALID;
   if (n > 0)
@@ -201,6 +232,7 @@ CtStatus
 ct_cpu_strided_dot (int64_t n, const float *x, int64_t incx,
                     const float *y, int64_t incy, float *out)
 {
+  one_runtime ();
   if (!fits_blasint (n) || !fits_increment (incx) || !fits_increment (incy))
     return CT_STATUS_INVALID;
   *out = n > 0 ? cblas_sdot ((blasint) n, x, (blasint) incx, y, (blasint) incy) : 0.0f;
@@ -216,58 +248,97 @@ ct_cpu_dot (int64_t n, const float *x, const float *y, float *out)
 CtStatus
 ct_cpu_asum (int64_t n, const float *x, float *out)
 {
+  one_runtime ();
   if (!fits_blasint (n))
     return CT_STATUS_INVALID;
   *out = n > 0 ? cblas_sasum ((blasint) n, x, 1) : 0.0f;
   return CT_STATUS_OK;
 }
 
+static void
+copy_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  memcpy (e->y + begin, e->a + begin, (size_t) (end - begin) * sizeof (float));
+}
+
 CtStatus
 ct_cpu_copy (int64_t n, const float *x, float *y)
 {
+  Elements e = { 0.0f, x, NULL, y };
+
   if (!fits_bytes (n))
     return CT_STATUS_INVALID;
   /* Copying an array onto itself is a no-op that memcpy does not allow. */
   if (n > 0 && x != y)
-    memcpy (y, x, (size_t) n * sizeof (float));
+    ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, copy_range, &e);
   return CT_STATUS_OK;
+}
+
+static void
+set_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  if (e->alpha == 0.0f)
+    memset (e->y + begin, 0, (size_t) (end - begin) * sizeof (float));
+  else
+    for (int64_t i = begin; i < end; i++)
+      e->y[i] = e->alpha;
 }
 
 CtStatus
 ct_cpu_set (int64_t n, float alpha, float *y)
 {
+  Elements e = { alpha, NULL, NULL, y };
+
   if (!fits_bytes (n))
     return CT_STATUS_INVALID;
-  if (n == 0)
-    return CT_STATUS_OK;
-  if (alpha == 0.0f)
-    memset (y, 0, (size_t) n * sizeof (float));
-  else
-    for (int64_t i = 0; i < n; i++)
-      y[i] = alpha;
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, set_range, &e);
   return CT_STATUS_OK;
+}
+
+static void
+scale_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  for (int64_t i = begin; i < end; i++)
+    e->y[i] = e->alpha * e->a[i];
 }
 
 CtStatus
 ct_cpu_scale (int64_t n, float alpha, const float *x, float *y)
 {
+  Elements e = { alpha, x, NULL, y };
+
   if (!fits_bytes (n))
     return CT_STATUS_INVALID;
-  for (int64_t i = 0; i < n; i++)
-    y[i] = alpha * x[i];
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, scale_range, &e);
   return CT_STATUS_OK;
 }
 
 /* The element-wise binary ops share one shape; a macro keeps the four
  * definitions identical but for the operator. */
 #define CT_DEFINE_BINARY(name, OP)                                        \
+  static void                                                             \
+  name##_range (int64_t begin, int64_t end, int chunk, void *data)        \
+  {                                                                       \
+    const Elements *e = data;                                             \
+                                                                          \
+    for (int64_t i = begin; i < end; i++)                                 \
+      e->y[i] = e->a[i] OP e->b[i];                                       \
+  }                                                                       \
+                                                                          \
   CtStatus                                                                \
   name (int64_t n, const float *a, const float *b, float *y)              \
   {                                                                       \
+    Elements e = { 0.0f, a, b, y };                                       \
+                                                                          \
     if (!fits_bytes (n))                                                  \
       return CT_STATUS_INVALID;                                           \
-    for (int64_t i = 0; i < n; i++)                                       \
-      y[i] = a[i] OP b[i];                                                \
+    ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, name##_range, &e); \
     return CT_STATUS_OK;                                                  \
   }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "parallel.h"
 
 #define N_LANES 8
 
@@ -75,16 +76,39 @@ asum_row (int64_t n, const float *x)
   return total;
 }
 
+typedef struct {
+  int64_t block;
+  const float *src;
+  int64_t src_stride;
+  float *dst;
+  int64_t dst_stride;
+} CopyBlocks;
+
+static void
+copy_blocks_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const CopyBlocks *j = data;
+
+  for (int64_t i = begin; i < end; i++)
+    memcpy (j->dst + i * j->dst_stride, j->src + i * j->src_stride,
+            (size_t) j->block * sizeof (float));
+}
+
 CtStatus
 ct_cpu_copy_blocks (int64_t num, int64_t block, const float *src, int64_t src_stride,
                     float *dst, int64_t dst_stride)
 {
+  CopyBlocks job = { block, src, src_stride, dst, dst_stride };
+  int64_t grain;
+
   if (!valid_counts (num, block, 0) || src_stride < block || dst_stride < block)
     return CT_STATUS_INVALID;
   if (block == 0)
     return CT_STATUS_OK;
-  for (int64_t i = 0; i < num; i++)
-    memcpy (dst + i * dst_stride, src + i * src_stride, (size_t) block * sizeof (float));
+  /* Large copies (Concat and Slice of whole feature maps) are shared
+   * between the pool's threads, a range of blocks each. */
+  grain = block >= CT_PARALLEL_ELEMENT_GRAIN ? 1 : CT_PARALLEL_ELEMENT_GRAIN / block;
+  ct_cpu_parallel_for (num, grain, copy_blocks_range, &job);
   return CT_STATUS_OK;
 }
 

@@ -10,6 +10,58 @@
 
 #include "im2col.h"
 
+/* Copy and clear N floats. Rows of small images are a few floats long, and
+ * a library call per row would cost more than the row: short ones move in
+ * fixed-size pieces the compiler does inline. */
+static inline void
+copy_floats (float *dst, const float *src, int64_t n)
+{
+  int64_t i = 0;
+
+  if (n > 32)
+    {
+      memcpy (dst, src, (size_t) n * sizeof (float));
+      return;
+    }
+  for (; i + 8 <= n; i += 8)
+    memcpy (dst + i, src + i, 8 * sizeof (float));
+  if (i + 4 <= n)
+    {
+      memcpy (dst + i, src + i, 4 * sizeof (float));
+      i += 4;
+    }
+  /* At most three left, as in zero_floats. */
+  for (int64_t left = n - i; left > 0; left--, i++)
+    dst[i] = src[i];
+}
+
+static inline void
+zero_floats (float *dst, int64_t n)
+{
+  static const float zeros[8] = { 0 };
+  int64_t i = 0;
+
+  if (n > 32)
+    {
+      memset (dst, 0, (size_t) n * sizeof (float));
+      return;
+    }
+  for (; i + 8 <= n; i += 8)
+    memcpy (dst + i, zeros, sizeof zeros);
+  if (i + 4 <= n)
+    {
+      memcpy (dst + i, zeros, 4 * sizeof (float));
+      i += 4;
+    }
+  /* At most three left: written out, so that no loop becomes a call. */
+  if (i < n)
+    dst[i++] = 0.0f;
+  if (i < n)
+    dst[i++] = 0.0f;
+  if (i < n)
+    dst[i] = 0.0f;
+}
+
 /* ceil (A / S) clamped to [0, HI], for a possibly negative A and S > 0. */
 static inline int64_t
 div_up_clamped (int64_t a, int64_t s, int64_t hi)
@@ -97,22 +149,22 @@ ct_cpu_im2col_ld (const float *data_im, int64_t channels, int64_t height, int64_
 
                 if (ih < 0 || ih >= height)
                   {
-                    memset (dst, 0, (size_t) out_w * sizeof (float));
+                    zero_floats (dst, out_w);
                     continue;
                   }
                 if (lo > 0)
-                  memset (dst, 0, (size_t) lo * sizeof (float));
+                  zero_floats (dst, lo);
                 if (hi > lo)
                   {
                     src = im + ih * width + lo * stride_w - pad_w + kw * dilation_w;
                     if (stride_w == 1)
-                      memcpy (dst + lo, src, (size_t) (hi - lo) * sizeof (float));
+                      copy_floats (dst + lo, src, hi - lo);
                     else
                       for (int64_t ow = lo; ow < hi; ow++, src += stride_w)
                         dst[ow] = *src;
                   }
                 if (hi < out_w)
-                  memset (dst + hi, 0, (size_t) (out_w - hi) * sizeof (float));
+                  zero_floats (dst + hi, out_w - hi);
               }
             data_col += ld_col;
           }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lrn.h"
+#include "parallel.h"
 
 /* scale^-beta for N elements, times FACTOR when given. beta 0.75, the
  * value of nearly every net, avoids powf: 1 / (r sqrt (r)) with r = sqrt (s)
@@ -50,50 +51,100 @@ valid_counts (int64_t a, int64_t b, int64_t c, int64_t size)
   return a >= 0 && b >= 0 && c >= 0 && size > 0 && size % 2 == 1;
 }
 
+/* Work items of PER_ITEM elements each go to the pool's threads in chunks
+ * of at least CT_PARALLEL_ELEMENT_GRAIN elements. */
+static int64_t
+items_grain (int64_t per_item)
+{
+  if (per_item >= CT_PARALLEL_ELEMENT_GRAIN)
+    return 1;
+  return CT_PARALLEL_ELEMENT_GRAIN / (per_item > 0 ? per_item : 1);
+}
+
+#define MIN_LEN(rest) ((rest) < BLOCK ? (rest) : BLOCK)
+
+/* ACROSS works on blocks of BLOCK positions of one image through all its
+ * channels: the pool's threads share the (image, block) pairs, and a
+ * block's rows stay in cache while the window slides over the channels.
+ * Each element sees the same operations in the same order as a whole-image
+ * pass, so blocking changes no result. */
+#define BLOCK 256
+
+typedef struct {
+  int64_t channels, spatial, blocks, pre;
+  float alpha_over_size, k, beta, cache_ratio;
+  const float *bottom, *top, *scale_in, *top_diff;
+  float *scale, *out;
+} Across;
+
+/* Image N, positions [I0, I0 + LEN): each channel's scale is the previous
+ * channel's plus the square entering the window, minus the one leaving. */
+static void
+across_forward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
+{
+  const int64_t channels = a->channels, spatial = a->spatial, pre = a->pre;
+  const int64_t base = n * channels * spatial + i0;
+  const float *x = a->bottom + base;
+  float *s = a->scale + base;
+
+  if (channels == 0)
+    return;
+  /* Channel 0: the window covers channels [-pre, pre]. */
+  for (int64_t i = 0; i < len; i++)
+    s[i] = a->k;
+  for (int64_t c = 0; c <= pre && c < channels; c++)
+    for (int64_t i = 0; i < len; i++)
+      s[i] += a->alpha_over_size * (x[c * spatial + i] * x[c * spatial + i]);
+
+  /* Then slide: channel c + pre enters, channel c - 1 - pre leaves. */
+  for (int64_t c = 1; c < channels; c++)
+    {
+      float *cur = s + c * spatial;
+      const float *prev = cur - spatial;
+      int64_t head = c + pre, tail = c - 1 - pre;
+
+      for (int64_t i = 0; i < len; i++)
+        cur[i] = prev[i];
+      if (head < channels)
+        for (int64_t i = 0; i < len; i++)
+          cur[i] += a->alpha_over_size * (x[head * spatial + i] * x[head * spatial + i]);
+      if (tail >= 0)
+        for (int64_t i = 0; i < len; i++)
+          cur[i] += -a->alpha_over_size * (x[tail * spatial + i] * x[tail * spatial + i]);
+    }
+  for (int64_t c = 0; c < channels; c++)
+    negative_power (len, s + c * spatial, a->beta, x + c * spatial,
+                    a->out + base + c * spatial);
+}
+
+static void
+across_forward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Across *a = data;
+
+  for (int64_t item = begin; item < end; item++)
+    {
+      int64_t n = item / a->blocks, i0 = (item % a->blocks) * BLOCK;
+
+      across_forward_block (a, n, i0, MIN_LEN (a->spatial - i0));
+    }
+}
+
 CtStatus
 ct_cpu_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
                            int64_t size, float alpha, float beta, float k,
                            const float *bottom, float *scale, float *top)
 {
-  const int64_t pre = (size - 1) / 2;
-  const float alpha_over_size = alpha / (float) size;
+  Across a = {
+    .channels = channels, .spatial = spatial, .blocks = (spatial + BLOCK - 1) / BLOCK,
+    .pre = (size - 1) / 2, .alpha_over_size = alpha / (float) size, .k = k, .beta = beta,
+    .bottom = bottom, .scale = scale, .out = top,
+  };
 
   if (!valid_counts (num, channels, spatial, size))
     return CT_STATUS_INVALID;
-
-  for (int64_t n = 0; n < num; n++)
-    {
-      const float *x = bottom + n * channels * spatial;
-      float *s = scale + n * channels * spatial;
-
-      if (channels == 0)
-        continue;
-      /* Channel 0: the window covers channels [-pre, pre]. */
-      for (int64_t i = 0; i < spatial; i++)
-        s[i] = k;
-      for (int64_t c = -pre; c <= pre; c++)
-        if (c >= 0 && c < channels)
-          for (int64_t i = 0; i < spatial; i++)
-            s[i] += alpha_over_size * (x[c * spatial + i] * x[c * spatial + i]);
-
-      /* Then slide: channel c + pre enters, channel c - 1 - pre leaves. */
-      for (int64_t c = 1; c < channels; c++)
-        {
-          float *cur = s + c * spatial;
-          const float *prev = cur - spatial;
-          int64_t head = c + pre, tail = c - 1 - pre;
-
-          memcpy (cur, prev, (size_t) spatial * sizeof (float));
-          if (head < channels)
-            for (int64_t i = 0; i < spatial; i++)
-              cur[i] += alpha_over_size * (x[head * spatial + i] * x[head * spatial + i]);
-          if (tail >= 0)
-            for (int64_t i = 0; i < spatial; i++)
-              cur[i] += -alpha_over_size * (x[tail * spatial + i] * x[tail * spatial + i]);
-        }
-    }
-
-  negative_power (num * channels * spatial, scale, beta, bottom, top);
+  ct_cpu_parallel_for (num * a.blocks, items_grain (channels * BLOCK), across_forward_range,
+                       &a);
   return CT_STATUS_OK;
 }
 
@@ -104,6 +155,58 @@ across_ratio (const float *top_diff, const float *top, const float *scale, int64
   return (top_diff[i] * top[i]) / scale[i];
 }
 
+/* Image N, positions [I0, I0 + LEN): the direct term, then the sum of
+ * ratios over each channel's window slid like the forward's. */
+static void
+across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
+{
+  const int64_t channels = a->channels, spatial = a->spatial, pre = a->pre;
+  const int64_t base = n * channels * spatial + i0;
+  const float *x = a->bottom + base;
+  const float *td = a->top_diff + base;
+  const float *y = a->top + base;
+  const float *s = a->scale_in + base;
+  float *bd = a->out + base;
+  float accum[BLOCK];
+
+  for (int64_t c = 0; c < channels; c++)
+    negative_power (len, s + c * spatial, a->beta, td + c * spatial, bd + c * spatial);
+
+  /* Channels [-pre, pre - 1] start the window of channel 0. */
+  for (int64_t i = 0; i < len; i++)
+    accum[i] = 0.0f;
+  for (int64_t c = 0; c < pre && c < channels; c++)
+    for (int64_t i = 0; i < len; i++)
+      accum[i] += across_ratio (td, y, s, c * spatial + i);
+
+  for (int64_t c = 0; c < channels; c++)
+    {
+      int64_t head = c + pre, tail = c - pre;
+
+      if (head < channels)
+        for (int64_t i = 0; i < len; i++)
+          accum[i] += across_ratio (td, y, s, head * spatial + i);
+      for (int64_t i = 0; i < len; i++)
+        bd[c * spatial + i] += -a->cache_ratio * (x[c * spatial + i] * accum[i]);
+      if (tail >= 0)
+        for (int64_t i = 0; i < len; i++)
+          accum[i] += -across_ratio (td, y, s, tail * spatial + i);
+    }
+}
+
+static void
+across_backward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Across *a = data;
+
+  for (int64_t item = begin; item < end; item++)
+    {
+      int64_t n = item / a->blocks, i0 = (item % a->blocks) * BLOCK;
+
+      across_backward_block (a, n, i0, MIN_LEN (a->spatial - i0));
+    }
+}
+
 CtStatus
 ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
                             int64_t size, float alpha, float beta,
@@ -111,46 +214,19 @@ ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
                             const float *scale, const float *top_diff,
                             float *scratch, float *bottom_diff)
 {
-  const int64_t pre = (size - 1) / 2;
-  /* Caffe forms this constant in double, then stores it as a float. */
-  const float cache_ratio = (float) (2.0 * alpha * beta / (double) size);
-  float *accum = scratch;
+  Across a = {
+    .channels = channels, .spatial = spatial, .blocks = (spatial + BLOCK - 1) / BLOCK,
+    .pre = (size - 1) / 2, .beta = beta,
+    /* Caffe forms this constant in double, then stores it as a float. */
+    .cache_ratio = (float) (2.0 * alpha * beta / (double) size),
+    .bottom = bottom, .top = top, .scale_in = scale, .top_diff = top_diff, .out = bottom_diff,
+  };
 
+  (void) scratch;
   if (!valid_counts (num, channels, spatial, size))
     return CT_STATUS_INVALID;
-
-  negative_power (num * channels * spatial, scale, beta, top_diff, bottom_diff);
-
-  for (int64_t n = 0; n < num; n++)
-    {
-      const int64_t base = n * channels * spatial;
-      const float *x = bottom + base;
-      const float *td = top_diff + base;
-      const float *y = top + base;
-      const float *s = scale + base;
-      float *bd = bottom_diff + base;
-
-      /* Channels [-pre, pre - 1] start the window of channel 0. */
-      memset (accum, 0, (size_t) spatial * sizeof (float));
-      for (int64_t c = -pre; c < pre; c++)
-        if (c >= 0 && c < channels)
-          for (int64_t i = 0; i < spatial; i++)
-            accum[i] += across_ratio (td, y, s, c * spatial + i);
-
-      for (int64_t c = 0; c < channels; c++)
-        {
-          int64_t head = c + pre, tail = c - pre;
-
-          if (head < channels)
-            for (int64_t i = 0; i < spatial; i++)
-              accum[i] += across_ratio (td, y, s, head * spatial + i);
-          for (int64_t i = 0; i < spatial; i++)
-            bd[c * spatial + i] += -cache_ratio * (x[c * spatial + i] * accum[i]);
-          if (tail >= 0)
-            for (int64_t i = 0; i < spatial; i++)
-              accum[i] += -across_ratio (td, y, s, tail * spatial + i);
-        }
-    }
+  ct_cpu_parallel_for (num * a.blocks, items_grain (channels * BLOCK), across_backward_range,
+                       &a);
   return CT_STATUS_OK;
 }
 
@@ -188,37 +264,91 @@ within_window (int64_t h, int64_t w, int64_t height, int64_t width, int64_t size
   return win;
 }
 
-CtStatus
-ct_cpu_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
-                           int64_t size, float alpha, float beta,
-                           const float *bottom, float *scale, float *top)
+typedef struct {
+  int64_t height, width, size, pre;
+  float alpha, beta;
+  const float *bottom, *scale_in, *top_diff;
+  float *scale, *out, *square_diff;
+} Within;
+
+static void
+within_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
 {
-  const int64_t pre = (size - 1) / 2;
-  const int64_t plane = height * width;
+  const Within *a = data;
+  const int64_t height = a->height, width = a->width, plane = height * width;
 
-  if (!valid_counts (planes, height, width, size))
-    return CT_STATUS_INVALID;
-
-  for (int64_t p = 0; p < planes; p++)
+  for (int64_t p = begin; p < end; p++)
     {
-      const float *x = bottom + p * plane;
+      const float *x = a->bottom + p * plane;
 
       for (int64_t h = 0; h < height; h++)
         for (int64_t w = 0; w < width; w++)
           {
-            Window win = within_window (h, w, height, width, size, pre);
+            Window win = within_window (h, w, height, width, a->size, a->pre);
             int64_t i = p * plane + h * width + w;
             float sum = 0.0f, s;
 
             for (int64_t hh = win.hstart; hh < win.hend; hh++)
               for (int64_t ww = win.wstart; ww < win.wend; ww++)
                 sum += x[hh * width + ww] * x[hh * width + ww];
-            s = alpha * (sum / (float) win.pool_size) + 1.0f;
-            scale[i] = s;
-            top[i] = bottom[i] * negative_power_one (s, beta);
+            s = a->alpha * (sum / (float) win.pool_size) + 1.0f;
+            a->scale[i] = s;
+            a->out[i] = a->bottom[i] * negative_power_one (s, a->beta);
           }
     }
+}
+
+CtStatus
+ct_cpu_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
+                           int64_t size, float alpha, float beta,
+                           const float *bottom, float *scale, float *top)
+{
+  Within a = {
+    .height = height, .width = width, .size = size, .pre = (size - 1) / 2, .alpha = alpha,
+    .beta = beta, .bottom = bottom, .scale = scale, .out = top,
+  };
+
+  if (!valid_counts (planes, height, width, size))
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (planes, items_grain (height * width * size * size),
+                       within_forward_planes, &a);
   return CT_STATUS_OK;
+}
+
+static void
+within_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Within *a = data;
+  const int64_t height = a->height, width = a->width, plane = height * width;
+  const float power_scale = -a->beta * a->alpha; /* d/du (1 + alpha u)^-beta, without the power */
+
+  for (int64_t p = begin; p < end; p++)
+    {
+      const float *x = a->bottom + p * plane;
+      float *sd = a->square_diff + p * plane;
+
+      memset (sd, 0, (size_t) plane * sizeof (float));
+      /* Gradient reaching each window's average, spread over the window. */
+      for (int64_t h = 0; h < height; h++)
+        for (int64_t w = 0; w < width; w++)
+          {
+            Window win = within_window (h, w, height, width, a->size, a->pre);
+            int64_t i = p * plane + h * width + w;
+            float s = a->scale_in[i];
+            float average_diff = (x[h * width + w] * a->top_diff[i])
+                                 * (power_scale * (negative_power_one (s, a->beta) / s));
+            float share = average_diff / (float) win.pool_size;
+
+            for (int64_t hh = win.hstart; hh < win.hend; hh++)
+              for (int64_t ww = win.wstart; ww < win.wend; ww++)
+                sd[hh * width + ww] += share;
+          }
+
+      /* The direct path (x times the scale power) plus the path through x^2. */
+      for (int64_t i = p * plane; i < (p + 1) * plane; i++)
+        a->out[i] = negative_power_one (a->scale_in[i], a->beta) * a->top_diff[i]
+                    + a->square_diff[i] * (2.0f * a->bottom[i]);
+    }
 }
 
 CtStatus
@@ -228,40 +358,15 @@ ct_cpu_lrn_within_backward (int64_t planes, int64_t height, int64_t width,
                             const float *top_diff, float *scratch,
                             float *bottom_diff)
 {
-  const int64_t pre = (size - 1) / 2;
-  const int64_t plane = height * width;
-  const float power_scale = -beta * alpha; /* d/du (1 + alpha u)^-beta, without the power */
-  float *square_diff = scratch;
+  Within a = {
+    .height = height, .width = width, .size = size, .pre = (size - 1) / 2, .alpha = alpha,
+    .beta = beta, .bottom = bottom, .scale_in = scale, .top_diff = top_diff,
+    .out = bottom_diff, .square_diff = scratch,
+  };
 
   if (!valid_counts (planes, height, width, size))
     return CT_STATUS_INVALID;
-
-  memset (square_diff, 0, (size_t) (planes * plane) * sizeof (float));
-  for (int64_t p = 0; p < planes; p++)
-    {
-      const float *x = bottom + p * plane;
-      float *sd = square_diff + p * plane;
-
-      /* Gradient reaching each window's average, spread over the window. */
-      for (int64_t h = 0; h < height; h++)
-        for (int64_t w = 0; w < width; w++)
-          {
-            Window win = within_window (h, w, height, width, size, pre);
-            int64_t i = p * plane + h * width + w;
-            float s = scale[i];
-            float average_diff = (x[h * width + w] * top_diff[i])
-                                 * (power_scale * (negative_power_one (s, beta) / s));
-            float share = average_diff / (float) win.pool_size;
-
-            for (int64_t hh = win.hstart; hh < win.hend; hh++)
-              for (int64_t ww = win.wstart; ww < win.wend; ww++)
-                sd[hh * width + ww] += share;
-          }
-    }
-
-  /* The direct path (x times the scale power) plus the path through x^2. */
-  for (int64_t i = 0; i < planes * plane; i++)
-    bottom_diff[i] = negative_power_one (scale[i], beta) * top_diff[i]
-                     + square_diff[i] * (2.0f * bottom[i]);
+  ct_cpu_parallel_for (planes, items_grain (height * width * size * size),
+                       within_backward_planes, &a);
   return CT_STATUS_OK;
 }

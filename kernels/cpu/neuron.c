@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "neuron.h"
+#include "parallel.h"
 
 /* Element counts whose bytes fit in size_t. */
 static inline int
@@ -52,30 +53,58 @@ select_positive (float x, float if_positive, float otherwise)
   return out;
 }
 
+/* The arguments of an element-wise kernel, for the pool's chunks (large
+ * blobs are shared between the threads of parallel.h). */
+typedef struct {
+  float a;
+  const float *x, *y;
+  float *out;
+} Elements;
+
+static void
+relu_forward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  for (int64_t i = begin; i < end; i++)
+    {
+      float v = e->x[i];
+      e->out[i] = select_positive (v, v, e->a * v);
+    }
+}
+
 CtStatus
 ct_cpu_relu_forward (int64_t n, float negative_slope, const float *x, float *y)
 {
+  Elements e = { negative_slope, x, NULL, y };
+
   if (!valid_count (n))
     return CT_STATUS_INVALID;
-  for (int64_t i = 0; i < n; i++)
-    {
-      float v = x[i];
-      y[i] = select_positive (v, v, negative_slope * v);
-    }
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, relu_forward_range, &e);
   return CT_STATUS_OK;
+}
+
+static void
+relu_backward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  for (int64_t i = begin; i < end; i++)
+    {
+      float g = e->y[i];
+      e->out[i] = select_positive (e->x[i], g, g * e->a);
+    }
 }
 
 CtStatus
 ct_cpu_relu_backward (int64_t n, float negative_slope, const float *x,
                       const float *dy, float *dx)
 {
+  Elements e = { negative_slope, x, dy, dx };
+
   if (!valid_count (n))
     return CT_STATUS_INVALID;
-  for (int64_t i = 0; i < n; i++)
-    {
-      float g = dy[i];
-      dx[i] = select_positive (x[i], g, g * negative_slope);
-    }
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, relu_backward_range, &e);
   return CT_STATUS_OK;
 }
 
@@ -454,14 +483,24 @@ ct_cpu_threshold_forward (int64_t n, float threshold, const float *x, float *y)
   return CT_STATUS_OK;
 }
 
+static void
+dropout_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Elements *e = data;
+
+  for (int64_t i = begin; i < end; i++)
+    e->out[i] = e->x[i] * e->y[i] * e->a;
+}
+
 CtStatus
 ct_cpu_dropout_forward (int64_t n, float scale, const float *mask,
                         const float *x, float *y)
 {
+  Elements e = { scale, x, mask, y };
+
   if (!valid_count (n))
     return CT_STATUS_INVALID;
-  for (int64_t i = 0; i < n; i++)
-    y[i] = x[i] * mask[i] * scale;
+  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, dropout_range, &e);
   return CT_STATUS_OK;
 }
 

@@ -8,6 +8,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "pooling.h"
 
 static int
@@ -32,76 +33,205 @@ max64 (int64_t a, int64_t b)
   return a > b ? a : b;
 }
 
+/* A chunk of planes for the pool's threads: about this many window
+ * reads, so that handing a chunk over costs little next to its work. */
+#define PLANE_GRAIN_WORK ((int64_t) 1 << 15)
+
+static int64_t
+plane_grain (const CtPoolGeometry *g)
+{
+  int64_t per_plane = g->pooled_height * g->pooled_width * g->kernel_h * g->kernel_w;
+
+  return per_plane >= PLANE_GRAIN_WORK ? 1 : PLANE_GRAIN_WORK / (per_plane > 0 ? per_plane : 1);
+}
+
+typedef struct {
+  const CtPoolGeometry *g;
+  const float *bottom;
+  const float *top_diff;
+  float *top;
+  int32_t *mask;
+  const int32_t *mask_in;
+  float *top_mask;
+  const float *top_mask_in;
+  float *bottom_diff;
+} PoolJob;
+
+/* The first largest value of a window clipped to [HSTART, HEND) x [WSTART,
+ * WEND) and its position: selects instead of a branch (twice as fast on
+ * random data); ties and NaNs never replace the first winner, as in Caffe. */
+static inline void
+max_window (const float *in, int64_t width, int64_t hstart, int64_t hend, int64_t wstart,
+            int64_t wend, float *best_out, int32_t *winner_out)
+{
+  float best = -FLT_MAX;
+  int32_t winner = -1;
+
+  for (int64_t h = hstart; h < hend; h++)
+    for (int64_t w = wstart; w < wend; w++)
+      {
+        float v = in[h * width + w];
+        int32_t take = -(int32_t) (v > best); /* all ones when v wins */
+
+        winner = (winner & ~take) | ((int32_t) (h * width + w) & take);
+        best = v > best ? v : best;
+      }
+  *best_out = best;
+  *winner_out = winner;
+}
+
+/* The outputs [LO, HI) of an axis whose window lies wholly inside the
+ * input, so that it needs no clipping. */
+static void
+interior (int64_t pooled, int64_t stride, int64_t pad, int64_t kernel, int64_t size,
+          int64_t *lo, int64_t *hi)
+{
+  *lo = (pad + stride - 1) / stride;
+  *hi = size + pad >= kernel ? (size + pad - kernel) / stride + 1 : 0;
+  *hi = min64 (*hi, pooled);
+  *lo = min64 (*lo, *hi);
+}
+
+/* Outputs [PW_LO, PW_HI) of one row whose windows need no clipping, into
+ * TOP[0 ..] and MASK[0 ..]; always inlined, so that with constant KH and
+ * KW the window loops unroll. The same reads in the same order as
+ * max_window, so the same winners. */
+static inline __attribute__ ((always_inline)) void
+max_row_interior (const float *in, int64_t width, int64_t hstart, int64_t stride_w,
+                  int64_t pad_w, int64_t pw_lo, int64_t pw_hi, int64_t kh, int64_t kw,
+                  float *top, int32_t *mask)
+{
+  for (int64_t pw = pw_lo; pw < pw_hi; pw++)
+    {
+      const int64_t wstart = pw * stride_w - pad_w;
+      const float *window = in + hstart * width + wstart;
+      const int32_t first = (int32_t) (hstart * width + wstart);
+      float best = -FLT_MAX;
+      int32_t winner = -1;
+
+      for (int64_t h = 0; h < kh; h++)
+        for (int64_t w = 0; w < kw; w++)
+          {
+            float v = window[h * width + w];
+            int32_t take = -(int32_t) (v > best);
+
+            winner = (winner & ~take) | ((first + (int32_t) (h * width + w)) & take);
+            best = v > best ? v : best;
+          }
+      top[pw - pw_lo] = best;
+      mask[pw - pw_lo] = winner;
+    }
+}
+
+static void
+max_row_fast (const CtPoolGeometry *g, const float *in, int64_t hstart, int64_t pw_lo,
+              int64_t pw_hi, float *top, int32_t *mask)
+{
+  if (g->kernel_h == 2 && g->kernel_w == 2)
+    max_row_interior (in, g->width, hstart, g->stride_w, g->pad_w, pw_lo, pw_hi, 2, 2, top,
+                      mask);
+  else if (g->kernel_h == 3 && g->kernel_w == 3)
+    max_row_interior (in, g->width, hstart, g->stride_w, g->pad_w, pw_lo, pw_hi, 3, 3, top,
+                      mask);
+  else
+    max_row_interior (in, g->width, hstart, g->stride_w, g->pad_w, pw_lo, pw_hi, g->kernel_h,
+                      g->kernel_w, top, mask);
+}
+
+/* The interior outputs of a pooled axis, as [lo, hi). */
+typedef struct {
+  int64_t ph_lo, ph_hi, pw_lo, pw_hi;
+} Interior;
+
+/* Outputs [W0, W1) of row PH of plane IN into TOP[0 ..] and MASK[0 ..]. */
+static void
+max_row (const CtPoolGeometry *g, const Interior *inner, const float *in, int64_t ph,
+         int64_t w0, int64_t w1, float *top, int32_t *mask)
+{
+  const int64_t row_start = ph * g->stride_h - g->pad_h;
+  const int64_t hstart = max64 (row_start, 0);
+  const int64_t hend = min64 (row_start + g->kernel_h, g->height);
+  const int inside_rows = ph >= inner->ph_lo && ph < inner->ph_hi;
+
+  for (int64_t pw = w0; pw < w1; pw++)
+    {
+      int64_t wstart, wend;
+
+      if (inside_rows && pw >= inner->pw_lo && pw < inner->pw_hi)
+        {
+          int64_t last = min64 (inner->pw_hi, w1);
+
+          max_row_fast (g, in, row_start, pw, last, top + (pw - w0), mask + (pw - w0));
+          pw = last - 1;
+          continue;
+        }
+      wstart = pw * g->stride_w - g->pad_w;
+      wend = min64 (wstart + g->kernel_w, g->width);
+      wstart = max64 (wstart, 0);
+      max_window (in, g->width, hstart, hend, wstart, wend, &top[pw - w0], &mask[pw - w0]);
+    }
+}
+
+/* Planes [BEGIN, END), each row in pieces of at most 64 outputs, whose
+ * winners go to the int mask, or through a scratch row to the float one. */
+static void
+max_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const PoolJob *j = data;
+  const CtPoolGeometry *g = j->g;
+  const int64_t in_plane = g->height * g->width;
+  const int64_t out_plane = g->pooled_height * g->pooled_width;
+  Interior inner;
+
+  interior (g->pooled_height, g->stride_h, g->pad_h, g->kernel_h, g->height, &inner.ph_lo,
+            &inner.ph_hi);
+  interior (g->pooled_width, g->stride_w, g->pad_w, g->kernel_w, g->width, &inner.pw_lo,
+            &inner.pw_hi);
+  for (int64_t p = begin; p < end; p++)
+    for (int64_t ph = 0; ph < g->pooled_height; ph++)
+      for (int64_t w0 = 0; w0 < g->pooled_width; w0 += 64)
+        {
+          const int64_t w1 = min64 (w0 + 64, g->pooled_width);
+          const int64_t out = p * out_plane + ph * g->pooled_width + w0;
+          int32_t scratch[64];
+          int32_t *mask = j->mask != NULL ? j->mask + out : scratch;
+
+          max_row (g, &inner, j->bottom + p * in_plane, ph, w0, w1, j->top + out, mask);
+          if (j->top_mask != NULL)
+            for (int64_t i = 0; i < w1 - w0; i++)
+              j->top_mask[out + i] = (float) mask[i];
+        }
+}
+
 CtStatus
 ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
                          int32_t *mask, float *top_mask)
 {
-  const int64_t in_plane = g != NULL ? g->height * g->width : 0;
-  const int64_t out_plane = g != NULL ? g->pooled_height * g->pooled_width : 0;
+  PoolJob j = { .g = g, .bottom = bottom, .top = top, .mask = mask, .top_mask = top_mask };
 
   if (!valid_geometry (g))
     return CT_STATUS_INVALID;
-
-  for (int64_t p = 0; p < g->planes; p++)
-    {
-      const float *in = bottom + p * in_plane;
-
-      for (int64_t ph = 0; ph < g->pooled_height; ph++)
-        {
-          int64_t hstart = ph * g->stride_h - g->pad_h;
-          int64_t hend = min64 (hstart + g->kernel_h, g->height);
-
-          hstart = max64 (hstart, 0);
-          for (int64_t pw = 0; pw < g->pooled_width; pw++)
-            {
-              int64_t wstart = pw * g->stride_w - g->pad_w;
-              int64_t wend = min64 (wstart + g->kernel_w, g->width);
-              int64_t out = p * out_plane + ph * g->pooled_width + pw;
-              float best = -FLT_MAX;
-              int32_t winner = -1;
-
-              wstart = max64 (wstart, 0);
-              /* Selects instead of a branch: twice as fast on random data.
-               * Ties and NaNs never replace the first winner, as in Caffe. */
-              for (int64_t h = hstart; h < hend; h++)
-                for (int64_t w = wstart; w < wend; w++)
-                  {
-                    float v = in[h * g->width + w];
-                    int32_t take = -(int32_t) (v > best); /* all ones when v wins */
-
-                    winner = (winner & ~take) | ((int32_t) (h * g->width + w) & take);
-                    best = v > best ? v : best;
-                  }
-              top[out] = best;
-              if (mask != NULL)
-                mask[out] = winner;
-              if (top_mask != NULL)
-                top_mask[out] = (float) winner;
-            }
-        }
-    }
+  ct_cpu_parallel_for (g->planes, plane_grain (g), max_forward_planes, &j);
   return CT_STATUS_OK;
 }
 
-CtStatus
-ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
-                          const int32_t *mask, const float *top_mask, float *bottom_diff)
+static void
+max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
 {
-  const int64_t in_plane = g != NULL ? g->height * g->width : 0;
-  const int64_t out_plane = g != NULL ? g->pooled_height * g->pooled_width : 0;
+  const PoolJob *j = data;
+  const CtPoolGeometry *g = j->g;
+  const int64_t in_plane = g->height * g->width;
+  const int64_t out_plane = g->pooled_height * g->pooled_width;
 
-  if (!valid_geometry (g) || (mask == NULL && top_mask == NULL))
-    return CT_STATUS_INVALID;
-
-  for (int64_t p = 0; p < g->planes; p++)
+  for (int64_t p = begin; p < end; p++)
     {
-      float *diff = bottom_diff + p * in_plane;
-      const float *td = top_diff + p * out_plane;
+      float *diff = j->bottom_diff + p * in_plane;
+      const float *td = j->top_diff + p * out_plane;
 
       for (int64_t i = 0; i < out_plane; i++)
         {
-          int64_t winner = mask != NULL ? mask[p * out_plane + i]
-                                        : (int64_t) top_mask[p * out_plane + i];
+          int64_t winner = j->mask_in != NULL ? j->mask_in[p * out_plane + i]
+                                              : (int64_t) j->top_mask_in[p * out_plane + i];
 
           /* A mask top may have been edited by the caller: ignore what
            * does not point into the plane. */
@@ -109,6 +239,18 @@ ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
             diff[winner] += td[i];
         }
     }
+}
+
+CtStatus
+ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
+                          const int32_t *mask, const float *top_mask, float *bottom_diff)
+{
+  PoolJob j = { .g = g, .top_diff = top_diff, .mask_in = mask, .top_mask_in = top_mask,
+                .bottom_diff = bottom_diff };
+
+  if (!valid_geometry (g) || (mask == NULL && top_mask == NULL))
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (g->planes, plane_grain (g), max_backward_planes, &j);
   return CT_STATUS_OK;
 }
 
@@ -122,18 +264,17 @@ ave_pool_size (const CtPoolGeometry *g, int64_t hstart, int64_t wstart)
   return (hend - hstart) * (wend - wstart);
 }
 
-CtStatus
-ct_cpu_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top)
+static void
+ave_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
 {
-  const int64_t in_plane = g != NULL ? g->height * g->width : 0;
-  const int64_t out_plane = g != NULL ? g->pooled_height * g->pooled_width : 0;
+  const PoolJob *j = data;
+  const CtPoolGeometry *g = j->g;
+  const int64_t in_plane = g->height * g->width;
+  const int64_t out_plane = g->pooled_height * g->pooled_width;
 
-  if (!valid_geometry (g))
-    return CT_STATUS_INVALID;
-
-  for (int64_t p = 0; p < g->planes; p++)
+  for (int64_t p = begin; p < end; p++)
     {
-      const float *in = bottom + p * in_plane;
+      const float *in = j->bottom + p * in_plane;
 
       for (int64_t ph = 0; ph < g->pooled_height; ph++)
         for (int64_t pw = 0; pw < g->pooled_width; pw++)
@@ -150,24 +291,33 @@ ct_cpu_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *to
             for (int64_t h = hstart; h < hend; h++)
               for (int64_t w = wstart; w < wend; w++)
                 sum += in[h * g->width + w];
-            top[p * out_plane + ph * g->pooled_width + pw] = sum / (float) pool_size;
+            j->top[p * out_plane + ph * g->pooled_width + pw] = sum / (float) pool_size;
           }
     }
-  return CT_STATUS_OK;
 }
 
 CtStatus
-ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff)
+ct_cpu_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top)
 {
-  const int64_t in_plane = g != NULL ? g->height * g->width : 0;
-  const int64_t out_plane = g != NULL ? g->pooled_height * g->pooled_width : 0;
+  PoolJob j = { .g = g, .bottom = bottom, .top = top };
 
   if (!valid_geometry (g))
     return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (g->planes, plane_grain (g), ave_forward_planes, &j);
+  return CT_STATUS_OK;
+}
 
-  for (int64_t p = 0; p < g->planes; p++)
+static void
+ave_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const PoolJob *j = data;
+  const CtPoolGeometry *g = j->g;
+  const int64_t in_plane = g->height * g->width;
+  const int64_t out_plane = g->pooled_height * g->pooled_width;
+
+  for (int64_t p = begin; p < end; p++)
     {
-      float *diff = bottom_diff + p * in_plane;
+      float *diff = j->bottom_diff + p * in_plane;
 
       for (int64_t ph = 0; ph < g->pooled_height; ph++)
         for (int64_t pw = 0; pw < g->pooled_width; pw++)
@@ -177,7 +327,8 @@ ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float 
             int64_t pool_size = ave_pool_size (g, hstart, wstart);
             int64_t hend = min64 (hstart + g->kernel_h, g->height);
             int64_t wend = min64 (wstart + g->kernel_w, g->width);
-            float share = top_diff[p * out_plane + ph * g->pooled_width + pw] / (float) pool_size;
+            float share = j->top_diff[p * out_plane + ph * g->pooled_width + pw]
+                          / (float) pool_size;
 
             hstart = max64 (hstart, 0);
             wstart = max64 (wstart, 0);
@@ -186,6 +337,16 @@ ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float 
                 diff[h * g->width + w] += share;
           }
     }
+}
+
+CtStatus
+ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff)
+{
+  PoolJob j = { .g = g, .top_diff = top_diff, .bottom_diff = bottom_diff };
+
+  if (!valid_geometry (g))
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (g->planes, plane_grain (g), ave_backward_planes, &j);
   return CT_STATUS_OK;
 }
 

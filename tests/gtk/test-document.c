@@ -501,7 +501,7 @@ test_document_parse_errors (void)
 
   ct_document_load_text (doc, good, "n.prototxt");
   g_assert_null (ct_document_get_parse_error (doc));
-  ct_document_set_text (doc, "name: \"n\"\nlayer { name: \"in\" typo: 1 }\n");
+  ct_document_set_text (doc, "name: \"n\"\nlayer { name: \"in\" type: }\n");
   g_assert_nonnull (ct_document_get_parse_error (doc));
   g_test_message ("%s", ct_document_get_parse_error (doc)->message);
   g_assert_true (g_str_has_prefix (ct_document_get_parse_error (doc)->message, "n.prototxt:2:"));
