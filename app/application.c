@@ -248,6 +248,7 @@ set_accels (GtkApplication *app)
     { "win.zoom-out", { "<Control>minus", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.toggle-source", { "<Control>u", NULL } },
+    { "win.export-graph", { "<Control>e", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

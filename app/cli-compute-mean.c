@@ -5,6 +5,7 @@
  * mean of each channel is printed too, for mean_value. Encoded records
  * are decoded; records of different shapes are an error naming the key.
  * Sums are kept in double precision. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -141,7 +142,7 @@ ct_cli_compute_mean (int argc, char **argv)
     }
   if (cursor != NULL && ok)
     {
-      g_print (_("%s: %" G_GUINT64_FORMAT " records of %d×%d×%d\n"), args[0], m.count,
+      g_print (_("%s: %" PRIu64 " records of %d×%d×%d\n"), args[0], m.count,
                m.shape[0], m.shape[1], m.shape[2]);
       ok = write_mean (&m, args[1], &error);
     }

@@ -13,6 +13,7 @@
  * Records are committed a thousand at a time. The database must not exist
  * yet; if the conversion fails, the half-written database is removed so
  * that running the command again starts afresh. */
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 #include <zlib.h>
@@ -388,7 +389,7 @@ run_conversion (const char *kind, char **args, const char *out_path, CtDbBackend
       g_printerr ("cortado-cli convert: %s\n", error->message);
       return CT_CLI_EXIT_INPUT;
     }
-  g_print (_("%s: wrote %" G_GUINT64_FORMAT " records (%s)\n"), out_path, w.written,
+  g_print (_("%s: wrote %" PRIu64 " records (%s)\n"), out_path, w.written,
            ct_db_backend_name (backend));
   return CT_CLI_EXIT_OK;
 }

@@ -2,6 +2,7 @@
  * weights, fill its inputs, run one forward pass (and optionally one
  * backward pass), print the loss and the outputs, and optionally write
  * every blob to a binary dump that can be compared with Caffe's. */
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -54,8 +55,8 @@ load_input_file (CtBlob *blob, const char *blob_name, const char *path, GError *
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("%s: %" G_GSIZE_FORMAT " bytes, but blob '%s' (shape %s) takes %"
-                     G_GINT64_FORMAT " float32 values (%" G_GINT64_FORMAT " bytes)"),
+                   _("%s: %zu bytes, but blob '%s' (shape %s) takes %"
+                     PRId64 " float32 values (%" PRId64 " bytes)"),
                    path, length, blob_name, shape, count, count * (gint64) sizeof (float));
       return FALSE;
     }

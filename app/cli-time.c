@@ -6,24 +6,22 @@
  * otherwise), run forward and backward once so that every buffer is
  * allocated, and then run N times; each layer's forward and backward time
  * comes from the net's own per-layer timing, and the averages are printed
- * on stderr with glog's line prefix ("I0612 12:31:41.123456  4242
- * cli-time.c:88] Average Forward pass: 7.3 ms."). Caffe leaves Input
- * blobs at zero; here they are filled by the reference rule unless --fill
- * says otherwise, so that the arithmetic sees realistic numbers.
- *
- * Caffe's tool takes gflags spellings: `-model x`, `-model=x`, `--model x`
- * and `--model=x` are all accepted here. */
+ * on stderr as glog lines ("I1122 12:31:41.123456  4242 cli-time.c:88]
+ * Average Forward pass: 7.3 ms."), with gflags' spellings accepted
+ * (`-model x`, `-model=x`), as the other verbs that stand in for `caffe`
+ * do (cli-caffe.c). Caffe leaves Input blobs at zero; here they are filled
+ * by the reference rule unless --fill says otherwise, so that the
+ * arithmetic sees realistic numbers. */
 #include <string.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
 #include <glib/gi18n-lib.h>
 
+#include "cli-caffe-private.h"
 #include "cli-net-private.h"
 #include "cli-private.h"
 #include "engine-error.h"
 #include "net-dump.h"
 #include "net.h"
+#include "parallel.h"
 #include "proto-file.h"
 
 typedef struct {
@@ -47,35 +45,11 @@ options_clear (TimeOptions *o)
   g_free (o->fill);
 }
 
-/* One glog-style line on stderr: severity letter, date, time with
- * microseconds, thread id, source position, then the message. */
-static void G_GNUC_PRINTF (3, 4)
-log_line (char severity, int line, const char *format, ...)
-{
-  g_autofree char *message = NULL;
-  struct timeval tv;
-  struct tm tm;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  gettimeofday (&tv, NULL);
-  localtime_r (&tv.tv_sec, &tm);
-  g_printerr ("%c%02d%02d %02d:%02d:%02d.%06ld %5d %s:%d] %s\n", severity, tm.tm_mon + 1,
-              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long) tv.tv_usec, (int) getpid (),
-              "cli-time.c", line, message);
-}
-
-#define LOG_INFO(...) log_line ('I', __LINE__, __VA_ARGS__)
-#define LOG_WARNING(...) log_line ('W', __LINE__, __VA_ARGS__)
-
-/* Milliseconds as Caffe's streams print them: six significant digits, a
- * dot whatever the locale. */
+/* Milliseconds as Caffe's streams print them. */
 static const char *
-format_ms (char *buf, gsize size, double ms)
+format_ms (char *buf, double ms)
 {
-  return g_ascii_formatd (buf, (int) size, "%.6g", ms);
+  return ct_cli_format_number (buf, ms);
 }
 
 static double
@@ -84,42 +58,15 @@ now_ms (void)
   return (double) g_get_monotonic_time () / 1000.0;
 }
 
-/* gflags spellings: "-model" (one dash, a long name) becomes "--model", so
- * that GOption reads it. Only names in ENTRIES are rewritten: "-m" stays. */
-static void
-accept_single_dash (int argc, char **argv, const GOptionEntry *entries)
-{
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      gsize len;
-
-      if (strcmp (arg, "--") == 0)
-        return;
-      if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0' || arg[2] == '\0')
-        continue;
-      len = strcspn (arg + 1, "=");
-      for (const GOptionEntry *e = entries; e->long_name != NULL; e++)
-        if (strlen (e->long_name) == len && strncmp (e->long_name, arg + 1, len) == 0)
-          {
-            char *long_form = g_strconcat ("-", arg, NULL);
-
-            /* ARGV's strings belong to the C runtime; the new one lives
-             * as long as the process. */
-            argv[i] = long_form;
-            break;
-          }
-    }
-}
-
 static CtNet *
 build_net (const TimeOptions *o, Caffe__Phase phase, GError **error)
 {
   g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) stages = ct_cli_split_stages (o->stages);
   CtNetConfig config = {
     .phase = phase,
     .level = o->level,
-    .stages = (const char *const *) o->stages,
+    .stages = (const char *const *) stages,
     .seed = (guint64) o->seed,
     .source_name = o->model,
   };
@@ -129,7 +76,7 @@ build_net (const TimeOptions *o, Caffe__Phase phase, GError **error)
   if (param == NULL)
     return NULL;
   for (guint i = 0; i < notes->len; i++)
-    LOG_WARNING ("%s: %s", o->model, (const char *) notes->pdata[i]);
+    CT_CLI_LOG_WARNING ("%s: %s", o->model, (const char *) notes->pdata[i]);
   net = ct_net_new_with_config (param, &config, error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   return net;
@@ -181,10 +128,10 @@ print_layer_times (CtNet *net, int iterations)
       const char *name = ct_layer_get_name (ct_net_get_layer (net, i));
       char fwd[G_ASCII_DTOSTR_BUF_SIZE], bwd[G_ASCII_DTOSTR_BUF_SIZE];
 
-      LOG_INFO ("%10s\tforward: %s ms.", name,
-                format_ms (fwd, sizeof fwd, t->forward_us / 1000.0 / iterations));
-      LOG_INFO ("%10s\tbackward: %s ms.", name,
-                format_ms (bwd, sizeof bwd, t->backward_us / 1000.0 / iterations));
+      CT_CLI_LOG_INFO ("%10s\tforward: %s ms.", name,
+                       format_ms (fwd, t->forward_us / 1000.0 / iterations));
+      CT_CLI_LOG_INFO ("%10s\tbackward: %s ms.", name,
+                       format_ms (bwd, t->backward_us / 1000.0 / iterations));
     }
 }
 
@@ -196,26 +143,29 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   char a[G_ASCII_DTOSTR_BUF_SIZE];
   float loss = 0.0f;
 
-  if (o->gpu != NULL)
-    LOG_WARNING (_("--gpu=%s: this build of Cortado has no usable GPU; timing on the CPU"),
-                 o->gpu);
-  LOG_INFO ("Use CPU.");
+  /* As train and test: a GPU asked for and not there is an error. */
+  if (!ct_cli_check_gpu (o->gpu, error))
+    return FALSE;
+  CT_CLI_LOG_INFO ("Use CPU.");
+  /* Not in Caffe's output: how many threads the kernels share the work
+   * between (CT_NUM_THREADS, or OpenBLAS's count). */
+  CT_CLI_LOG_INFO ("CPU threads: %d", ct_cpu_num_threads ());
   if ((net = build_net (o, phase, error)) == NULL || !fill_inputs (net, o, error))
     return FALSE;
 
   /* One clean pass first, as Caffe's tool does, so that buffers are
    * allocated and the timed iterations are steady. */
-  LOG_INFO ("Performing Forward");
+  CT_CLI_LOG_INFO ("Performing Forward");
   if (!ct_net_forward (net, &loss, error))
     return FALSE;
-  LOG_INFO ("Initial loss: %s", g_ascii_formatd (a, sizeof a, "%.6g", (double) loss));
-  LOG_INFO ("Performing Backward");
+  CT_CLI_LOG_INFO ("Initial loss: %s", ct_cli_format_number (a, (double) loss));
+  CT_CLI_LOG_INFO ("Performing Backward");
   if (!ct_net_backward (net, error))
     return FALSE;
 
   ct_net_reset_timing (net);
-  LOG_INFO ("*** Benchmark begins ***");
-  LOG_INFO ("Testing for %d iterations.", o->iterations);
+  CT_CLI_LOG_INFO ("*** Benchmark begins ***");
+  CT_CLI_LOG_INFO ("Testing for %d iterations.", o->iterations);
   total_start = now_ms ();
   for (int j = 0; j < o->iterations; j++)
     {
@@ -229,19 +179,17 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
       t2 = now_ms ();
       forward_ms += t1 - t0;
       backward_ms += t2 - t1;
-      LOG_INFO ("Iteration: %d forward-backward time: %s ms.", j + 1,
-                format_ms (a, sizeof a, t2 - t0));
+      CT_CLI_LOG_INFO ("Iteration: %d forward-backward time: %s ms.", j + 1,
+                       format_ms (a, t2 - t0));
     }
-  LOG_INFO ("Average time per layer: ");
+  CT_CLI_LOG_INFO ("Average time per layer: ");
   print_layer_times (net, o->iterations);
   total_ms = now_ms () - total_start;
-  LOG_INFO ("Average Forward pass: %s ms.", format_ms (a, sizeof a, forward_ms / o->iterations));
-  LOG_INFO ("Average Backward pass: %s ms.",
-            format_ms (a, sizeof a, backward_ms / o->iterations));
-  LOG_INFO ("Average Forward-Backward: %s ms.",
-            format_ms (a, sizeof a, total_ms / o->iterations));
-  LOG_INFO ("Total Time: %s ms.", format_ms (a, sizeof a, total_ms));
-  LOG_INFO ("*** Benchmark ends ***");
+  CT_CLI_LOG_INFO ("Average Forward pass: %s ms.", format_ms (a, forward_ms / o->iterations));
+  CT_CLI_LOG_INFO ("Average Backward pass: %s ms.", format_ms (a, backward_ms / o->iterations));
+  CT_CLI_LOG_INFO ("Average Forward-Backward: %s ms.", format_ms (a, total_ms / o->iterations));
+  CT_CLI_LOG_INFO ("Total Time: %s ms.", format_ms (a, total_ms));
+  CT_CLI_LOG_INFO ("*** Benchmark ends ***");
   return TRUE;
 }
 
@@ -258,9 +206,9 @@ ct_cli_time (int argc, char **argv)
     { "level", 0, 0, G_OPTION_ARG_INT, &o.level, N_("The net state's level (default 0)"),
       N_("N") },
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stages,
-      N_("A stage of the net state (may be repeated)"), N_("STAGE") },
+      N_("A stage of the net state (may be repeated or comma-separated)"), N_("STAGE") },
     { "gpu", 'g', 0, G_OPTION_ARG_STRING, &o.gpu,
-      N_("GPU ids as Caffe takes them; without a usable GPU the CPU is timed"), N_("IDS") },
+      N_("GPU ids as Caffe takes them (an error when there is no usable GPU)"), N_("IDS") },
     { "fill", 0, 0, G_OPTION_ARG_STRING, &o.fill,
       N_("How the Input blobs are filled: caffe-ref (the default: sin (0.01 i + k), "
          "labels i % 10), random (uniform in [-1, 1)) or zero (as Caffe leaves them)"),
@@ -274,7 +222,7 @@ ct_cli_time (int argc, char **argv)
   Caffe__Phase phase = CAFFE__PHASE__TRAIN;
   int status = CT_CLI_EXIT_OK;
 
-  accept_single_dash (argc, argv, entries);
+  ct_cli_accept_single_dash (argc, argv, entries);
   context = ct_cli_context_new ("time", NULL,
                                 _("Time a net's forward and backward passes, layer by layer, "
                                   "as Caffe's 'caffe time' does, and print the averages."),

@@ -153,9 +153,11 @@ int
 main (int argc, char **argv)
 {
   const char *verb;
+  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* CORTADO_LOCALEDIR lets an uninstalled build find its translations. */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -4,6 +4,7 @@
  * where they cannot take the keys from an entry or the source view: on the
  * graph for clipboard and selection, on the window in the bubble phase for
  * undo and redo. */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "window-private.h"
@@ -362,23 +363,76 @@ phase_changed (GSimpleAction *action, GVariant *state, gpointer data)
   ct_window_set_phase (self, value);
 }
 
+/* Exporting the graph. The chooser offers one filter per format; a name
+ * typed without an extension gets the chosen filter's. */
+
+static const struct {
+  const char *extension;
+  const char *name;
+} export_formats[] = {
+  { "svg", N_("SVG Image") },
+  { "png", N_("PNG Image") },
+  { "pdf", N_("PDF Document") },
+};
+
+static gboolean
+has_export_extension (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (export_formats); i++)
+    {
+      g_autofree char *suffix = g_strconcat (".", export_formats[i].extension, NULL);
+      if (g_str_has_suffix (lower, suffix))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+ct_window_export_graph (CtWindow *self, GFile *file, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("The graph can only be exported to a local file"));
+      return FALSE;
+    }
+  return ct_graph_view_export (self->graph_view, path, error);
+}
+
 static void
 export_response (GtkNativeDialog *chooser, int response, CtWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *name = g_file_get_basename (chosen);
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      const char *extension = filter != NULL ? g_object_get_data (G_OBJECT (filter), "ct-ext")
+                                             : NULL;
+      g_autoptr (GFile) file = NULL;
       g_autoptr (GError) error = NULL;
 
-      if (path == NULL || !ct_graph_view_export (self->graph_view, path, &error))
+      if (!has_export_extension (name) && extension != NULL)
         {
-          if (error != NULL)
-            ct_window_report_error (self, _("Could not export the graph"), error);
+          g_autoptr (GFile) parent = g_file_get_parent (chosen);
+          g_autofree char *full = g_strconcat (name, ".", extension, NULL);
+
+          file = g_file_get_child (parent, full);
+          g_free (name);
+          name = g_steal_pointer (&full);
         }
       else
+        file = g_object_ref (chosen);
+      if (!ct_window_export_graph (self, file, &error))
+        ct_window_report_error (self, _("Could not export the graph"), error);
+      else
         {
-          g_autofree char *name = g_file_get_basename (file);
           g_autofree char *message = g_strdup_printf (_("Exported the graph to “%s”"), name);
           ct_window_show_toast (self, message);
         }
@@ -391,20 +445,49 @@ export_graph_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   GtkFileChooserNative *chooser;
-  GtkFileFilter *filter = gtk_file_filter_new ();
-  const Caffe__NetParameter *net = ct_document_get_net (self->document);
-  g_autofree char *name = g_strdup_printf ("%s.svg", net != NULL && net->name && *net->name
-                                                       ? net->name : "net");
+  GFile *net_file = ct_document_get_file (self->document);
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
 
+  if (ct_graph_view_get_model (self->graph_view) == NULL)
+    {
+      ct_window_show_error (self, _("There is no graph to export"));
+      return;
+    }
   chooser = gtk_file_chooser_native_new (_("Export Graph"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("Images (SVG, PNG, PDF)"));
-  gtk_file_filter_add_pattern (filter, "*.svg");
-  gtk_file_filter_add_pattern (filter, "*.png");
-  gtk_file_filter_add_pattern (filter, "*.pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_strdelimit (name, " /\\:", '_');
+  for (gsize i = 0; i < G_N_ELEMENTS (export_formats); i++)
+    {
+      GtkFileFilter *filter = gtk_file_filter_new ();
+      g_autofree char *pattern = g_strconcat ("*.", export_formats[i].extension, NULL);
+
+      gtk_file_filter_set_name (filter, _(export_formats[i].name));
+      gtk_file_filter_add_pattern (filter, pattern);
+      g_object_set_data (G_OBJECT (filter), "ct-ext", (gpointer) export_formats[i].extension);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      g_object_unref (filter);
+    }
+  /* Beside the net, named after it: lenet.prototxt gives lenet.svg. */
+  if (net_file != NULL)
+    {
+      g_autoptr (GFile) folder = g_file_get_parent (net_file);
+      g_autofree char *file_name = g_file_get_basename (net_file);
+      char *dot = strrchr (file_name, '.');
+
+      if (dot != NULL && dot != file_name)
+        *dot = '\0';
+      base = g_strdup (file_name);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  else
+    {
+      const Caffe__NetParameter *net = ct_document_get_net (self->document);
+      base = g_strdup (net != NULL && net->name && *net->name ? net->name : "net");
+      g_strdelimit (base, " /\\:", '_');
+    }
+  name = g_strconcat (base, ".svg", NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   g_signal_connect (chooser, "response", G_CALLBACK (export_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

@@ -422,6 +422,7 @@ ct_window_drop_layer (CtWindow *self, const char *type, double x, double y, int 
 {
   g_autoptr (GError) error = NULL;
   const char *id;
+  gboolean on_node = FALSE;
   int layer;
 
   g_return_val_if_fail (CT_IS_WINDOW (self), NULL);
@@ -438,7 +439,24 @@ ct_window_drop_layer (CtWindow *self, const char *type, double x, double y, int 
                 : -1;
     }
   else
-    layer = ct_document_add_layer (self->document, type, NULL, &error);
+    {
+      /* Dropped on a node: the new layer reads its output (as activating
+       * a palette row with that node selected does) and the layout places
+       * it below, instead of on top of the node. Elsewhere: where dropped. */
+      const Caffe__NetParameter *net = ct_document_get_net (self->document);
+      const CtGraphScene *scene = ct_graph_view_get_scene (self->graph_view);
+      int node = scene != NULL && self->graph != NULL
+                   ? ct_graph_scene_node_at (scene, x, y) : -1;
+      int under = node >= 0 && (guint) node < self->graph->node_layers->len
+                    ? g_array_index (self->graph->node_layers, int, node) : -1;
+      const char *bottom = NULL;
+
+      if (net != NULL && under >= 0 && (gsize) under < net->n_layer
+          && net->layer[under]->n_top > 0)
+        bottom = net->layer[under]->top[0];
+      on_node = bottom != NULL;
+      layer = ct_document_add_layer (self->document, type, bottom, &error);
+    }
   if (layer < 0)
     {
       if (error != NULL)
@@ -452,7 +470,7 @@ ct_window_drop_layer (CtWindow *self, const char *type, double x, double y, int 
       ct_window_show_toast (self, _("The new layer is not part of the phase shown"));
       return NULL;
     }
-  if (edge_index < 0)
+  if (edge_index < 0 && !on_node)
     ct_graph_view_set_node_position (self->graph_view, id, x, y);
   select_new_layer (self, layer, TRUE);
   return g_strdup (id);

@@ -165,6 +165,30 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   ct_property_form_set_message (self->property_form, &layer->base, sections, n);
 }
 
+/* Several layers selected: what can be done with them together. */
+static void
+show_selection (CtWindow *self, char **ids)
+{
+  guint n = g_strv_length (ids);
+  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Layer Selected",
+                                                         "%u Layers Selected", n),
+                                            n);
+  g_autoptr (GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < n && i < 8; i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", ids[i]);
+  if (n > 8)
+    g_string_append (names, ", …");
+  gtk_label_set_text (self->inspector_title, title);
+  gtk_label_set_text (self->inspector_subtitle, names->str);
+  gtk_label_set_text (self->inspector_description,
+                      _("Copy, cut, duplicate or delete them together. Select one layer to "
+                        "edit its fields."));
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
+  ct_property_form_set_message (self->property_form, NULL, NULL, 0);
+}
+
 static int
 inspected_layer (CtWindow *self)
 {
@@ -178,9 +202,13 @@ refresh_now (gpointer data)
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
   int layer = inspected_layer (self);
 
+  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+
   self->inspector_source = 0;
   if (net != NULL && layer >= 0 && (gsize) layer < net->n_layer)
     show_layer (self, net, layer);
+  else if (net != NULL && selected[0] != NULL && selected[1] != NULL)
+    show_selection (self, selected);
   else
     show_net (self, net);
   return G_SOURCE_REMOVE;

@@ -293,6 +293,17 @@ cursor_moved (GtkTextBuffer *buffer, GParamSpec *pspec, CtWindow *self)
   self->cursor_source = g_timeout_add (CURSOR_DELAY_MS, cursor_timeout, self);
 }
 
+/* The click that gives the source view the focus places the cursor before
+ * the view has it: that placement counts too. */
+static void
+source_focused (CtWindow *self)
+{
+  if (self->setting_text || self->source_follows_selection)
+    return;
+  g_clear_handle_id (&self->cursor_source, g_source_remove);
+  self->cursor_source = g_timeout_add (CURSOR_DELAY_MS, cursor_timeout, self);
+}
+
 void
 ct_window_show_problem (CtWindow *self)
 {
@@ -379,6 +390,12 @@ ct_window_init_source (CtWindow *self)
   g_signal_connect (self->source_buffer, "changed", G_CALLBACK (buffer_changed), self);
   g_signal_connect (self->source_buffer, "notify::cursor-position", G_CALLBACK (cursor_moved),
                     self);
+  {
+    GtkEventController *focus = gtk_event_controller_focus_new ();
+
+    g_signal_connect_swapped (focus, "enter", G_CALLBACK (source_focused), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->source_view), focus);
+  }
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (update_scheme), self);
   update_scheme (self);

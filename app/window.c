@@ -215,8 +215,11 @@ ct_window_update_recent_menu (CtWindow *self)
         if (nets->pdata[i] == best)
           nets->pdata[i] = NULL;
       {
-        g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (best),
-                                                      NULL);
+        /* Menu labels take "_" as a mnemonic mark: "lenet_train_test"
+         * must not lose its underscores. */
+        g_auto (GStrv) parts = g_strsplit (gtk_recent_info_get_display_name (best), "_", -1);
+        g_autofree char *label = g_strjoinv ("__", parts);
+        g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
         g_menu_item_set_action_and_target (item, "win.open-recent", "s",
                                            gtk_recent_info_get_uri (best));
         g_menu_append_item (section, item);

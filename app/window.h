@@ -41,9 +41,14 @@ char **ct_window_dup_selected (CtWindow *self);
 int ct_window_layer_for_id (CtWindow *self, const char *id);
 
 /* What the palette's drop on the canvas does: add a layer of TYPE at graph
- * point X, Y, inserted into edge EDGE (-1: none). Returns the new layer's
- * id (owned), or NULL after a toast. */
+ * point X, Y, inserted into edge EDGE (-1: none); dropped on a node, the
+ * new layer reads that node's first top. Returns the new layer's id
+ * (owned), or NULL after a toast. */
 char *ct_window_drop_layer (CtWindow *self, const char *type, double x, double y, int edge);
+
+/* Write the graph as shown to FILE, as SVG, PNG or PDF by its extension
+ * (what win.export-graph does once a file is chosen). */
+gboolean ct_window_export_graph (CtWindow *self, GFile *file, GError **error);
 
 /* The parts, for tests. */
 GtkWidget *ct_window_get_graph_view (CtWindow *self);

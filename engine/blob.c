@@ -1,6 +1,7 @@
 /* blob.c: CtBlob (see blob.h). Shape bookkeeping and checks come first,
  * then memory access, then the operations that run where the data's head
  * is (update, norms, scaling), then BlobProto conversion. */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -51,7 +52,7 @@ check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error
   if (n_axes > CT_BLOB_MAX_AXES)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("A blob shape has %" G_GSIZE_FORMAT " axes; at most %d are allowed"),
+                   _("A blob shape has %zu axes; at most %d are allowed"),
                    n_axes, CT_BLOB_MAX_AXES);
       return FALSE;
     }
@@ -61,7 +62,7 @@ check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error
         {
           g_autofree char *shape = dims_to_string (dims, n_axes);
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                       _("Blob shape %s has a negative dimension on axis %" G_GSIZE_FORMAT),
+                       _("Blob shape %s has a negative dimension on axis %zu"),
                        shape, i);
           return FALSE;
         }
@@ -344,8 +345,8 @@ ct_blob_offset (const CtBlob *blob, gint64 n, gint64 c, gint64 h, gint64 w, GErr
         {
           g_autofree char *shape = ct_blob_shape_string (blob);
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_AXIS,
-                       _("Index %" G_GINT64_FORMAT " is out of range for %s "
-                         "(%" G_GINT64_FORMAT ") of the blob with shape %s"),
+                       _("Index %" PRId64 " is out of range for %s "
+                         "(%" PRId64 ") of the blob with shape %s"),
                        index[i], names[i], dim, shape);
           return -1;
         }
@@ -379,7 +380,7 @@ ct_blob_offset_index (const CtBlob *blob, const gint64 *indices, guint n_indices
         {
           g_autofree char *shape = ct_blob_shape_string (blob);
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_AXIS,
-                       _("Index %" G_GINT64_FORMAT " on axis %u is out of range for the "
+                       _("Index %" PRId64 " on axis %u is out of range for the "
                          "blob with shape %s"),
                        indices[i], i, shape);
           return -1;
@@ -484,7 +485,7 @@ value_at (CtBlob *blob, CtMem *mem, gint64 offset, GError **error)
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_AXIS,
-                   _("Element %" G_GINT64_FORMAT " is past the end of the blob with shape %s"),
+                   _("Element %" PRId64 " is past the end of the blob with shape %s"),
                    offset, shape);
       return 0.0f;
     }
@@ -832,8 +833,8 @@ check_value_count (gsize n_values, gint64 count, const char *field,
     return TRUE;
   g_autofree char *shape = proto_shape_string (proto);
   g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-               _("BlobProto field '%s' holds %" G_GSIZE_FORMAT " values, but the shape %s "
-                 "has %" G_GINT64_FORMAT " elements"),
+               _("BlobProto field '%s' holds %zu values, but the shape %s "
+                 "has %" PRId64 " elements"),
                field, n_values, shape, count);
   return FALSE;
 }

@@ -1,5 +1,6 @@
 /* data-transformer.c: scale, mean, crop and mirror, as Caffe's
  * DataTransformer computes them for Datum records and decoded images. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -129,8 +130,8 @@ ct_data_transformer_shape (const CtDataTransformer *t, const CtPixels *px, gint6
        t->mean_shape[2] != px->width))
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                   _("%s: the image is %d×%d×%d but the mean in %s is %" G_GINT64_FORMAT "×%"
-                     G_GINT64_FORMAT "×%" G_GINT64_FORMAT " (channels×height×width)"),
+                   _("%s: the image is %d×%d×%d but the mean in %s is %" PRId64 "×%"
+                     PRId64 "×%" PRId64 " (channels×height×width)"),
                    where, px->channels, px->height, px->width, t->mean_file,
                    t->mean_shape[0], t->mean_shape[1], t->mean_shape[2]);
       return FALSE;

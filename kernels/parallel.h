@@ -28,6 +28,11 @@ extern "C" {
 /* The largest number of chunks a range is cut into. */
 #define CT_PARALLEL_MAX_CHUNKS 64
 
+/* Ranges are cut into up to this many chunks per thread: a thread that the
+ * OS parks (the machine is busy) then holds up one small chunk, while the
+ * others take the rest. */
+#define CT_PARALLEL_OVERSPLIT 4
+
 /* Runs on chunk CHUNK, items [BEGIN, END). */
 typedef void (*CtParallelFunc) (int64_t begin, int64_t end, int chunk, void *data);
 
@@ -35,14 +40,18 @@ typedef void (*CtParallelFunc) (int64_t begin, int64_t end, int chunk, void *dat
 int ct_cpu_num_threads (void);
 
 /* How many chunks ct_cpu_parallel_for cuts N items into, each of at least
- * GRAIN items (GRAIN >= 1): min (threads, N / GRAIN), at least 1. Chunk c
- * is [c * N / C, (c + 1) * N / C). Callers that keep a partial result per
- * chunk size their buffers with it. */
+ * GRAIN items (GRAIN >= 1): N / GRAIN, at most CT_PARALLEL_OVERSPLIT per
+ * thread and CT_PARALLEL_MAX_CHUNKS, at least 1 (1 with one thread). Chunk
+ * c is [c * N / C, (c + 1) * N / C). */
 int ct_cpu_parallel_chunks (int64_t n, int64_t grain);
 
 /* Runs FUNC on every chunk of [0, N) and returns when all are done; the
  * calling thread takes part. */
 void ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *data);
+
+/* The same with CHUNKS chunks (clamped to [1, min (N, MAX_CHUNKS)]), for
+ * callers that keep a partial result per chunk and want one per thread. */
+void ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *data);
 
 /* Element-wise loops: ranges of at least this many elements per chunk
  * (256 KiB of floats), below which handing work over costs more than it

@@ -942,9 +942,12 @@ desired_x (Layout *l, guint v, gboolean use_up, gboolean use_down, gboolean stra
   if (l->fixed[v])
     {
       /* an unchanged node stays where it was unless it has to make room:
-       * its old place outweighs every neighbour's pull */
-      sum += 1000 * l->prev_x[v];
-      weight += 1000;
+       * its old place outweighs every neighbour's pull, the straightening
+       * pull of long edges too (a long edge bends round a node rather than
+       * shoving it aside: the user knows where the node was) */
+      double hold = straighten ? 1e6 : 1000;
+      sum += hold * l->prev_x[v];
+      weight += hold;
     }
   if (weight == 0)
     {
@@ -1558,7 +1561,8 @@ assign_along (Layout *l, double *centre, double *band)
           height = MAX (height, l->along_size[v]);
           if (v < l->n_real && l->fixed[v])
             {
-              double p = lr ? req->previous[v].x : req->previous[v].y;
+              /* nodes line up at the start of their band: keep that edge */
+              double p = (lr ? req->previous[v].x : req->previous[v].y) - l->along_size[v] / 2;
               g_array_append_val (prev, p);
             }
         }
@@ -1567,10 +1571,16 @@ assign_along (Layout *l, double *centre, double *band)
       centre[r] = min_centre;
       if (prev->len > 0)
         {
-          double median;
+          /* The shallowest previous place: a node that moved to this rank
+           * from deeper down (its input was cut) must not drag the rank and
+           * everything below it down with it. At most one rank's pitch of
+           * slack is kept, so that deleting a layer leaves the rest in place
+           * while gaps never pile up over a series of edits (or an undo). */
+          double shallowest;
           g_array_sort (prev, compare_double);
-          median = g_array_index (prev, double, prev->len / 2);
-          centre[r] = MAX (min_centre, median);
+          shallowest = g_array_index (prev, double, 0);
+          centre[r] = CLAMP (shallowest + height / 2, min_centre,
+                             min_centre + height + l->options->rank_sep);
         }
       previous_end = centre[r] + height / 2;
     }

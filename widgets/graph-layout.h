@@ -12,8 +12,10 @@
  *
  * Incremental layout: nodes with a previous position keep their relative
  * order (no crossing reduction moves them) and are pulled back to their
- * previous cross-axis coordinate; ranks keep their previous depth unless the
- * ranks above need more room. A small edit then moves few nodes.
+ * previous cross-axis coordinate; ranks keep their previous depth (the
+ * shallowest of their nodes', with at most one rank's pitch of slack, so that
+ * gaps do not pile up) unless the ranks above need more room. A small edit
+ * then moves few nodes, and undoing it brings them back.
  *
  * Coordinates: "along" is the rank axis (y for TB, x for LR), "across" is
  * the other. Positions are node centres; the graph's bounding box starts at

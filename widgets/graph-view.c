@@ -22,7 +22,8 @@
 #define ZOOM_MAX 4.0
 #define ZOOM_STEP 1.25
 #define NODE_MARGIN 8.0     /* room around a node box for selection rings */
-#define FIT_MARGIN 40.0
+#define FIT_PAD 24.0          /* pixels round a fitted graph */
+#define FIT_BOTTOM 52.0       /* pixels kept below it for overlaid controls */
 #define PORT_HIT 7.0        /* pixels on screen */
 #define EDGE_HIT 5.0
 #define GRID_STEP 24.0
@@ -596,41 +597,57 @@ ct_graph_view_zoom_out (CtGraphView *self)
   ct_graph_view_set_zoom (self, self->zoom / ZOOM_STEP);
 }
 
+/* The part of the view a fitted graph goes into: a margin all round, and a
+ * band at the bottom where apps lay their controls over the canvas (zoom,
+ * phase), so that no node hides under them. Widget pixels. */
+static void
+fit_area (int width, int height, double *area_w, double *area_h)
+{
+  *area_w = MAX (1.0, width - 2 * FIT_PAD);
+  *area_h = MAX (1.0, height - 2 * FIT_PAD - (height > 4 * FIT_BOTTOM ? FIT_BOTTOM : 0));
+}
+
+/* Centre the graph in the fit area at ZOOM. */
+static void
+fit_centre (CtGraphView *self, int width, double area_h, double zoom)
+{
+  self->zoom = zoom;
+  self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
+  self->origin_y = self->scene->layout->height / 2 - (FIT_PAD + area_h / 2) / zoom;
+}
+
 static void
 fit_now (CtGraphView *self)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  double gw, gh, zoom;
+  double gw, gh, aw, ah, zoom;
 
   if (self->scene == NULL || width <= 0 || height <= 0)
     return;
-  gw = self->scene->layout->width + 2 * FIT_MARGIN;
-  gh = self->scene->layout->height + 2 * FIT_MARGIN;
-  zoom = MIN (1.0, MIN (width / gw, height / gh));
+  fit_area (width, height, &aw, &ah);
+  gw = MAX (1.0, self->scene->layout->width);
+  gh = MAX (1.0, self->scene->layout->height);
+  zoom = MIN (1.0, MIN (aw / gw, ah / gh));
   zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
   /* a graph much longer than wide (most nets) would become a thin line:
    * fit its width and show where the data comes in */
-  if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && width / gw > 2 * zoom)
+  if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && aw / gw > 2 * zoom)
     {
-      zoom = MIN (1.0, MAX (0.35, width / gw));
+      zoom = MIN (1.0, MAX (0.35, aw / gw));
       self->zoom = zoom;
       self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-      self->origin_y = -FIT_MARGIN;
+      self->origin_y = -FIT_PAD / zoom;
     }
-  else if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_LR && height / gh > 2 * zoom)
+  else if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_LR && ah / gh > 2 * zoom)
     {
-      zoom = MIN (1.0, MAX (0.35, height / gh));
+      zoom = MIN (1.0, MAX (0.35, ah / gh));
       self->zoom = zoom;
-      self->origin_x = -FIT_MARGIN;
-      self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
+      self->origin_x = -FIT_PAD / zoom;
+      self->origin_y = self->scene->layout->height / 2 - (FIT_PAD + ah / 2) / zoom;
     }
   else
-    {
-      self->zoom = zoom;
-      self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-      self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
-    }
+    fit_centre (self, width, ah, zoom);
   redraw_all_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
@@ -640,7 +657,7 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  double gw, gh, zoom;
+  double gw, gh, aw, ah, zoom;
 
   g_return_if_fail (CT_IS_GRAPH_VIEW (self));
   stop_animation (self);
@@ -651,13 +668,12 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
       return;
     }
   /* the explicit "fit" always shows everything */
-  gw = self->scene->layout->width + 2 * FIT_MARGIN;
-  gh = self->scene->layout->height + 2 * FIT_MARGIN;
-  zoom = CLAMP (MIN (1.0, MIN (width / gw, height / gh)), ZOOM_MIN, ZOOM_MAX);
-  self->zoom = zoom;
+  fit_area (width, height, &aw, &ah);
+  gw = MAX (1.0, self->scene->layout->width);
+  gh = MAX (1.0, self->scene->layout->height);
+  zoom = CLAMP (MIN (1.0, MIN (aw / gw, ah / gh)), ZOOM_MIN, ZOOM_MAX);
+  fit_centre (self, width, ah, zoom);
   redraw_all_nodes (self);
-  self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-  self->origin_y = self->scene->layout->height / 2 - height / 2.0 / zoom;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
@@ -1021,6 +1037,9 @@ minimap_geometry (CtGraphView *self, double *box, double *scale)  /* scale[2]: x
       && visible[1] + visible[3] >= gh)
     return FALSE;
   s = MIN (MINIMAP_MAX / gw, MIN (height * 0.6, MINIMAP_MAX * 1.6) / gh);
+  /* a map nearly as large as the graph it maps (a small net just too long
+   * for the view) would only hide it: at most a quarter of the view's scale */
+  s = MIN (s, self->zoom / 4);
   scale[1] = s;
   /* a very tall net (ResNet-152) would be a hairline: widen it */
   scale[0] = MAX (s, MIN (48.0, MINIMAP_MAX) / gw);
@@ -1720,14 +1739,18 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, CtGraphView *self)
         g_autofree char *from_id = g_strdup (ct_graph_model_get_node (self->model, from)->id);
         target = target_node (self, self->drag_start_x + dx, self->drag_start_y + dy,
                               &bottom_port);
+        g_autofree char *target_id = NULL;
         if (target == (int) to && (bottom_port < 0 || bottom_port == (int) edge->to_port))
           break;  /* let go where it was: nothing changes */
+        /* by id: the app's answer to the first signal replaces the model */
+        if (target >= 0 && target != (int) from)
+          target_id = g_strdup (ct_graph_model_get_node (self->model, target)->id);
         g_signal_emit (self, signals[DISCONNECT_REQUESTED], 0, (guint) self->drag_edge);
         /* dropped on another node: reconnect the blob there */
-        if (target >= 0 && target != (int) from && self->model != NULL
-            && (guint) target < ct_graph_model_n_nodes (self->model))
-          g_signal_emit (self, signals[CONNECT_REQUESTED], 0, from_id, from_port,
-                         ct_graph_model_get_node (self->model, target)->id, bottom_port);
+        if (target_id != NULL && self->model != NULL
+            && ct_graph_model_find_node (self->model, target_id) >= 0)
+          g_signal_emit (self, signals[CONNECT_REQUESTED], 0, from_id, from_port, target_id,
+                         bottom_port);
       }
       break;
     case DRAG_MOVE:
@@ -1949,6 +1972,10 @@ on_key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode,
       select_only (self, -1);
       g_signal_emit (self, signals[SELECTION_CHANGED], 0);
       return TRUE;
+    case GDK_KEY_F10:
+      if (state != GDK_SHIFT_MASK)
+        return FALSE;
+      G_GNUC_FALLTHROUGH;
     case GDK_KEY_Menu:
       {
         double x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;

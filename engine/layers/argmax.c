@@ -3,6 +3,7 @@
  * Without an axis the top is N x 1 x top_k (N x 2 x top_k with the values
  * after the indices), padded with 1s to the bottom's number of axes, as in
  * Caffe. Not differentiable: there is no backward. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -57,8 +58,8 @@ argmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
       self->axis_dist = ct_blob_count_from (in, self->axis + 1, NULL);
       if (self->top_k > self->dim)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("top_k %" G_GINT64_FORMAT " is larger than axis %d's size %"
-                                G_GINT64_FORMAT), self->top_k, self->axis, self->dim);
+                              _("top_k %" PRId64 " is larger than axis %d's size %"
+                                PRId64), self->top_k, self->axis, self->dim);
       memcpy (dims, ct_blob_get_shape (in), n_axes * sizeof (gint64));
       dims[self->axis] = self->top_k;
       n_top = n_axes;
@@ -70,7 +71,7 @@ argmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
       self->axis_dist = 1;
       if (self->top_k > self->dim)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("top_k %" G_GINT64_FORMAT " is larger than the %" G_GINT64_FORMAT
+                              _("top_k %" PRId64 " is larger than the %" PRId64
                                 " values of each item"), self->top_k, self->dim);
       for (guint i = 0; i < n_top; i++)
         dims[i] = 1;

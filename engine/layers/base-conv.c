@@ -1,7 +1,10 @@
 /* base-conv.c: the geometry of a ConvolutionParameter, and the machinery
  * Convolution and Deconvolution share (see base-conv-private.h): setup with
- * Caffe's checks and parameter shapes, reshape, and the per-image matrix
- * products over the im2col buffer, group by group. */
+ * Caffe's checks and parameter shapes, reshape, the per-image matrix
+ * products over the im2col buffer, group by group, and Convolution's
+ * whole-batch products, which share the images between the kernels'
+ * threads. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -53,7 +56,7 @@ check_positive (const CtLayer *layer, const char *field, const int64_t *values, 
   for (int i = 0; i < n; i++)
     if (values[i] <= 0)
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                            _("%s must be positive (spatial axis %d has %" G_GINT64_FORMAT ")"),
+                            _("%s must be positive (spatial axis %d has %" PRId64 ")"),
                             field, i, (gint64) values[i]);
   return TRUE;
 }
@@ -138,8 +141,8 @@ ct_conv_geometry_output (const CtLayer *layer, const CtConvGeometry *g, int i, g
 
   if (in + 2 * g->pad[i] < extent)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the kernel (extent %" G_GINT64_FORMAT " with dilation) is larger "
-                            "than the padded input (%" G_GINT64_FORMAT " + 2 x %" G_GINT64_FORMAT
+                          _("the kernel (extent %" PRId64 " with dilation) is larger "
+                            "than the padded input (%" PRId64 " + 2 x %" PRId64
                             ") on spatial axis %d"),
                           extent, in, (gint64) g->pad[i], i);
   *out = (in + 2 * g->pad[i] - extent) / g->stride[i] + 1;
@@ -321,12 +324,12 @@ ct_base_conv_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID, _("group must be positive"));
   if (conv->channels % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input's %" G_GINT64_FORMAT " channels do not divide into %"
-                            G_GINT64_FORMAT " groups"), conv->channels, conv->group);
+                          _("the input's %" PRId64 " channels do not divide into %"
+                            PRId64 " groups"), conv->channels, conv->group);
   if (conv->num_output % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("num_output (%" G_GINT64_FORMAT ") must be a multiple of group (%"
-                            G_GINT64_FORMAT ")"), conv->num_output, conv->group);
+                          _("num_output (%" PRId64 ") must be a multiple of group (%"
+                            PRId64 ")"), conv->num_output, conv->group);
 
   conv->conv_out_channels = reverse ? conv->channels : conv->num_output;
   conv->conv_in_channels = reverse ? conv->num_output : conv->channels;
@@ -354,7 +357,7 @@ top_dim (CtBaseConv *conv, int i, gint64 in, gint64 *out, GError **error)
   *out = g->stride[i] * (in - 1) + ct_conv_geometry_extent (g, i) - 2 * g->pad[i];
   if (*out <= 0)
     return ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the output would have size %" G_GINT64_FORMAT " on spatial axis %d "
+                          _("the output would have size %" PRId64 " on spatial axis %d "
                             "(pad too large for the kernel and stride)"), *out, i);
   return TRUE;
 }
@@ -374,8 +377,8 @@ check_bottoms (CtBaseConv *conv, GPtrArray *bottom, GError **error)
                           n_axes, g->channel_axis + 1 + g->num_spatial_axes);
   if (ct_blob_get_shape (input)[g->channel_axis] != conv->channels)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input has %" G_GINT64_FORMAT " channels; the weights were "
-                            "made for %" G_GINT64_FORMAT),
+                          _("the input has %" PRId64 " channels; the weights were "
+                            "made for %" PRId64),
                           ct_blob_get_shape (input)[g->channel_axis], conv->channels);
   for (guint i = 1; i < bottom->len; i++)
     {
@@ -593,11 +596,12 @@ ct_base_conv_backward_bias (CtBaseConv *conv, float *bias_diff, const float *inp
 
 /* Whole-batch products, in parallel */
 
-/* The floats a sub-batch's column matrix and output rows may take (1 MiB):
- * small enough to stay in a core's cache between im2col and the product,
- * large enough that images with few output positions are multiplied
- * several at a time. */
-#define SUB_BATCH_FLOATS ((gint64) 1 << 18)
+/* The floats a sub-batch's column matrix and output rows may take (256
+ * KiB): small enough to stay in a core's L2 cache between im2col and the
+ * product (larger sub-batches measured slower on LeNet and CIFAR-10), so
+ * that only images with very few output positions are multiplied several
+ * at a time. */
+#define SUB_BATCH_FLOATS ((gint64) 1 << 16)
 
 /* Scratch kept per thread and grown when a layer needs more: one buffer
  * serves every convolution the thread runs (layers run one at a time),
@@ -676,8 +680,9 @@ typedef struct {
   CtStatus status[CT_PARALLEL_MAX_CHUNKS];
 } ConvJob;
 
-/* The column matrix of NB images from INPUT, rows LD floats apart: the
- * images themselves when the kernel is 1x1 and there is one image. */
+/* The column matrix of NB images from INPUT into COL, the images side by
+ * side (rows NB * P floats long). (With one image and a 1x1 kernel the
+ * callers use the image itself instead.) */
 static CtStatus
 sub_batch_im2col (const CtBaseConv *conv, const float *input, gint64 nb, float *col)
 {
@@ -858,16 +863,16 @@ backward_chunk (gint64 begin, gint64 end, int chunk, void *data)
   j->status[chunk] = status;
 }
 
-/* Runs FUNC over the batch: in chunks of images on the pool's threads, or
- * as one chunk in this thread (where the products themselves may then use
- * the threads) when there are too few images. */
+/* Runs FUNC over the batch: in CHUNKS chunks of images on the pool's
+ * threads, or as one chunk in this thread (where the products themselves
+ * may then use the threads). */
 static gboolean
 run_chunks (ConvJob *j, int chunks, CtParallelFunc func, GError **error)
 {
   CtStatus status = CT_STATUS_OK;
 
   if (chunks > 1)
-    ct_cpu_parallel_for (j->conv->num, 1, func, j);
+    ct_cpu_parallel_for_chunks (j->conv->num, chunks, func, j);
   else
     func (0, j->conv->num, 0, j);
   for (int c = 0; c < chunks && status == CT_STATUS_OK; c++)
@@ -901,7 +906,9 @@ ct_base_conv_backward_batch (CtBaseConv *conv, const float *input, const float *
     .conv = conv, .input = input, .output_diff = output_diff, .weights = weights,
     .weight_diff = weight_diff, .bias_diff = bias_diff, .input_diff = input_diff,
   };
-  int chunks = ct_cpu_parallel_chunks (conv->num, 1);
+  /* One chunk per thread: each chunk after the first keeps its own
+   * parameter gradient, added at the end. */
+  int chunks = (int) MIN (conv->num, ct_cpu_num_threads ());
   gint64 params = param_floats (conv);
 
   j.sub_batch = MIN (sub_batch_images (conv), (conv->num + chunks - 1) / chunks);

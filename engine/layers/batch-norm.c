@@ -14,6 +14,7 @@
  * The sums must never be changed by a solver: as Caffe, setup marks them
  * with lr_mult 0 (adding the ParamSpecs a prototxt leaves out, refusing a
  * non-zero lr_mult) and clears their param_propagate_down. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <glib/gi18n-lib.h>
 
@@ -101,8 +102,8 @@ create_or_check_statistics (CtLayer *layer, GError **error)
   for (guint i = 0; i < 3; i++)
     if (ct_blob_count (g_ptr_array_index (layer->blobs, i)) != expected[i])
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                            _("parameter blob %u has %" G_GINT64_FORMAT " values, %"
-                              G_GINT64_FORMAT " expected"),
+                            _("parameter blob %u has %" PRId64 " values, %"
+                              PRId64 " expected"),
                             i, ct_blob_count (g_ptr_array_index (layer->blobs, i)),
                             expected[i]);
   return TRUE;
@@ -157,8 +158,8 @@ batch_norm_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
   channels = ct_blob_num_axes (b) == 1 ? 1 : ct_blob_get_shape (b)[1];
   if (channels != self->channels)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the bottom has %" G_GINT64_FORMAT " channels, set up for %"
-                            G_GINT64_FORMAT), channels, self->channels);
+                          _("the bottom has %" PRId64 " channels, set up for %"
+                            PRId64), channels, self->channels);
   if (!ct_neuron_reshape (layer, bottom, top, error))
     return FALSE;
   if (!self->use_global_stats && !ct_blob_reshape_like (self->x_norm, b, &local))

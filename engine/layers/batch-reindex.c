@@ -3,6 +3,7 @@
  * repeats allowed. The backward adds each top item's diff into the item it
  * came from; the indices get no gradient. Indices are data: a bad one fails
  * the forward with an error naming it. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -64,8 +65,8 @@ read_rows (CtBatchReindexLayer *self, GPtrArray *bottom, GError **error)
     return TRUE;
   g_ascii_formatd (value, sizeof value, "%.9g", values[bad]);
   return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
-                        _("index %" G_GINT64_FORMAT " is %s; indices must lie in [0, %"
-                          G_GINT64_FORMAT "), the batch size of bottom 0"),
+                        _("index %" PRId64 " is %s; indices must lie in [0, %"
+                          PRId64 "), the batch size of bottom 0"),
                         bad, value, n_items);
 }
 

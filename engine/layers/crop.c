@@ -2,6 +2,7 @@
  * second on every axis from crop_param.axis on, starting at the given
  * offsets (one for all those axes, one per axis, or none: 0). The second
  * bottom only gives the shape; it never receives a gradient, as in Caffe. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -79,8 +80,8 @@ crop_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
           if (ct_blob_get_shape (input)[i] - offset < ct_blob_get_shape (like)[i])
             return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                                   _("the crop of axis %u is out of bounds: size %"
-                                    G_GINT64_FORMAT " at offset %" G_GINT64_FORMAT
-                                    " does not fit in %" G_GINT64_FORMAT),
+                                    PRId64 " at offset %" PRId64
+                                    " does not fit in %" PRId64),
                                   i, ct_blob_get_shape (like)[i], offset,
                                   ct_blob_get_shape (input)[i]);
           size = ct_blob_get_shape (like)[i];

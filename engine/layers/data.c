@@ -9,6 +9,7 @@
  * Each batch takes its shape from its first record; a record of another
  * shape in the same batch, a corrupt record or an undecodable image stops
  * the forward with an error naming the database and the record's key. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -92,9 +93,9 @@ load_batch (CtLayer *layer, CtPrefetchBatch *batch, GError **error)
       else if (memcmp (first, chw, sizeof first) != 0)
         {
           g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                       _("%s: gives a %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "×%"
-                         G_GINT64_FORMAT " image but the batch began with %" G_GINT64_FORMAT
-                         "×%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " (channels×height×width)"),
+                       _("%s: gives a %" PRId64 "×%" PRId64 "×%"
+                         PRId64 " image but the batch began with %" PRId64
+                         "×%" PRId64 "×%" PRId64 " (channels×height×width)"),
                        where, chw[0], chw[1], chw[2], first[0], first[1], first[2]);
           return FALSE;
         }

@@ -3,6 +3,7 @@
  * weights (plus a bias). The top has the bottom's shape with num_output
  * appended. Indices are data, so a bad one fails the forward with an error
  * naming it. The indices get no gradient. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -38,8 +39,8 @@ check_given_blobs (CtEmbedLayer *self, GError **error)
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != self->k * self->n
       || (self->bias_term && ct_blob_count (g_ptr_array_index (layer->blobs, 1)) != self->n))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("parameter blobs do not fit input_dim %" G_GINT64_FORMAT
-                            " and num_output %" G_GINT64_FORMAT), self->k, self->n);
+                          _("parameter blobs do not fit input_dim %" PRId64
+                            " and num_output %" PRId64), self->k, self->n);
   return TRUE;
 }
 
@@ -109,9 +110,9 @@ read_words (CtEmbedLayer *self, const float *words, GError **error)
     return TRUE;
   g_ascii_formatd (value, sizeof value, "%.9g", words[bad]);
   return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
-                        _("bottom value %" G_GINT64_FORMAT " is %s, not a word index: "
+                        _("bottom value %" PRId64 " is %s, not a word index: "
                           "indices must be whole numbers from 0 to input_dim - 1 = %"
-                          G_GINT64_FORMAT), bad, value, self->k - 1);
+                          PRId64), bad, value, self->k - 1);
 }
 
 static gboolean

@@ -4,6 +4,7 @@
  * depends on the data, so every forward reshapes the tops, as Caffe does by
  * reshaping before each forward. The backward routes the diffs back to the
  * kept items (others get 0); the selector gets none. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -55,7 +56,7 @@ check_shapes (CtLayer *layer, GPtrArray *bottom, GError **error)
           g_autofree char *s = ct_blob_shape_string (in);
           return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                                 _("bottom %u has shape %s; its first dimension must be the "
-                                  "selector's, %" G_GINT64_FORMAT), i, s, shape[0]);
+                                  "selector's, %" PRId64), i, s, shape[0]);
         }
     }
   return TRUE;

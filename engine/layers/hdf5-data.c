@@ -10,6 +10,7 @@
  * from the layer's seed). A missing dataset, a non-numeric one or a row
  * shape that differs from the first file's is an error naming the file and
  * the dataset. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -175,8 +176,8 @@ load_file (CtHdf5DataLayer *self, guint file_index, GPtrArray *top, gboolean set
     if (self->datasets[j].rows != self->datasets[0].rows)
       {
         g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                     _("%s: dataset '%s' has %" G_GINT64_FORMAT " rows but '%s' has %"
-                       G_GINT64_FORMAT), path, layer->param->top[j], self->datasets[j].rows,
+                     _("%s: dataset '%s' has %" PRId64 " rows but '%s' has %"
+                       PRId64), path, layer->param->top[j], self->datasets[j].rows,
                      layer->param->top[0], self->datasets[0].rows);
         ok = FALSE;
       }

@@ -5,6 +5,7 @@
  * that building a net to look at its shapes writes nothing; each later
  * forward appends its rows along the first axis, where Caffe could write
  * only once. Backward does nothing. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -46,7 +47,7 @@ hdf5_output_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError *
       ct_blob_legacy_shape (CT_BOTTOM (bottom, 1), 0, NULL))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                           _("the data and label bottoms have different numbers of rows "
-                            "(%" G_GINT64_FORMAT " and %" G_GINT64_FORMAT ")"),
+                            "(%" PRId64 " and %" PRId64 ")"),
                           ct_blob_legacy_shape (CT_BOTTOM (bottom, 0), 0, NULL),
                           ct_blob_legacy_shape (CT_BOTTOM (bottom, 1), 0, NULL));
   return TRUE;

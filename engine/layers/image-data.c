@@ -11,6 +11,7 @@
  * A missing or undecodable image, or one whose size differs from the first
  * image of its batch, stops the forward with an error naming the list
  * file's line and the image. */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,9 +172,9 @@ load_batch (CtLayer *layer, CtPrefetchBatch *batch, GError **error)
       else if (memcmp (first, chw, sizeof first) != 0)
         {
           g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                       _("%s: gives a %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT "×%"
-                         G_GINT64_FORMAT " image but the batch began with %" G_GINT64_FORMAT
-                         "×%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
+                       _("%s: gives a %" PRId64 "×%" PRId64 "×%"
+                         PRId64 " image but the batch began with %" PRId64
+                         "×%" PRId64 "×%" PRId64
                          " (set new_height and new_width to resize them all)"),
                        where, chw[0], chw[1], chw[2], first[0], first[1], first[2]);
           return FALSE;

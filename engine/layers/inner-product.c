@@ -2,6 +2,7 @@
  * seen as M rows of K values (K = the count from `axis` on), the top as M
  * rows of num_output values: top = bottom * W^T + bias, one sgemm as in
  * Caffe. W is stored num_output x K, or K x num_output with `transpose`. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -37,12 +38,12 @@ check_given_blobs (CtInnerProductLayer *self, GError **error)
                           _("has %u parameter blobs, expected %u"), layer->blobs->len, want);
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != self->n * self->k)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("weights have %" G_GINT64_FORMAT " values, expected %"
-                            G_GINT64_FORMAT " x %" G_GINT64_FORMAT),
+                          _("weights have %" PRId64 " values, expected %"
+                            PRId64 " x %" PRId64),
                           ct_blob_count (g_ptr_array_index (layer->blobs, 0)), self->n, self->k);
   if (self->bias_term && ct_blob_count (g_ptr_array_index (layer->blobs, 1)) != self->n)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("bias has %" G_GINT64_FORMAT " values, expected %" G_GINT64_FORMAT),
+                          _("bias has %" PRId64 " values, expected %" PRId64),
                           ct_blob_count (g_ptr_array_index (layer->blobs, 1)), self->n);
   return TRUE;
 }
@@ -111,8 +112,8 @@ inner_product_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
       g_autofree char *shape = ct_blob_shape_string (in);
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                             _("input size incompatible with the weights: bottom %s has %"
-                              G_GINT64_FORMAT " values per row from axis %d, the weights take %"
-                              G_GINT64_FORMAT), shape, k, axis, self->k);
+                              PRId64 " values per row from axis %d, the weights take %"
+                              PRId64), shape, k, axis, self->k);
     }
   self->m = ct_blob_count_range (in, 0, axis, NULL);
   memcpy (dims, ct_blob_get_shape (in), axis * sizeof (gint64));

@@ -6,6 +6,7 @@
  * with padding one window less when the last would start in the padding.
  *
  * Also the helpers SPP shares (pooling-private.h). */
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
@@ -44,9 +45,9 @@ ct_pool_window_check (const CtLayer *layer, const CtPoolWindow *w, GError **erro
                           _("padding works only with MAX and AVE pooling"));
   if (w->pad_h >= w->kernel_h || w->pad_w >= w->kernel_w)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("the padding (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
-                            ") must be smaller than the kernel (%" G_GINT64_FORMAT ", %"
-                            G_GINT64_FORMAT ")"),
+                          _("the padding (%" PRId64 ", %" PRId64
+                            ") must be smaller than the kernel (%" PRId64 ", %"
+                            PRId64 ")"),
                           w->pad_h, w->pad_w, w->kernel_h, w->kernel_w);
   return TRUE;
 }
@@ -72,9 +73,9 @@ ct_pool_window_output (const CtLayer *layer, const CtPoolWindow *w, gboolean flo
   *pooled_w = pooled_size (width, w->kernel_w, w->stride_w, w->pad_w, floor_mode);
   if (*pooled_h <= 0 || *pooled_w <= 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("a %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " kernel does not fit "
-                            "the %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " input with padding (%"
-                            G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")"),
+                          _("a %" PRId64 " x %" PRId64 " kernel does not fit "
+                            "the %" PRId64 " x %" PRId64 " input with padding (%"
+                            PRId64 ", %" PRId64 ")"),
                           w->kernel_h, w->kernel_w, height, width, w->pad_h, w->pad_w);
   return TRUE;
 }
@@ -167,7 +168,7 @@ ct_pool_grow_buffer (const CtLayer *layer, gpointer *buffer, gsize *length, gint
   grown = g_try_realloc_n (*buffer, (gsize) n, element_size);
   if (grown == NULL)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                          _("cannot allocate a buffer of %" G_GINT64_FORMAT " elements"), n);
+                          _("cannot allocate a buffer of %" PRId64 " elements"), n);
   *buffer = grown;
   *length = (gsize) n;
   return TRUE;

@@ -6,6 +6,7 @@
  * input's values both for the slope gradient and for the signs; the slope
  * gradient is computed first, before the bottom diff overwrites the top
  * diff it shares, as Caffe orders it. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -78,8 +79,8 @@ prelu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   expected = self->channel_shared ? 1 : channels;
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != expected)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %" G_GINT64_FORMAT " negative slopes where %s needs %"
-                            G_GINT64_FORMAT),
+                          _("has %" PRId64 " negative slopes where %s needs %"
+                            PRId64),
                           ct_blob_count (g_ptr_array_index (layer->blobs, 0)),
                           self->channel_shared ? "channel_shared" : _("the channel count"),
                           expected);
@@ -100,8 +101,8 @@ prelu_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   if (!self->channel_shared
       && ct_blob_get_shape (b)[1] != ct_blob_count (g_ptr_array_index (layer->blobs, 0)))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the bottom has %" G_GINT64_FORMAT " channels but there are %"
-                            G_GINT64_FORMAT " negative slopes"),
+                          _("the bottom has %" PRId64 " channels but there are %"
+                            PRId64 " negative slopes"),
                           ct_blob_get_shape (b)[1],
                           ct_blob_count (g_ptr_array_index (layer->blobs, 0)));
   if (!ct_neuron_reshape (layer, bottom, top, error))

@@ -10,6 +10,7 @@
  * tops at the inner outputs'. Forward first copies the state at t = T into
  * t = 0 (unless the hidden state is exposed as bottoms and tops), so that a
  * sequence can continue across batches where cont says so. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -146,15 +147,15 @@ check_inputs (CtRecurrentLayer *self, GPtrArray *bottom, gboolean first, GError 
     self->T = xs[0];
   else if (xs[0] != self->T)
     return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the number of timesteps changed from %" G_GINT64_FORMAT
-                            " to %" G_GINT64_FORMAT), self->T, xs[0]);
+                          _("the number of timesteps changed from %" PRId64
+                            " to %" PRId64), self->T, xs[0]);
   self->N = xs[1];
   if (ct_blob_num_axes (cont) != 2 || cs[0] != self->T || cs[1] != self->N)
     {
       g_autofree char *shape = ct_blob_shape_string (cont);
       return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,
-                            _("bottom 1 (cont) must be %" G_GINT64_FORMAT " x %"
-                              G_GINT64_FORMAT " (timesteps x streams), not %s"),
+                            _("bottom 1 (cont) must be %" PRId64 " x %"
+                              PRId64 " (timesteps x streams), not %s"),
                             self->T, self->N, shape);
     }
   if (self->static_input)
@@ -163,7 +164,7 @@ check_inputs (CtRecurrentLayer *self, GPtrArray *bottom, gboolean first, GError 
 
       if (ct_blob_num_axes (xs_blob) < 1 || ct_blob_get_shape (xs_blob)[0] != self->N)
         return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,
-                              _("bottom 2 (x_static) must have %" G_GINT64_FORMAT
+                              _("bottom 2 (x_static) must have %" PRId64
                                 " streams on its first axis"), self->N);
     }
   if (self->T < 1)

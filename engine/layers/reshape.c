@@ -3,6 +3,7 @@
  * default); a 0 copies the bottom's dimension at that place and one -1 is
  * inferred from the count. The top shares the bottom's data and diff, as in
  * Caffe. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -50,7 +51,7 @@ reshape_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
         }
       else if (dim < -1)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("dimension %u of the new shape is %" G_GINT64_FORMAT
+                              _("dimension %u of the new shape is %" PRId64
                                 "; use a positive size, 0 to copy or -1 to infer"), i, dim);
       else if (dim > 0)
         {
@@ -143,7 +144,7 @@ reshape_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
           g_autofree char *in_string = ct_blob_shape_string (in);
           return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                                 _("the bottom's count (%s) is not divisible by the product "
-                                  "of the given dimensions (%" G_GINT64_FORMAT ")"),
+                                  "of the given dimensions (%" PRId64 ")"),
                                 in_string, explicit_count);
         }
       dims[start + self->inferred_axis] = ct_blob_count (in) / explicit_count;

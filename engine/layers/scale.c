@@ -106,7 +106,7 @@ scale_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
     return FALSE;
   if (p->bias_term)
     {
-      gint64 outer, dim, inner;
+      gint64 outer = 0, dim = 0, inner = 0;
 
       /* The bias has the scale's axes, so the same geometry; check its shape. */
       if (!ct_common_broadcast (layer, in, g_ptr_array_index (layer->blobs, self->bias_index),

@@ -2,6 +2,7 @@
  * non-negative `slice_dim`) into the tops: at the given slice points, or
  * into equal parts when none are given. The backward puts each top's diff
  * back in its place. */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -44,7 +45,7 @@ slice_sizes (CtLayer *layer, gint64 axis_dim, guint n_tops, gint64 *sizes, GErro
     {
       if (axis_dim % n_tops != 0)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("%u tops do not divide the slice axis of size %" G_GINT64_FORMAT
+                              _("%u tops do not divide the slice axis of size %" PRId64
                                 " evenly; give slice_point values"), n_tops, axis_dim);
       for (guint i = 0; i < n_tops; i++)
         sizes[i] = axis_dim / n_tops;
@@ -61,8 +62,8 @@ slice_sizes (CtLayer *layer, gint64 axis_dim, guint n_tops, gint64 *sizes, GErro
       if (point <= previous || point > axis_dim)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
                               _("slice points must increase strictly and stay inside the "
-                                "slice axis of size %" G_GINT64_FORMAT " (0 < %"
-                                G_GINT64_FORMAT " < ... < %" G_GINT64_FORMAT ")"),
+                                "slice axis of size %" PRId64 " (0 < %"
+                                PRId64 " < ... < %" PRId64 ")"),
                               axis_dim, (gint64) p->slice_point[0], axis_dim);
       sizes[i] = point - previous;
       previous = point;

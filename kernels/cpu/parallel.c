@@ -197,10 +197,13 @@ ct_cpu_parallel_chunks (int64_t n, int64_t grain)
 {
   int64_t most = grain > 0 ? n / grain : n;
   int threads = ct_cpu_num_threads ();
+  int64_t limit = threads > 1 ? (int64_t) threads * CT_PARALLEL_OVERSPLIT : 1;
 
+  if (limit > CT_PARALLEL_MAX_CHUNKS)
+    limit = CT_PARALLEL_MAX_CHUNKS;
   if (most < 1)
     return 1;
-  return most < threads ? (int) most : threads;
+  return most < limit ? (int) most : (int) limit;
 }
 
 static void
@@ -222,12 +225,29 @@ run_serially (int64_t n, int chunks, CtParallelFunc func, void *data)
 void
 ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *data)
 {
-  int chunks = ct_cpu_parallel_chunks (n, grain);
+  if (n > 0)
+    ct_cpu_parallel_for_chunks (n, ct_cpu_parallel_chunks (n, grain), func, data);
+}
+
+void
+ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *data)
+{
   uint64_t gen;
   int64_t start;
 
   if (n <= 0)
     return;
+  if (chunks > n)
+    chunks = (int) n;
+  if (chunks > CT_PARALLEL_MAX_CHUNKS)
+    chunks = CT_PARALLEL_MAX_CHUNKS;
+  if (chunks < 1)
+    chunks = 1;
+  if (ct_cpu_num_threads () == 1)
+    {
+      run_serially (n, chunks, func, data);
+      return;
+    }
   if (chunks == 1 || inside || pthread_mutex_trylock (&owner) != 0)
     {
       run_serially (n, chunks, func, data);

@@ -177,7 +177,8 @@ test_edit_save_reopen (void)
     g_value_init (&value, G_TYPE_STRING);
     g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
     g_assert_cmpstr (g_value_get_string (&value), ==, "InnerProduct");
-    g_signal_emit_by_name (view, "layer-dropped", g_value_get_string (&value), 40.0, 40.0, -1);
+    /* on an empty spot, left of the graph (a drop on a node feeds it) */
+    g_signal_emit_by_name (view, "layer-dropped", g_value_get_string (&value), -300.0, 40.0, -1);
     g_value_unset (&value);
     g_object_unref (content);
   }
@@ -188,7 +189,7 @@ test_edit_save_reopen (void)
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     g_assert_cmpstr (selected[0], ==, "fc1");
   }
-  dropped = ct_window_drop_layer (window, "Pooling", 300, 40, -1);
+  dropped = ct_window_drop_layer (window, "Pooling", -300, 200, -1);
   g_assert_cmpstr (dropped, ==, "pool3");
   settle (window);
 

@@ -74,7 +74,7 @@ test_parallel_for (void)
         Coverage c = { .hits = g_new0 (gint, n) };
         int chunks = ct_cpu_parallel_chunks (n, grain);
 
-        g_assert_cmpint (chunks, ==, MAX (1, MIN (3, n / grain)));
+        g_assert_cmpint (chunks, ==, MAX (1, MIN (3 * CT_PARALLEL_OVERSPLIT, n / grain)));
         ct_cpu_parallel_for (n, grain, cover, &c);
         for (gint64 i = 0; i < n; i++)
           g_assert_cmpint (c.hits[i], ==, 1);

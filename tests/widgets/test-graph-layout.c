@@ -514,6 +514,69 @@ test_incremental_insert (void)
   g_assert_cmpuint (x_moved, <=, n / 10);
 }
 
+/* LeNet's shape as a plain graph: a chain 0 -> 1 -> ... -> 7 with a side
+ * edge 0 -> 7 (the label), laid out incrementally from PREVIOUS (may be
+ * NULL), without the edge into node 5 when CUT. */
+static CtGraphLayout *
+lenet_layout (gboolean cut, const CtGraphLayout *previous)
+{
+  Graph g;
+  CtGraphLayoutRequest request = { 0 };
+  CtGraphPoint prev[8];
+  gboolean has_prev[8];
+
+  graph_init (&g, 8);
+  for (guint i = 0; i < 8; i++)
+    g.heights[i] = 44;  /* ranks of one height: depths compare exactly */
+  for (guint i = 0; i + 1 < 8; i++)
+    if (!cut || i != 4)
+      graph_edge (&g, i, i + 1);
+  graph_edge (&g, 0, 7);
+  for (guint i = 0; previous != NULL && i < 8; i++)
+    {
+      prev[i].x = previous->nodes[i].x;
+      prev[i].y = previous->nodes[i].y;
+      has_prev[i] = TRUE;
+    }
+  request.n_nodes = g.n_nodes;
+  request.widths = g.widths;
+  request.heights = g.heights;
+  request.n_edges = g.n_edges;
+  request.edges = g.edges;
+  request.previous = previous != NULL ? prev : NULL;
+  request.has_previous = previous != NULL ? has_prev : NULL;
+  ct_graph_layout_options_init (&request.options, CT_GRAPH_RANKDIR_TB);
+  return ct_graph_layout_compute (&request);
+}
+
+/* Cutting the edge into the middle of a chain makes its lower half a new
+ * source: the upper half stays where it was (no rank is dragged down by a
+ * node that came up from below), and putting the edge back (an undo) gives
+ * the first layout's depth again instead of piling up gaps. */
+static void
+test_incremental_cut_and_undo (void)
+{
+  g_autoptr(CtGraphLayout) first = lenet_layout (FALSE, NULL);
+  g_autoptr(CtGraphLayout) cut = lenet_layout (TRUE, first);
+  g_autoptr(CtGraphLayout) undone = lenet_layout (FALSE, cut);
+  double worst = 0;
+
+  g_assert_cmpint (cut->nodes[5].rank, ==, 0);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_test_message ("node %u: y %.0f -> %.0f", i, first->nodes[i].y, cut->nodes[i].y);
+      g_assert_cmpfloat (fabs (cut->nodes[i].y - first->nodes[i].y), <, 1);
+    }
+  for (guint i = 0; i < 8; i++)
+    worst = MAX (worst, fabs (undone->nodes[i].y - first->nodes[i].y));
+  g_test_message ("height %.0f, cut %.0f, undone %.0f; worst vertical move after the undo "
+                  "%.0f", first->height, cut->height, undone->height, worst);
+  g_assert_cmpfloat (cut->height, <=, first->height + 1);
+  g_assert_cmpfloat (undone->height, <=, first->height + 1);
+  g_assert_cmpfloat (worst, <, 1);
+  g_assert_cmpuint (ct_graph_layout_count_overlaps (undone), ==, 0);
+}
+
 /* The graph of a small train/test net: phases, folding, fan-out, shapes. */
 static void
 test_net_graph_phases (void)
@@ -625,5 +688,6 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-layout/shared-zoo", test_shared_zoo);
   g_test_add_func ("/graph-layout/incremental-remove", test_incremental);
   g_test_add_func ("/graph-layout/incremental-insert", test_incremental_insert);
+  g_test_add_func ("/graph-layout/incremental-cut-and-undo", test_incremental_cut_and_undo);
   return g_test_run ();
 }
