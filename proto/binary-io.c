@@ -216,10 +216,9 @@ walk_packed (Walk *w,
                                   "not a multiple of 8"),
                                 field->name, desc->short_name, (unsigned long) len);
       return fail_corrupt (w, start, detail);
-    case PROTOBUF_C_TYPE_BOOL:
-      /* protobuf-c 1.4 takes each byte of a packed bool run as one value */
-      return TRUE;
     default:
+      /* Varint types, bools included: protobuf-c scans each packed bool as a
+       * varint and refuses the run if one is cut short. */
       for (gsize pos = start; pos < end;)
         {
           gsize at = pos;

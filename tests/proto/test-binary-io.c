@@ -401,6 +401,10 @@ test_malformed (void)
       "not a multiple of 8" },
     { "packed varints, cut", B ("\x22\x02\x01\x80"), &caffe__net_parameter__descriptor,
       "corrupt data at byte 3: bad varint in packed field 'input_dim' of NetParameter" },
+    /* Found by fuzz-binary: protobuf-c scans packed bools as varints too. */
+    { "packed bools, cut", B ("\xa2\x06\x04\x5a\x02\x01\x80"),
+      &caffe__net_parameter__descriptor,
+      "corrupt data at byte 6: bad varint in packed field 'propagate_down' of LayerParameter" },
     { "packed doubles, cut", B ("\x42\x08" "abcd"), &caffe__blob_proto__descriptor,
       "truncated at byte 6 while reading field 'double_data' of BlobProto" },
     { "inner field past its message", B ("\xa2\x06\x02\x3a\x05\x0a\x00\x0a\x00"),
@@ -441,7 +445,7 @@ test_malformed (void)
       n_checked++;
     }
   g_test_message ("%u malformed inputs, each with its message", n_checked);
-  g_assert_cmpuint (n_checked, ==, 26);
+  g_assert_cmpuint (n_checked, ==, 27);
 }
 
 /* Random bytes never crash, and we reject exactly what protobuf-c rejects
