@@ -292,7 +292,8 @@ make_dummies (Layout *l)
     }
   l->n_vertices = l->n_real + n_dummies;
   l->dummy_edge = g_new (guint, MAX (n_dummies, 1));
-  memcpy (l->dummy_edge, owners->data, sizeof (guint) * n_dummies);
+  if (n_dummies > 0) /* owners->data may be NULL, which memcpy must never get */
+    memcpy (l->dummy_edge, owners->data, sizeof (guint) * n_dummies);
 }
 
 static void
@@ -467,7 +468,7 @@ build_links (Layout *l)
     }
   l->up = g_new (Link, l->up_start[nv] + 1);
   l->down = g_new (Link, l->down_start[nv] + 1);
-  fill = g_new (guint, 2 * nv);
+  fill = g_new (guint, 2 * nv + 1); /* never NULL, even for an empty graph */
   memcpy (fill, l->down_start, sizeof (guint) * nv);
   memcpy (fill + nv, l->up_start, sizeof (guint) * nv);
   for_each_link (l, fill_link, fill);
@@ -587,8 +588,10 @@ crossings_between (Layout *l, int r, CrossingScratch *cs)
     }
   if (n < 2)
     return 0;
-  qsort (cs->links, n, sizeof (guint64), compare_guint64);
-  qsort (cs->keys, n_keys, sizeof (guint), compare_guint);
+  if (n > 0)
+    qsort (cs->links, n, sizeof (guint64), compare_guint64);
+  if (n_keys > 0)
+    qsort (cs->keys, n_keys, sizeof (guint), compare_guint);
   {
     guint distinct = 0;
     for (guint i = 0; i < n_keys; i++)

@@ -579,7 +579,8 @@ edge_points (const CtGraphScene *scene, guint e, EdgePoints *buf, guint *n_out)
         p[k].y += TRUNK_LENGTH;
       k++;
     }
-  memcpy (p + k, route->points, route->n_points * sizeof (CtGraphPoint));
+  if (route->n_points > 0) /* a straight edge has no points, and maybe no array */
+    memcpy (p + k, route->points, route->n_points * sizeof (CtGraphPoint));
   p[n - 1] = ct_graph_scene_port_position (scene, edge->to_node, FALSE, edge->to_port);
   *n_out = n;
   return p;
