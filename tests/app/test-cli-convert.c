@@ -9,6 +9,7 @@
 #include <zlib.h>
 #include <glib/gstdio.h>
 
+#include "cli-run.h"
 #include "binary-io.h"
 #include "caffe.pb-c.h"
 #include "data-test-util.h"
@@ -17,49 +18,6 @@
 #include "net.h"
 
 #define FASHION_DIR "/usr/share/datasets/fashion-mnist"
-
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static Run
-cli (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_auto (GStrv) env = g_get_environ ();
-  g_autoptr (GError) error = NULL;
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run.status = WEXITSTATUS (wait_status);
-  if (run.status != 0)
-    g_test_message ("exit %d: %s", run.status, run.err);
-  return run;
-}
 
 static void
 put_be32 (GByteArray *out, guint32 v)
@@ -147,7 +105,7 @@ test_convert_mnist (void)
   for (int b = 0; b < 2; b++)
     {
       g_autofree char *out = g_strdup_printf ("%s/mnist_%s", dir, backends[b]);
-      g_auto (Run) run = cli ("convert", "mnist", images, labels, out, "--backend", backends[b],
+      g_auto (CtCliRun) run = ct_cli_run ("convert", "mnist", images, labels, out, "--backend", backends[b],
                               NULL);
       g_autoptr (CtNet) net = NULL;
       const float *d, *l;
@@ -172,7 +130,7 @@ test_convert_mnist (void)
   {
     g_autofree char *db = g_strdup_printf ("%s/mnist_lmdb", dir);
     g_autofree char *mean_path = g_build_filename (dir, "mean.binaryproto", NULL);
-    g_auto (Run) run = cli ("compute-mean", db, mean_path, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("compute-mean", db, mean_path, NULL);
     g_autoptr (GError) error = NULL;
     Caffe__BlobProto *mean;
     double total = 0.0;
@@ -217,7 +175,7 @@ test_convert_mnist_bad_inputs (void)
   /* the images file ends in image 3 of 5: an error, and no database left */
   write_idx (images, labels, 5, 3, 3, 3);
   {
-    g_auto (Run) run = cli ("convert", "mnist", images, labels, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "mnist", images, labels, out, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "img.gz"));
@@ -226,7 +184,7 @@ test_convert_mnist_bad_inputs (void)
   }
   /* labels given as images: the magic number */
   {
-    g_auto (Run) run = cli ("convert", "mnist", labels, labels, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "mnist", labels, labels, out, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "lab"));
@@ -234,7 +192,7 @@ test_convert_mnist_bad_inputs (void)
     g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto (Run) run = cli ("convert", "mnist", missing, labels, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "mnist", missing, labels, out, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "missing.gz"));
@@ -244,13 +202,13 @@ test_convert_mnist_bad_inputs (void)
   {
     g_autoptr (GByteArray) lb = g_byte_array_new ();
     guint8 zero[3] = { 0 };
-    g_auto (Run) run = { 0 };
+    g_auto (CtCliRun) run = { 0 };
 
     put_be32 (lb, 2049);
     put_be32 (lb, 3);
     g_byte_array_append (lb, zero, 3);
     save (labels, lb);
-    run = cli ("convert", "mnist", images, labels, out, NULL);
+    run = ct_cli_run ("convert", "mnist", images, labels, out, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "4 images"));
     g_assert_nonnull (strstr (run.err, "3 labels"));
@@ -259,22 +217,22 @@ test_convert_mnist_bad_inputs (void)
   g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
   {
     g_autofree char *keep = g_build_filename (out, "keep.txt", NULL);
-    g_auto (Run) run = { 0 };
+    g_auto (CtCliRun) run = { 0 };
 
     g_assert_true (g_file_set_contents (keep, "mine", -1, NULL));
-    run = cli ("convert", "mnist", images, labels, out, NULL);
+    run = ct_cli_run ("convert", "mnist", images, labels, out, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "already exists"));
     g_assert_true (g_file_test (keep, G_FILE_TEST_EXISTS));
   }
   /* command-line mistakes */
   {
-    g_auto (Run) a = cli ("convert", "mnist", images, labels, "x", "--backend", "rocksdb", NULL);
-    g_auto (Run) b = cli ("convert", "mnist", images, labels, "x", "--gray", NULL);
-    g_auto (Run) c = cli ("convert", "pictures", "a", "b", "c", NULL);
-    g_auto (Run) d = cli ("convert", "mnist", images, NULL);
-    g_auto (Run) e = cli ("convert", "images", "l", "r", "o", "--resize", "5", NULL);
-    g_auto (Run) f = cli ("compute-mean", out, NULL);
+    g_auto (CtCliRun) a = ct_cli_run ("convert", "mnist", images, labels, "x", "--backend", "rocksdb", NULL);
+    g_auto (CtCliRun) b = ct_cli_run ("convert", "mnist", images, labels, "x", "--gray", NULL);
+    g_auto (CtCliRun) c = ct_cli_run ("convert", "pictures", "a", "b", "c", NULL);
+    g_auto (CtCliRun) d = ct_cli_run ("convert", "mnist", images, NULL);
+    g_auto (CtCliRun) e = ct_cli_run ("convert", "images", "l", "r", "o", "--resize", "5", NULL);
+    g_auto (CtCliRun) f = ct_cli_run ("compute-mean", out, NULL);
 
     g_assert_cmpint (a.status, ==, 2);
     g_assert_nonnull (strstr (a.err, "rocksdb"));
@@ -288,7 +246,7 @@ test_convert_mnist_bad_inputs (void)
   /* compute-mean on a folder that is no database */
   {
     g_autofree char *mean = g_build_filename (dir, "m.binaryproto", NULL);
-    g_auto (Run) run = cli ("compute-mean", missing, mean, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("compute-mean", missing, mean, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "missing.gz"));
@@ -346,7 +304,7 @@ test_convert_images (void)
     {
       g_autofree char *out = g_strdup_printf ("%s/out_%s", dir, variants[v]);
       const char *name = variants[v];
-      g_auto (Run) run = { 0 };
+      g_auto (CtCliRun) run = { 0 };
       g_autoptr (CtNet) net = NULL;
       g_autoptr (GPtrArray) keys = NULL;
       gboolean gray = strcmp (name, "gray") == 0;
@@ -356,18 +314,18 @@ test_convert_images (void)
       int h = resized ? 2 : 4, w = resized ? 3 : 6;
 
       if (strcmp (name, "raw") == 0)
-        run = cli ("convert", "images", list, root, out, NULL);
+        run = ct_cli_run ("convert", "images", list, root, out, NULL);
       else if (gray)
-        run = cli ("convert", "images", list, root, out, "--gray", NULL);
+        run = ct_cli_run ("convert", "images", list, root, out, "--gray", NULL);
       else if (strcmp (name, "resize") == 0)
-        run = cli ("convert", "images", "--resize", "2", "3", list, root, out, NULL);
+        run = ct_cli_run ("convert", "images", "--resize", "2", "3", list, root, out, NULL);
       else if (strcmp (name, "encoded") == 0)
-        run = cli ("convert", "images", list, root, out, "--encoded", NULL);
+        run = ct_cli_run ("convert", "images", list, root, out, "--encoded", NULL);
       else if (strcmp (name, "encoded-resize") == 0)
-        run = cli ("convert", "images", list, root, out, "--encoded", "--resize", "2", "3",
+        run = ct_cli_run ("convert", "images", list, root, out, "--encoded", "--resize", "2", "3",
                    NULL);
       else
-        run = cli ("convert", "images", "--shuffle", list, root, out, NULL);
+        run = ct_cli_run ("convert", "images", "--shuffle", list, root, out, NULL);
       g_assert_cmpint (run.status, ==, 0);
       g_assert_nonnull (strstr (run.out, "wrote 4 records"));
 
@@ -433,7 +391,7 @@ test_convert_images_bad_inputs (void)
   /* an image that is not one: named with its list line, nothing left */
   g_assert_true (g_file_set_contents (fake, "no png here", -1, NULL));
   {
-    g_auto (Run) run = cli ("convert", "images", list, root, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "images", list, root, out, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "list.txt:3"));
@@ -442,7 +400,7 @@ test_convert_images_bad_inputs (void)
   }
   g_assert_true (g_file_set_contents (list, "img0.png 1\nimg1.png one\n", -1, NULL));
   {
-    g_auto (Run) run = cli ("convert", "images", list, root, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "images", list, root, out, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "list.txt:2"));
@@ -472,7 +430,7 @@ test_convert_fashion (void)
   dir = ct_test_make_temp_dir ();
   out = g_build_filename (dir, "fashion_test_lmdb", NULL);
   {
-    g_auto (Run) run = cli ("convert", "mnist", images, labels, out, NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("convert", "mnist", images, labels, out, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "wrote 10000 records"));
   }

@@ -5,71 +5,23 @@
  * their errors and exit codes. */
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <glib.h>
+
 #include <glib/gstdio.h>
 
+#include "cli-run.h"
 #include "reference-dump.h"
-
-typedef struct {
-  char *out;
-  char *err;
-  int status;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static char *
-data_path (const char *relative)
-{
-  return g_build_filename (g_getenv ("CT_TEST_DATA"), relative, NULL);
-}
-
-static Run
-cli (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_auto (GStrv) env = g_get_environ ();
-  g_autoptr (GError) error = NULL;
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run.status = WEXITSTATUS (wait_status);
-  if (run.status != 0)
-    g_test_message ("exit %d: %s", run.status, run.err);
-  return run;
-}
 
 static void
 test_forward_dump (void)
 {
-  g_autofree char *model = data_path ("reference/layer_zoo.prototxt");
-  g_autofree char *weights = data_path ("reference/layer_zoo_seed1701_init.caffemodel");
+  g_autofree char *model = ct_test_data_path ("reference/layer_zoo.prototxt");
+  g_autofree char *weights = ct_test_data_path ("reference/layer_zoo_seed1701_init.caffemodel");
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ct-cli-net-XXXXXX", &error);
   g_autofree char *dump_path = g_build_filename (dir, "zoo.bin", NULL);
   g_autofree char *dump_name = NULL;
-  g_auto (Run) run = cli ("forward", "--model", model, "--weights", weights, "--fill",
+  g_auto (CtCliRun) run = ct_cli_run ("forward", "--model", model, "--weights", weights, "--fill",
                           "caffe-ref", "--backward", "--dump", dump_path, NULL);
   g_autoptr (CtTestDump) ref = ct_test_dump_load ("layer_zoo_seed1701.bin");
   g_autoptr (CtTestDump) ours = NULL;
@@ -127,18 +79,18 @@ test_forward_dump (void)
 static void
 test_forward_inputs (void)
 {
-  g_autofree char *model = data_path ("reference/lenet_fashion_deploy_loss.prototxt");
-  g_autofree char *weights = data_path ("reference/fashion_lenet_iter_10000.caffemodel");
-  g_autofree char *images = data_path ("reference/fashion_test4_data.f32");
-  g_autofree char *labels = data_path ("reference/fashion_test4_label.f32");
+  g_autofree char *model = ct_test_data_path ("reference/lenet_fashion_deploy_loss.prototxt");
+  g_autofree char *weights = ct_test_data_path ("reference/fashion_lenet_iter_10000.caffemodel");
+  g_autofree char *images = ct_test_data_path ("reference/fashion_test4_data.f32");
+  g_autofree char *labels = ct_test_data_path ("reference/fashion_test4_label.f32");
   g_autofree char *data_arg = g_strconcat ("data=", images, NULL);
   g_autofree char *label_arg = g_strconcat ("label=", labels, NULL);
   g_autofree char *wrong_arg = g_strconcat ("data=", labels, NULL);
-  g_auto (Run) ok = cli ("forward", "--model", model, "--weights", weights, "--input", data_arg,
+  g_auto (CtCliRun) ok = ct_cli_run ("forward", "--model", model, "--weights", weights, "--input", data_arg,
                          "--input", label_arg, NULL);
-  g_auto (Run) wrong_size = cli ("forward", "--model", model, "--input", wrong_arg, NULL);
-  g_auto (Run) no_blob = cli ("forward", "--model", model, "--input", "nothing=x.f32", NULL);
-  g_auto (Run) bad_item = cli ("forward", "--model", model, "--input", "data", NULL);
+  g_auto (CtCliRun) wrong_size = ct_cli_run ("forward", "--model", model, "--input", wrong_arg, NULL);
+  g_auto (CtCliRun) no_blob = ct_cli_run ("forward", "--model", model, "--input", "nothing=x.f32", NULL);
+  g_auto (CtCliRun) bad_item = ct_cli_run ("forward", "--model", model, "--input", "data", NULL);
 
   g_assert_cmpint (ok.status, ==, 0);
   g_assert_true (g_str_has_prefix (ok.out, "loss: 0.00038647"));
@@ -153,13 +105,13 @@ test_forward_inputs (void)
 static void
 test_forward_usage (void)
 {
-  g_autofree char *model = data_path ("zoo/mnist/lenet.prototxt");
-  g_autofree char *train = data_path ("zoo/mnist/lenet_train_test.prototxt");
-  g_auto (Run) no_model = cli ("forward", NULL);
-  g_auto (Run) bad_phase = cli ("forward", "--model", model, "--phase", "VALIDATE", NULL);
-  g_auto (Run) bad_fill = cli ("forward", "--model", model, "--fill", "random", NULL);
-  g_auto (Run) data_layer = cli ("forward", "--model", train, "--phase", "TRAIN", NULL);
-  g_auto (Run) zeros = cli ("forward", "--model", model, "--seed", "3", NULL);
+  g_autofree char *model = ct_test_data_path ("zoo/mnist/lenet.prototxt");
+  g_autofree char *train = ct_test_data_path ("zoo/mnist/lenet_train_test.prototxt");
+  g_auto (CtCliRun) no_model = ct_cli_run ("forward", NULL);
+  g_auto (CtCliRun) bad_phase = ct_cli_run ("forward", "--model", model, "--phase", "VALIDATE", NULL);
+  g_auto (CtCliRun) bad_fill = ct_cli_run ("forward", "--model", model, "--fill", "random", NULL);
+  g_auto (CtCliRun) data_layer = ct_cli_run ("forward", "--model", train, "--phase", "TRAIN", NULL);
+  g_auto (CtCliRun) zeros = ct_cli_run ("forward", "--model", model, "--seed", "3", NULL);
 
   g_assert_cmpint (no_model.status, ==, 2);
   g_assert_cmpint (bad_phase.status, ==, 2);
@@ -178,8 +130,8 @@ test_forward_usage (void)
 static void
 test_check_shapes_tsv (void)
 {
-  g_autofree char *model = data_path ("zoo/mnist/lenet.prototxt");
-  g_auto (Run) run = cli ("check", "--shapes", "--tsv", model, NULL);
+  g_autofree char *model = ct_test_data_path ("zoo/mnist/lenet.prototxt");
+  g_auto (CtCliRun) run = ct_cli_run ("check", "--shapes", "--tsv", model, NULL);
   g_auto (GStrv) lines = NULL;
 
   g_assert_cmpint (run.status, ==, 0);
@@ -198,11 +150,11 @@ test_check_shapes_tsv (void)
 static void
 test_check_shapes_table (void)
 {
-  g_autofree char *model = data_path ("reference/layer_zoo.prototxt");
-  g_autofree char *train = data_path ("zoo/mnist/lenet_train_test.prototxt");
-  g_auto (Run) run = cli ("check", "--shapes", model, NULL);
-  g_auto (Run) broken = cli ("check", "--shapes", "--phase", "TRAIN", train, NULL);
-  g_auto (Run) bad_phase = cli ("check", "--shapes", "--phase", "NOW", model, NULL);
+  g_autofree char *model = ct_test_data_path ("reference/layer_zoo.prototxt");
+  g_autofree char *train = ct_test_data_path ("zoo/mnist/lenet_train_test.prototxt");
+  g_auto (CtCliRun) run = ct_cli_run ("check", "--shapes", model, NULL);
+  g_auto (CtCliRun) broken = ct_cli_run ("check", "--shapes", "--phase", "TRAIN", train, NULL);
+  g_auto (CtCliRun) bad_phase = ct_cli_run ("check", "--shapes", "--phase", "NOW", model, NULL);
 
   g_assert_cmpint (run.status, ==, 0);
   g_assert_true (g_str_has_prefix (run.out, "net 'LayerZoo' in phase TEST: 47 layers"));
@@ -220,8 +172,8 @@ test_check_shapes_table (void)
 static void
 test_layers (void)
 {
-  g_auto (Run) run = cli ("layers", "--tsv", NULL);
-  g_auto (Run) table = cli ("layers", NULL);
+  g_auto (CtCliRun) run = ct_cli_run ("layers", "--tsv", NULL);
+  g_auto (CtCliRun) table = ct_cli_run ("layers", NULL);
   g_auto (GStrv) lines = NULL;
 
   g_assert_cmpint (run.status, ==, 0);

@@ -5,54 +5,13 @@
 #include <string.h>
 #include <glib.h>
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+#include "cli-run.h"
 
 static char *
 lenet (void)
 {
   return g_build_filename (g_getenv ("CT_TEST_DATA"), "timing", "lenet_input_b64.prototxt",
                            NULL);
-}
-
-/* Runs cortado-cli time with the NULL-terminated arguments, in English. */
-static Run
-time_cli (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_auto (GStrv) env = g_get_environ ();
-  g_autoptr (GError) error = NULL;
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
-  g_ptr_array_add (argv, "time");
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run.status = WEXITSTATUS (wait_status);
-  return run;
 }
 
 /* How many stderr lines have glog's prefix and end with TEXT ... "ms.". */
@@ -109,7 +68,7 @@ test_caffe_spellings (void)
 
   /* gflags' single dash, with a space and with '=', and GLib's double dash. */
   {
-    g_auto (Run) run = time_cli ("-model", model, "-iterations", "2", NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("time", "-model", model, "-iterations", "2", NULL);
 
     g_assert_cmpint (run.status, ==, 0);
     /* LeNet with an Input layer: data, conv1, pool1, conv2, pool2, ip1,
@@ -118,13 +77,13 @@ test_caffe_spellings (void)
     g_assert_cmpuint (count_lines (run.err, "forward-backward time: "), ==, 2);
   }
   {
-    g_auto (Run) run = time_cli (model_eq, "-iterations=1", "-phase", "TEST", NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("time", model_eq, "-iterations=1", "-phase", "TEST", NULL);
 
     g_assert_cmpint (run.status, ==, 0);
     check_report (run.err, 9);
   }
   {
-    g_auto (Run) run = time_cli (model_long, "--iterations", "1", "--fill", "random", NULL);
+    g_auto (CtCliRun) run = ct_cli_run ("time", model_long, "--iterations", "1", "--fill", "random", NULL);
 
     g_assert_cmpint (run.status, ==, 0);
     check_report (run.err, 9);
@@ -135,7 +94,7 @@ static void
 test_gpu_without_cuda (void)
 {
   g_autofree char *model = lenet ();
-  g_auto (Run) run = time_cli ("-model", model, "-gpu", "0", "-iterations", "1", NULL);
+  g_auto (CtCliRun) run = ct_cli_run ("time", "-model", model, "-gpu", "0", "-iterations", "1", NULL);
 
   /* As train and test do, and as Caffe built without CUDA does. */
   g_assert_cmpint (run.status, ==, 1);
@@ -162,7 +121,7 @@ test_errors (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto (Run) run = time_cli (cases[i].args[0], cases[i].args[1], cases[i].args[2],
+      g_auto (CtCliRun) run = ct_cli_run ("time", cases[i].args[0], cases[i].args[1], cases[i].args[2],
                                    cases[i].args[3], cases[i].args[4], NULL);
 
       g_assert_cmpint (run.status, ==, cases[i].status);

@@ -5,59 +5,12 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cli-run.h"
 #include "binary-io.h"
 #include "caffe.pb-c.h"
 #include "proto-file.h"
 #include "text-format.h"
 #include "upgrade.h"
-
-typedef struct {
-  int status;   /* exit code */
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static char *
-data_path (const char *relative)
-{
-  return g_build_filename (g_getenv ("CT_TEST_DATA"), relative, NULL);
-}
-
-/* Runs cortado-cli with the NULL-terminated arguments, in English. */
-static Run
-cli (const char *first, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) env = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("CT_CLI"));
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
-  env = g_environ_unsetenv (env, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run.status = WEXITSTATUS (wait_status);
-  return run;
-}
 
 static char *
 make_temp_dir (void)
@@ -105,11 +58,11 @@ count_lines_with (const char *text, const char *needle)
 static void
 test_help (void)
 {
-  g_auto(Run) help = cli ("--help", NULL);
-  g_auto(Run) none = cli (NULL);
-  g_auto(Run) bogus = cli ("bogus", NULL);
-  g_auto(Run) verb_help = cli ("check", "--help", NULL);
-  g_auto(Run) bad_option = cli ("check", "--no-such-option", "x", NULL);
+  g_auto(CtCliRun) help = ct_cli_run ("--help", NULL);
+  g_auto(CtCliRun) none = ct_cli_run (NULL);
+  g_auto(CtCliRun) bogus = ct_cli_run ("bogus", NULL);
+  g_auto(CtCliRun) verb_help = ct_cli_run ("check", "--help", NULL);
+  g_auto(CtCliRun) bad_option = ct_cli_run ("check", "--no-such-option", "x", NULL);
 
   g_assert_cmpint (help.status, ==, 0);
   for (const char *const *v = (const char *const[]) { "check", "format", "upgrade", "info",
@@ -134,10 +87,10 @@ test_help (void)
 static void
 test_check_good (void)
 {
-  g_autofree char *net = data_path ("zoo/mnist/lenet_train_test.prototxt");
-  g_autofree char *solver = data_path ("zoo/mnist/lenet_solver.prototxt");
-  g_autofree char *v1 = data_path ("zoo/legacy_v1_lenet/lenet_train_test.prototxt");
-  g_auto(Run) run = cli ("check", net, solver, v1, NULL);
+  g_autofree char *net = ct_test_data_path ("zoo/mnist/lenet_train_test.prototxt");
+  g_autofree char *solver = ct_test_data_path ("zoo/mnist/lenet_solver.prototxt");
+  g_autofree char *v1 = ct_test_data_path ("zoo/legacy_v1_lenet/lenet_train_test.prototxt");
+  g_auto(CtCliRun) run = ct_cli_run ("check", net, solver, v1, NULL);
 
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
@@ -168,7 +121,7 @@ test_check_bad (void)
                                       "}\n");
   g_autofree char *syntax = write_temp (dir, "syntax.prototxt", "name: 'n'\nlayer {\n");
   g_autofree char *missing = g_build_filename (dir, "missing.prototxt", NULL);
-  g_autofree char *good = data_path ("zoo/mnist/lenet.prototxt");
+  g_autofree char *good = ct_test_data_path ("zoo/mnist/lenet.prototxt");
   g_autofree char *expected1 = g_strdup_printf ("%s:6:5: unknown field 'kernal_size' in "
                                                 "ConvolutionParameter\n", typo);
   g_autofree char *expected2 = g_strdup_printf ("%s:7:5: unknown field 'num_outputs' in "
@@ -181,7 +134,7 @@ test_check_bad (void)
                                     "layers { name: 'x' type: RELU propagate_down: true }\n");
   g_autofree char *expected4 = g_strdup_printf ("%s:1:31: unknown field 'propagate_down' in "
                                                 "V1LayerParameter\n", v1);
-  g_auto(Run) run = cli ("check", typo, good, syntax, missing, v1, NULL);
+  g_auto(CtCliRun) run = ct_cli_run ("check", typo, good, syntax, missing, v1, NULL);
 
   g_assert_cmpint (run.status, ==, 1);
   /* every unknown field, not only the first */
@@ -199,9 +152,9 @@ test_check_bad (void)
 static void
 test_check_lenient (void)
 {
-  g_autofree char *path = data_path ("zoo/resnext50/deploy_resnext50-32x4d.prototxt");
-  g_auto(Run) strict = cli ("check", path, NULL);
-  g_auto(Run) lenient = cli ("check", "--lenient", path, NULL);
+  g_autofree char *path = ct_test_data_path ("zoo/resnext50/deploy_resnext50-32x4d.prototxt");
+  g_auto(CtCliRun) strict = ct_cli_run ("check", path, NULL);
+  g_auto(CtCliRun) lenient = ct_cli_run ("check", "--lenient", path, NULL);
   g_autofree char *first = g_strdup_printf ("%s:55:5: unknown field 'ceil_mode' in "
                                             "PoolingParameter", path);
 
@@ -219,11 +172,11 @@ test_check_lenient (void)
 static void
 test_format (void)
 {
-  g_autofree char *path = data_path ("zoo/mnist/lenet.prototxt");
+  g_autofree char *path = ct_test_data_path ("zoo/mnist/lenet.prototxt");
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = NULL;
-  g_auto(Run) run = cli ("format", path, NULL);
-  g_auto(Run) two = cli ("format", path, path, NULL);
+  g_auto(CtCliRun) run = ct_cli_run ("format", path, NULL);
+  g_auto(CtCliRun) two = ct_cli_run ("format", path, path, NULL);
   ProtobufCMessage *msg;
 
   msg = ct_text_parse_file (&caffe__net_parameter__descriptor, path, CT_TEXT_STRICT, &error);
@@ -251,12 +204,12 @@ test_format_in_place (void)
   ProtobufCMessage *msg;
 
   {
-    g_auto(Run) strict = cli ("format", path, NULL);
+    g_auto(CtCliRun) strict = ct_cli_run ("format", path, NULL);
     g_assert_cmpint (strict.status, ==, 1);
     g_assert_nonnull (strstr (strict.err, "unknown field 'ceil_mode'"));
   }
   {
-    g_auto(Run) run = cli ("format", "--in-place", path, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("format", "--in-place", path, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "rewritten"));
   }
@@ -271,12 +224,12 @@ test_format_in_place (void)
   g_assert_no_error (error);
   protobuf_c_message_free_unpacked (msg, NULL);
   {
-    g_auto(Run) again = cli ("format", "-i", path, NULL);
+    g_auto(CtCliRun) again = ct_cli_run ("format", "-i", path, NULL);
     g_assert_cmpint (again.status, ==, 0);
     g_assert_nonnull (strstr (again.out, "already in canonical form"));
   }
   {
-    g_auto(Run) bad = cli ("format", "--in-place", broken, NULL);
+    g_auto(CtCliRun) bad = ct_cli_run ("format", "--in-place", broken, NULL);
     g_assert_cmpint (bad.status, ==, 1);
   }
   g_assert_true (g_file_get_contents (broken, &after_broken, NULL, NULL));
@@ -289,16 +242,16 @@ test_upgrade (void)
 {
   g_autofree char *dir = make_temp_dir ();
   g_autofree char *out = g_build_filename (dir, "lenet_v2.prototxt", NULL);
-  g_autofree char *legacy = data_path ("zoo/legacy_v1_lenet/lenet_train_test.prototxt");
-  g_autofree char *v2 = data_path ("zoo/mnist/lenet_train_test.prototxt");
-  g_autofree char *solver = data_path ("zoo/legacy_v1_solver_type/"
+  g_autofree char *legacy = ct_test_data_path ("zoo/legacy_v1_lenet/lenet_train_test.prototxt");
+  g_autofree char *v2 = ct_test_data_path ("zoo/mnist/lenet_train_test.prototxt");
+  g_autofree char *solver = ct_test_data_path ("zoo/legacy_v1_solver_type/"
                                        "mnist_autoencoder_solver_nesterov.prototxt");
   g_autoptr(GError) error = NULL;
   g_autofree char *written = NULL;
   ProtobufCMessage *msg;
 
   {
-    g_auto(Run) run = cli ("upgrade", legacy, out, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("upgrade", legacy, out, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "upgraded V1 layer 'ip2' (INNER_PRODUCT) to InnerProduct"));
   }
@@ -309,23 +262,23 @@ test_upgrade (void)
   protobuf_c_message_free_unpacked (msg, NULL);
   g_assert_true (g_file_get_contents (out, &written, NULL, NULL));
   {
-    g_auto(Run) formatted = cli ("format", v2, NULL);
+    g_auto(CtCliRun) formatted = ct_cli_run ("format", v2, NULL);
     g_assert_cmpstr (written, ==, formatted.out);
   }
   {
-    g_auto(Run) run = cli ("upgrade", solver, "-", NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("upgrade", solver, "-", NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "type: \"Nesterov\""));
     g_assert_null (strstr (run.out, "solver_type"));
     g_assert_nonnull (strstr (run.err, "upgraded solver_type NESTEROV"));
   }
   {
-    g_auto(Run) run = cli ("upgrade", legacy, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("upgrade", legacy, NULL);
     g_assert_cmpint (run.status, ==, 2);
   }
   {
     g_autofree char *missing = g_build_filename (dir, "missing.prototxt", NULL);
-    g_auto(Run) run = cli ("upgrade", missing, out, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("upgrade", missing, out, NULL);
     g_assert_cmpint (run.status, ==, 1);
   }
   remove_dir (dir);
@@ -334,8 +287,8 @@ test_upgrade (void)
 static void
 test_info_caffemodel (void)
 {
-  g_autofree char *path = data_path ("reference/fashion_lenet_iter_10000.caffemodel");
-  g_auto(Run) run = cli ("info", path, NULL);
+  g_autofree char *path = ct_test_data_path ("reference/fashion_lenet_iter_10000.caffemodel");
+  g_auto(CtCliRun) run = ct_cli_run ("info", path, NULL);
   static const char *const lines[] = {
     "net: LeNet\n",
     "conv1  Convolution      20×1×5×5, 20\n",
@@ -356,7 +309,7 @@ static void
 test_info_other_files (void)
 {
   g_autofree char *dir = make_temp_dir ();
-  g_autofree char *model = data_path ("reference/fashion_lenet_iter_10000.caffemodel");
+  g_autofree char *model = ct_test_data_path ("reference/fashion_lenet_iter_10000.caffemodel");
   g_autofree char *contents = NULL;
   g_autofree char *cut = NULL, *renamed = NULL, *mean = NULL, *state = NULL, *text = NULL;
   g_autoptr(GError) error = NULL;
@@ -387,36 +340,36 @@ test_info_other_files (void)
   g_assert_true (ct_binary_write_file (msg, state, &error));
   protobuf_c_message_free_unpacked (msg, NULL);
 
-  text = data_path ("zoo/mnist/lenet.prototxt");
+  text = ct_test_data_path ("zoo/mnist/lenet.prototxt");
   {
-    g_auto(Run) run = cli ("info", cut, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", cut, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "cut.caffemodel: truncated at byte 5000 while reading"));
   }
   {
-    g_auto(Run) run = cli ("info", renamed, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", renamed, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strstr (run.out, "conv1  Convolution      20×1×5×5, 20\n"));
   }
   {
-    g_auto(Run) run = cli ("info", mean, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", mean, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.out, ==, "blob: 1×3×4×4 (48 values)\n");
   }
   {
-    g_auto(Run) run = cli ("info", state, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", state, NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpstr (run.out, ==, "iter: 123\ncurrent_step: 1\n"
                                   "learned_net: lenet_iter_123.caffemodel\n"
                                   "history: 2 blobs\n  1: 20×1×5×5\n  2: 1×1×1×20\n");
   }
   {
-    g_auto(Run) run = cli ("info", text, NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", text, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "not a protobuf file"));
   }
   {
-    g_auto(Run) run = cli ("info", NULL);
+    g_auto(CtCliRun) run = ct_cli_run ("info", NULL);
     g_assert_cmpint (run.status, ==, 2);
   }
   remove_dir (dir);
