@@ -156,7 +156,8 @@ convert_mnist (const char *images_path, const char *labels_path, Writer *w, GErr
   if (n_images != n_labels)
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID,
-                   _("%s holds %u images but %s holds %u labels"), images_path, n_images,
+                   g_dngettext (GETTEXT_PACKAGE, "%s holds %u image but %s holds %u labels",
+                                "%s holds %u images but %s holds %u labels", n_images), images_path, n_images,
                    labels_path, n_labels);
       goto out;
     }
@@ -389,7 +390,8 @@ run_conversion (const char *kind, char **args, const char *out_path, CtDbBackend
       g_printerr ("cortado-cli convert: %s\n", error->message);
       return CT_CLI_EXIT_INPUT;
     }
-  g_print (_("%s: wrote %" PRIu64 " records (%s)\n"), out_path, w.written,
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%s: wrote %" PRIu64 " record (%s)\n",
+                        "%s: wrote %" PRIu64 " records (%s)\n", w.written), out_path, w.written,
            ct_db_backend_name (backend));
   return CT_CLI_EXIT_OK;
 }

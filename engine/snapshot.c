@@ -500,7 +500,10 @@ hdf5_read_layer (CtNet *net, guint layer_index, hid_t data, const char *path, GE
   if (n_stored > layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("%s: layer '%s' has %u parameter blobs in the file, but %u in the net"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s: layer '%s' has %u parameter blob in the file, but %u in the net",
+                                "%s: layer '%s' has %u parameter blobs in the file, but %u in the net",
+                                n_stored),
                    path, name, n_stored, layer->blobs->len);
       ok = FALSE;
     }

@@ -162,8 +162,12 @@ ct_common_broadcast_shape (const CtLayer *layer, const CtBlob *blob, int axis_pa
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                            _("the %s blob's %d axes from axis %d extend past bottom 0's "
-                              "shape %s"), what, num_axes, axis, shape);
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "the %s blob's %d axis from axis %d extends past bottom 0's "
+                                         "shape %s",
+                                         "the %s blob's %d axes from axis %d extend past bottom 0's "
+                                         "shape %s", num_axes),
+                            what, num_axes, axis, shape);
     }
   *n_dims = num_axes < 0 ? (guint) (n_axes - axis) : (guint) num_axes;
   memcpy (dims, ct_blob_get_shape (blob) + axis, *n_dims * sizeof (gint64));
