@@ -157,7 +157,8 @@ convert_mnist (const char *images_path, const char *labels_path, Writer *w, GErr
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID,
                    g_dngettext (GETTEXT_PACKAGE, "%s holds %u image but %s holds %u labels",
-                                "%s holds %u images but %s holds %u labels", n_images), images_path, n_images,
+                                "%s holds %u images but %s holds %u labels", n_images),
+                   images_path, n_images,
                    labels_path, n_labels);
       goto out;
     }

@@ -599,17 +599,18 @@ ct_blob_copy_from (CtBlob *blob, CtBlob *source, CtBlobCopyFlags flags, GError *
 
 static gboolean
 share (CtBlob *blob, const CtBlob *other, CtMem **mem, CtMem *other_mem,
-       const char *what, GError **error)
+       gboolean diff, GError **error)
 {
   if (blob->count != other->count)
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_autofree char *other_shape = ct_blob_shape_string (other);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   /* TRANSLATORS: the first %s is "data" or "diff" */
-                   _("Cannot share the %s of a blob with shape %s with a blob with shape %s: "
-                     "their counts differ"),
-                   what, other_shape, shape);
+                   diff ? _("Cannot share the diff of a blob with shape %s with a blob with "
+                            "shape %s: their counts differ")
+                        : _("Cannot share the data of a blob with shape %s with a blob with "
+                            "shape %s: their counts differ"),
+                   other_shape, shape);
       return FALSE;
     }
   /* Ref before unref: sharing a blob's memory with itself is harmless. */
@@ -622,13 +623,13 @@ share (CtBlob *blob, const CtBlob *other, CtMem **mem, CtMem *other_mem,
 gboolean
 ct_blob_share_data (CtBlob *blob, const CtBlob *other, GError **error)
 {
-  return share (blob, other, &blob->data, other->data, _("data"), error);
+  return share (blob, other, &blob->data, other->data, FALSE, error);
 }
 
 gboolean
 ct_blob_share_diff (CtBlob *blob, const CtBlob *other, GError **error)
 {
-  return share (blob, other, &blob->diff, other->diff, _("diff"), error);
+  return share (blob, other, &blob->diff, other->diff, TRUE, error);
 }
 
 /* Operations that run where the head is. A head on the GPU runs the CUDA

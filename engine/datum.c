@@ -67,7 +67,8 @@ ct_datum_get_pixels (const Caffe__Datum *datum, CtImageColor color, const char *
                        g_dngettext (GETTEXT_PACKAGE,
                                     "%s: the Datum holds %zu data byte but its shape %d×%d×%d needs %zu",
                                     "%s: the Datum holds %zu data bytes but its shape %d×%d×%d needs "
-                                    "%zu", datum->data.len), where, datum->data.len, datum->channels, datum->height,
+                                    "%zu", datum->data.len),
+                       where, datum->data.len, datum->channels, datum->height,
                        datum->width, count);
           return FALSE;
         }
@@ -82,7 +83,8 @@ ct_datum_get_pixels (const Caffe__Datum *datum, CtImageColor color, const char *
                                     "%s: the Datum holds %zu float_data value but its shape %d×%d×%d "
                                     "needs %zu",
                                     "%s: the Datum holds %zu float_data values but its shape %d×%d×%d "
-                                    "needs %zu", datum->n_float_data), where, datum->n_float_data, datum->channels,
+                                    "needs %zu", datum->n_float_data),
+                       where, datum->n_float_data, datum->channels,
                        datum->height, datum->width, count);
           return FALSE;
         }
