@@ -124,8 +124,10 @@ open_idx (const char *path, guint32 magic, guint32 *count, GError **error)
     {
       gzclose (file);
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   _("%s: not an IDX %s file (the magic number should be %u)"), path,
-                   magic == 2051 ? _("images") : _("labels"), magic);
+                   magic == 2051
+                   ? _("%s: not an IDX images file (the magic number should be %u)")
+                   : _("%s: not an IDX labels file (the magic number should be %u)"),
+                   path, magic);
       return NULL;
     }
   return file;

@@ -79,13 +79,20 @@ prelu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   expected = self->channel_shared ? 1 : channels;
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != expected)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          g_dngettext (GETTEXT_PACKAGE,
-                                       "has %" PRId64 " negative slope where %s needs %" PRId64,
-                                       "has %" PRId64 " negative slopes where %s needs %"
-                                       PRId64, ct_blob_count (g_ptr_array_index (layer->blobs, 0))),
-                          ct_blob_count (g_ptr_array_index (layer->blobs, 0)),
-                          self->channel_shared ? "channel_shared" : _("the channel count"),
-                          expected);
+                          self->channel_shared
+                          ? g_dngettext (GETTEXT_PACKAGE,
+                                         "has %" PRId64 " negative slope where channel_shared "
+                                         "needs %" PRId64,
+                                         "has %" PRId64 " negative slopes where channel_shared "
+                                         "needs %" PRId64,
+                                         ct_blob_count (g_ptr_array_index (layer->blobs, 0)))
+                          : g_dngettext (GETTEXT_PACKAGE,
+                                         "has %" PRId64 " negative slope where the channel count "
+                                         "needs %" PRId64,
+                                         "has %" PRId64 " negative slopes where the channel count "
+                                         "needs %" PRId64,
+                                         ct_blob_count (g_ptr_array_index (layer->blobs, 0))),
+                          ct_blob_count (g_ptr_array_index (layer->blobs, 0)), expected);
   if (self->bottom_copy == NULL)
     self->bottom_copy = ct_blob_new ();
   return TRUE;
