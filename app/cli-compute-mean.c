@@ -142,7 +142,8 @@ ct_cli_compute_mean (int argc, char **argv)
     }
   if (cursor != NULL && ok)
     {
-      g_print (_("%s: %" PRIu64 " records of %d×%d×%d\n"), args[0], m.count,
+      g_print (g_dngettext (GETTEXT_PACKAGE, "%s: %" PRIu64 " record of %d×%d×%d\n",
+                            "%s: %" PRIu64 " records of %d×%d×%d\n", m.count), args[0], m.count,
                m.shape[0], m.shape[1], m.shape[2]);
       ok = write_mean (&m, args[1], &error);
     }

@@ -124,8 +124,10 @@ open_idx (const char *path, guint32 magic, guint32 *count, GError **error)
     {
       gzclose (file);
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   _("%s: not an IDX %s file (the magic number should be %u)"), path,
-                   magic == 2051 ? _("images") : _("labels"), magic);
+                   magic == 2051
+                   ? _("%s: not an IDX images file (the magic number should be %u)")
+                   : _("%s: not an IDX labels file (the magic number should be %u)"),
+                   path, magic);
       return NULL;
     }
   return file;
@@ -156,7 +158,9 @@ convert_mnist (const char *images_path, const char *labels_path, Writer *w, GErr
   if (n_images != n_labels)
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID,
-                   _("%s holds %u images but %s holds %u labels"), images_path, n_images,
+                   g_dngettext (GETTEXT_PACKAGE, "%s holds %u image but %s holds %u labels",
+                                "%s holds %u images but %s holds %u labels", n_images),
+                   images_path, n_images,
                    labels_path, n_labels);
       goto out;
     }
@@ -389,7 +393,8 @@ run_conversion (const char *kind, char **args, const char *out_path, CtDbBackend
       g_printerr ("cortado-cli convert: %s\n", error->message);
       return CT_CLI_EXIT_INPUT;
     }
-  g_print (_("%s: wrote %" PRIu64 " records (%s)\n"), out_path, w.written,
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%s: wrote %" PRIu64 " record (%s)\n",
+                        "%s: wrote %" PRIu64 " records (%s)\n", w.written), out_path, w.written,
            ct_db_backend_name (backend));
   return CT_CLI_EXIT_OK;
 }

@@ -22,7 +22,8 @@ query_ids (const char *gpu, int count, GError **error)
       if (end == *id || *end != '\0' || n < 0 || n >= count)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("no GPU with id '%s' (there are %d)"), *id, count);
+                       g_dngettext (GETTEXT_PACKAGE, "no GPU with id '%s' (there is %d)",
+                                    "no GPU with id '%s' (there are %d)", count), *id, count);
           return FALSE;
         }
       CT_CLI_LOG_INFO ("Querying GPUs %s", *id);

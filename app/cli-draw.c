@@ -103,7 +103,10 @@ draw_file (const char *in, const char *out, CtNetGraphPhase phase, CtGraphRankdi
     g_autofree char *ms = g_strdup_printf ("%.1f", layout_ms);
     /* keep the decimal point whatever the locale */
     g_strdelimit (ms, ",", '.');
-    g_print (_("%s: %u layers as %u nodes and %u edges in %u ranks, laid out in %s ms: %s\n"),
+    g_print (g_dngettext (GETTEXT_PACKAGE,
+                          "%s: %u layer as %u nodes and %u edges in %u ranks, laid out in %s ms: %s\n",
+                          "%s: %u layers as %u nodes and %u edges in %u ranks, laid out in %s ms: %s\n",
+                          graph->n_layers_shown),
              in, graph->n_layers_shown, ct_graph_model_n_nodes (graph->model),
              ct_graph_model_n_edges (graph->model), scene->layout->n_ranks, ms, out);
   }

@@ -55,8 +55,10 @@ load_input_file (CtBlob *blob, const char *blob_name, const char *path, GError *
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("%s: %zu bytes, but blob '%s' (shape %s) takes %"
-                     PRId64 " float32 values (%" PRId64 " bytes)"),
+                   g_dngettext (GETTEXT_PACKAGE, "%s: %zu bytes, but blob '%s' (shape %s) takes %"
+                                PRId64 " float32 value (%" PRId64 " bytes)",
+                                "%s: %zu bytes, but blob '%s' (shape %s) takes %"
+                                PRId64 " float32 values (%" PRId64 " bytes)", count),
                    path, length, blob_name, shape, count, count * (gint64) sizeof (float));
       return FALSE;
     }

@@ -51,7 +51,9 @@ blob_shape (const Caffe__BlobProto *blob, GString *out, guint64 *count)
     {
       /* no shape at all: only the stored values tell the size */
       *count = blob->n_data > 0 ? blob->n_data : blob->n_double_data;
-      g_string_append_printf (out, _("(%lu values, no shape)"), (unsigned long) *count);
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "(%lu value, no shape)",
+                                                "(%lu values, no shape)", *count),
+                              (unsigned long) *count);
       return TRUE;
     }
 
@@ -147,12 +149,18 @@ print_net (const char *path, Caffe__NetParameter *net)
     }
 
   if (total_valid)
-    g_string_append_printf (out, _("total: %lu parameters in %lu blobs "
-                                   "(%lu of %lu layers have parameters)\n"),
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE,
+                                              "total: %lu parameters in %lu blob "
+                                              "(%lu of %lu layers have parameters)\n",
+                                              "total: %lu parameters in %lu blobs "
+                                              "(%lu of %lu layers have parameters)\n", n_blobs),
                             (unsigned long) total, (unsigned long) n_blobs,
                             (unsigned long) n_with_params, (unsigned long) net->n_layer);
   else
-    g_string_append_printf (out, _("total: unknown (a blob has an invalid shape), %lu blobs\n"),
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE,
+                                              "total: unknown (a blob has an invalid shape), %lu blob\n",
+                                              "total: unknown (a blob has an invalid shape), %lu blobs\n",
+                                              n_blobs),
                             (unsigned long) n_blobs);
   print_text (out->str);
   return CT_CLI_EXIT_OK;
@@ -166,7 +174,8 @@ print_blob (const Caffe__BlobProto *blob)
 
   g_string_append (out, _("blob: "));
   if (blob_shape (blob, out, &count))
-    g_string_append_printf (out, _(" (%lu values)"), (unsigned long) count);
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " (%lu value)", " (%lu values)", count),
+                            (unsigned long) count);
   g_string_append_c (out, '\n');
   print_text (out->str);
   return CT_CLI_EXIT_OK;
@@ -181,7 +190,8 @@ print_state (const Caffe__SolverState *state)
   g_string_append_printf (out, _("current_step: %d\n"), state->current_step);
   if (state->learned_net != NULL)
     g_string_append_printf (out, _("learned_net: %s\n"), state->learned_net);
-  g_string_append_printf (out, _("history: %lu blobs\n"), (unsigned long) state->n_history);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "history: %lu blob\n", "history: %lu blobs\n",
+                                            state->n_history), (unsigned long) state->n_history);
   for (gsize i = 0; i < state->n_history; i++)
     {
       guint64 count;

@@ -234,7 +234,8 @@ print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase
   gint64 total_params = 0, total_memory = 0;
   g_autofree char *flops_text = NULL, *params_text = NULL, *memory_text = NULL;
 
-  g_print (_("net '%s' in phase %s: %u layers\n"), net_name,
+  g_print (g_dngettext (GETTEXT_PACKAGE, "net '%s' in phase %s: %u layer\n",
+                        "net '%s' in phase %s: %u layers\n", shapes->layers->len), net_name,
            phase == CAFFE__PHASE__TRAIN ? "TRAIN" : "TEST", shapes->layers->len);
   /* TRANSLATORS: column headings; keep the widths */
   g_print ("%-28s %-18s %-28s %-20s %10s %10s %10s\n", _("LAYER"), _("TYPE"), _("TOP"),

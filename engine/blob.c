@@ -259,7 +259,10 @@ ct_blob_count_range (const CtBlob *blob, int start_axis, int end_axis, GError **
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_AXIS,
-                   _("Axis range [%d, %d) is not within the %d axes of the blob with shape %s"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "Axis range [%d, %d) is not within the %d axis of the blob with shape %s",
+                                "Axis range [%d, %d) is not within the %d axes of the blob with shape %s",
+                                n_axes),
                    start_axis, end_axis, n_axes, shape);
       return -1;
     }
@@ -367,7 +370,8 @@ ct_blob_offset_index (const CtBlob *blob, const gint64 *indices, guint n_indices
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_AXIS,
-                   _("%u indices given for the %u-axis blob with shape %s"),
+                   g_dngettext (GETTEXT_PACKAGE, "%u index given for the %u-axis blob with shape %s",
+                                "%u indices given for the %u-axis blob with shape %s", n_indices),
                    n_indices, blob->n_axes, shape);
       return -1;
     }
@@ -595,17 +599,18 @@ ct_blob_copy_from (CtBlob *blob, CtBlob *source, CtBlobCopyFlags flags, GError *
 
 static gboolean
 share (CtBlob *blob, const CtBlob *other, CtMem **mem, CtMem *other_mem,
-       const char *what, GError **error)
+       gboolean diff, GError **error)
 {
   if (blob->count != other->count)
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       g_autofree char *other_shape = ct_blob_shape_string (other);
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   /* TRANSLATORS: the first %s is "data" or "diff" */
-                   _("Cannot share the %s of a blob with shape %s with a blob with shape %s: "
-                     "their counts differ"),
-                   what, other_shape, shape);
+                   diff ? _("Cannot share the diff of a blob with shape %s with a blob with "
+                            "shape %s: their counts differ")
+                        : _("Cannot share the data of a blob with shape %s with a blob with "
+                            "shape %s: their counts differ"),
+                   other_shape, shape);
       return FALSE;
     }
   /* Ref before unref: sharing a blob's memory with itself is harmless. */
@@ -618,13 +623,13 @@ share (CtBlob *blob, const CtBlob *other, CtMem **mem, CtMem *other_mem,
 gboolean
 ct_blob_share_data (CtBlob *blob, const CtBlob *other, GError **error)
 {
-  return share (blob, other, &blob->data, other->data, _("data"), error);
+  return share (blob, other, &blob->data, other->data, FALSE, error);
 }
 
 gboolean
 ct_blob_share_diff (CtBlob *blob, const CtBlob *other, GError **error)
 {
-  return share (blob, other, &blob->diff, other->diff, _("diff"), error);
+  return share (blob, other, &blob->diff, other->diff, TRUE, error);
 }
 
 /* Operations that run where the head is. A head on the GPU runs the CUDA
@@ -833,8 +838,10 @@ check_value_count (gsize n_values, gint64 count, const char *field,
     return TRUE;
   g_autofree char *shape = proto_shape_string (proto);
   g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-               _("BlobProto field '%s' holds %zu values, but the shape %s "
-                 "has %" PRId64 " elements"),
+               g_dngettext (GETTEXT_PACKAGE, "BlobProto field '%s' holds %zu value, but the shape %s "
+                            "has %" PRId64 " elements",
+                            "BlobProto field '%s' holds %zu values, but the shape %s "
+                            "has %" PRId64 " elements", n_values),
                field, n_values, shape, count);
   return FALSE;
 }

@@ -139,8 +139,12 @@ ct_data_transformer_shape (const CtDataTransformer *t, const CtPixels *px, gint6
   if (t->n_mean_values > 1 && t->n_mean_values != (guint) px->channels)
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                   _("%s: %u mean_value given for an image of %d channels; give one, or "
-                     "one per channel"), where, t->n_mean_values, px->channels);
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s: %u mean_value given for an image of %d channel; give one, or "
+                                "one per channel",
+                                "%s: %u mean_value given for an image of %d channels; give one, or "
+                                "one per channel", px->channels),
+                   where, t->n_mean_values, px->channels);
       return FALSE;
     }
   shape[0] = px->channels;

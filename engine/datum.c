@@ -64,8 +64,11 @@ ct_datum_get_pixels (const Caffe__Datum *datum, CtImageColor color, const char *
       if (datum->data.len != count)
         {
           g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                       _("%s: the Datum holds %zu data bytes but its shape %d×%d×%d needs "
-                         "%zu"), where, datum->data.len, datum->channels, datum->height,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s: the Datum holds %zu data byte but its shape %d×%d×%d needs %zu",
+                                    "%s: the Datum holds %zu data bytes but its shape %d×%d×%d needs "
+                                    "%zu", datum->data.len),
+                       where, datum->data.len, datum->channels, datum->height,
                        datum->width, count);
           return FALSE;
         }
@@ -76,8 +79,12 @@ ct_datum_get_pixels (const Caffe__Datum *datum, CtImageColor color, const char *
       if (datum->n_float_data != count)
         {
           g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                       _("%s: the Datum holds %zu float_data values but its shape %d×%d×%d "
-                         "needs %zu"), where, datum->n_float_data, datum->channels,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s: the Datum holds %zu float_data value but its shape %d×%d×%d "
+                                    "needs %zu",
+                                    "%s: the Datum holds %zu float_data values but its shape %d×%d×%d "
+                                    "needs %zu", datum->n_float_data),
+                       where, datum->n_float_data, datum->channels,
                        datum->height, datum->width, count);
           return FALSE;
         }

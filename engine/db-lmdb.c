@@ -25,13 +25,15 @@ typedef struct {
   MDB_dbi dbi;
 } LmdbCursor;
 
+/* WHAT is a whole translated sentence per operation, so that no language
+ * has to fit an operation's name into a sentence of its own. */
 static gboolean
 fail (GError **error, const char *path, const char *what, int rc)
 {
-  /* TRANSLATORS: database path, the operation that failed, LMDB's reason */
+  /* TRANSLATORS: database path, what LMDB could not do, LMDB's reason */
   g_set_error (error, CT_DATA_ERROR, rc == ENOENT ? CT_DATA_ERROR_NOT_FOUND
                                                   : CT_DATA_ERROR_IO,
-               _("%s: LMDB %s failed: %s"), path, what, mdb_strerror (rc));
+               _("%s: %s: %s"), path, what, mdb_strerror (rc));
   return FALSE;
 }
 
@@ -55,7 +57,7 @@ lmdb_open (const char *path, CtDbMode mode, GError **error)
   if (rc != 0)
     {
       g_free (db);
-      fail (error, path, "mdb_env_create", rc);
+      fail (error, path, _("LMDB could not set up its environment"), rc);
       return NULL;
     }
   if (mode == CT_DB_READ)
@@ -78,7 +80,7 @@ lmdb_open (const char *path, CtDbMode mode, GError **error)
         g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
                      _("%s: not an LMDB database: %s"), path, mdb_strerror (rc));
       else
-        fail (error, path, "open", rc);
+        fail (error, path, _("LMDB could not open the database"), rc);
       return NULL;
     }
   return &db->parent;
@@ -116,7 +118,7 @@ lmdb_cursor_new (CtDb *db, GError **error)
     rc = mdb_cursor_open (c->txn, c->dbi, &c->cursor);
   if (rc != 0)
     {
-      fail (error, db->path, _("read transaction"), rc);
+      fail (error, db->path, _("LMDB could not start a read transaction"), rc);
       lmdb_cursor_free (&c->parent);
       return NULL;
     }
@@ -134,7 +136,7 @@ lmdb_move (CtDbCursor *cursor, MDB_cursor_op op, GError **error)
   if (rc == MDB_NOTFOUND)
     return TRUE;
   if (rc != 0)
-    return fail (error, cursor->db->path, _("cursor move"), rc);
+    return fail (error, cursor->db->path, _("LMDB could not move its cursor"), rc);
   cursor->key = key.mv_data;
   cursor->key_length = key.mv_size;
   cursor->value = value.mv_data;
@@ -198,13 +200,13 @@ lmdb_write (CtDb *db, GPtrArray *keys, GPtrArray *values, GError **error)
       if (rc == 0)
         return TRUE;
       if (rc != MDB_MAP_FULL)
-        return fail (error, db->path, _("write"), rc);
+        return fail (error, db->path, _("LMDB could not write the records"), rc);
       mdb_env_info (env, &info);
       if (info.me_mapsize > G_MAXSIZE / 2)
-        return fail (error, db->path, _("write"), rc);
+        return fail (error, db->path, _("LMDB could not write the records"), rc);
       rc = mdb_env_set_mapsize (env, info.me_mapsize * 2);
       if (rc != 0)
-        return fail (error, db->path, _("growing the map"), rc);
+        return fail (error, db->path, _("LMDB could not grow its memory map"), rc);
     }
 }
 

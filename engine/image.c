@@ -168,7 +168,9 @@ ct_image_decode (const guint8 *bytes, gsize length, CtImageColor color, const ch
   if (!is_complete (bytes, length))
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   _("%s: the image file is cut short (%zu bytes)"), where, length);
+                   g_dngettext (GETTEXT_PACKAGE, "%s: the image file is cut short (%zu byte)",
+                                "%s: the image file is cut short (%zu bytes)", length),
+                   where, length);
       return FALSE;
     }
   /* made only now: a loader must be closed before it is freed */

@@ -87,16 +87,25 @@ check_count (const CtLayer *layer, gboolean tops, guint have, CtCountRule rule,
     return TRUE;
   if (rule.exact >= 0 && have != (guint) rule.exact)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          tops ? _("takes %d top blobs, got %u")
-                               : _("takes %d bottom blobs, got %u"), rule.exact, have);
+                          tops ? g_dngettext (GETTEXT_PACKAGE, "takes %d top blob, got %u",
+                                              "takes %d top blobs, got %u", rule.exact)
+                               : g_dngettext (GETTEXT_PACKAGE, "takes %d bottom blob, got %u",
+                                              "takes %d bottom blobs, got %u", rule.exact),
+                          rule.exact, have);
   if (rule.min >= 0 && have < (guint) rule.min)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          tops ? _("takes at least %d top blobs, got %u")
-                               : _("takes at least %d bottom blobs, got %u"), rule.min, have);
+                          tops ? g_dngettext (GETTEXT_PACKAGE, "takes at least %d top blob, got %u",
+                                              "takes at least %d top blobs, got %u", rule.min)
+                               : g_dngettext (GETTEXT_PACKAGE, "takes at least %d bottom blob, got %u",
+                                              "takes at least %d bottom blobs, got %u", rule.min),
+                          rule.min, have);
   if (rule.max >= 0 && have > (guint) rule.max)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          tops ? _("takes at most %d top blobs, got %u")
-                               : _("takes at most %d bottom blobs, got %u"), rule.max, have);
+                          tops ? g_dngettext (GETTEXT_PACKAGE, "takes at most %d top blob, got %u",
+                                              "takes at most %d top blobs, got %u", rule.max)
+                               : g_dngettext (GETTEXT_PACKAGE, "takes at most %d bottom blob, got %u",
+                                              "takes at most %d bottom blobs, got %u", rule.max),
+                          rule.max, have);
   return TRUE;
 }
 
@@ -126,7 +135,8 @@ set_loss_weights (CtLayer *layer, GPtrArray *top, GError **error)
 
   if (p->n_loss_weight != 0 && p->n_loss_weight != top->len)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u loss_weight values for %u top blobs"),
+                          g_dngettext (GETTEXT_PACKAGE, "has %u loss_weight values for %u top blob",
+                                       "has %u loss_weight values for %u top blobs", top->len),
                           (guint) p->n_loss_weight, top->len);
 
   g_array_set_size (layer->loss_weights, top->len);

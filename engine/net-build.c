@@ -239,8 +239,12 @@ create_layer (CtNetBuilder *b, guint index, CtNetSpec *spec, guint64 seed, GErro
   if (p->n_propagate_down > 0 && p->n_propagate_down != p->n_bottom)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-                   _("layer '%s' has %u propagate_down values for %u bottoms; give none "
-                     "or one per bottom"), spec_name (p), (guint) p->n_propagate_down,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "layer '%s' has %u propagate_down values for %u bottom; give none "
+                                "or one per bottom",
+                                "layer '%s' has %u propagate_down values for %u bottoms; give none "
+                                "or one per bottom", p->n_bottom),
+                   spec_name (p), (guint) p->n_propagate_down,
                    (guint) p->n_bottom);
       return FALSE;
     }
@@ -323,7 +327,10 @@ register_layer (CtNetBuilder *b, guint index, const Caffe__LayerParameter *p, GE
   if (p->n_param > layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-                   _("layer '%s' (%s) has %u param specs but only %u parameter blobs"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "layer '%s' (%s) has %u param specs but only %u parameter blob",
+                                "layer '%s' (%s) has %u param specs but only %u parameter blobs",
+                                layer->blobs->len),
                    spec_name (p), layer->klass->type, (guint) p->n_param, layer->blobs->len);
       return FALSE;
     }

@@ -58,7 +58,10 @@ copy_layer_blobs (CtNet *net, CtLayer *layer, const Caffe__LayerParameter *sourc
   if (source->n_blobs != layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("layer '%s': the model has %u parameter blobs for it, the net %u"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "layer '%s': the model has %u parameter blob for it, the net %u",
+                                "layer '%s': the model has %u parameter blobs for it, the net %u",
+                                source->n_blobs),
                    name, (guint) source->n_blobs, layer->blobs->len);
       return FALSE;
     }

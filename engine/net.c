@@ -501,7 +501,10 @@ ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError 
   if (start > end || end >= net->layers->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
-                   _("net '%s' has %u layers; cannot run forward from layer %u to %u"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "net '%s' has %u layer; cannot run forward from layer %u to %u",
+                                "net '%s' has %u layers; cannot run forward from layer %u to %u",
+                                net->layers->len),
                    net->name, net->layers->len, start, end);
       return FALSE;
     }
@@ -548,7 +551,10 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
   if (end > start || start >= net->layers->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
-                   _("net '%s' has %u layers; cannot run backward from layer %u down to %u"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "net '%s' has %u layer; cannot run backward from layer %u down to %u",
+                                "net '%s' has %u layers; cannot run backward from layer %u down to %u",
+                                net->layers->len),
                    net->name, net->layers->len, start, end);
       return FALSE;
     }

@@ -437,7 +437,7 @@ hdf5_write_model (CtNet *net, const char *path, gboolean write_diff, GError **er
   if (file < 0 || (data = hdf5_group_create (file, "data")) < 0 ||
       (write_diff && (diff = hdf5_group_create (file, "diff")) < 0))
     {
-      hdf5_fail (&local, path, "data");
+      hdf5_fail (&local, path, _("the groups 'data' and 'diff'"));
       goto out;
     }
   for (guint i = 0; i < ct_net_n_layers (net); i++)
@@ -495,12 +495,18 @@ hdf5_read_layer (CtNet *net, guint layer_index, hid_t data, const char *path, GE
     return TRUE;
   group = H5Gopen2 (data, name, H5P_DEFAULT);
   if (group < 0)
-    return hdf5_fail (error, path, name);
+    {
+      g_autofree char *what = g_strdup_printf (_("the group of layer '%s'"), name);
+      return hdf5_fail (error, path, what);
+    }
   n_stored = hdf5_count_links (group);
   if (n_stored > layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("%s: layer '%s' has %u parameter blobs in the file, but %u in the net"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s: layer '%s' has %u parameter blob in the file, but %u in the net",
+                                "%s: layer '%s' has %u parameter blobs in the file, but %u in the net",
+                                n_stored),
                    path, name, n_stored, layer->blobs->len);
       ok = FALSE;
     }
@@ -744,16 +750,16 @@ hdf5_read_state (const char *path, GError **error)
                    _("%s: not an HDF5 file"), path);
       return NULL;
     }
-  ok = hdf5_read_int (file, "iter", &state->iter) || hdf5_fail (error, path, "'iter'");
+  ok = hdf5_read_int (file, "iter", &state->iter) || hdf5_fail (error, path, _("dataset 'iter'"));
   if (ok && hdf5_link_exists (file, "learned_net"))
     {
       state->learned_net = hdf5_read_string (file, "learned_net");
-      ok = state->learned_net != NULL || hdf5_fail (error, path, "'learned_net'");
+      ok = state->learned_net != NULL || hdf5_fail (error, path, _("dataset 'learned_net'"));
       if (ok && state->learned_net[0] == '\0')
         g_clear_pointer (&state->learned_net, g_free);
     }
   ok = ok && (hdf5_read_int (file, "current_step", &state->current_step) ||
-              hdf5_fail (error, path, "'current_step'"));
+              hdf5_fail (error, path, _("dataset 'current_step'")));
   ok = ok && hdf5_read_history (file, state, path, error);
   H5Fclose (file);
   return ok ? g_steal_pointer (&state) : NULL;

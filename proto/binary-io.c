@@ -203,8 +203,11 @@ walk_packed (Walk *w,
     case PROTOBUF_C_TYPE_FLOAT:
       if (len % 4 == 0)
         return TRUE;
-      detail = g_strdup_printf (_("packed field '%s' of %s holds %lu bytes, "
-                                  "not a multiple of 4"),
+      detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "packed field '%s' of %s holds %lu byte, "
+                                             "not a multiple of 4",
+                                             "packed field '%s' of %s holds %lu bytes, "
+                                             "not a multiple of 4", len),
                                 field->name, desc->short_name, (unsigned long) len);
       return fail_corrupt (w, start, detail);
     case PROTOBUF_C_TYPE_SFIXED64:
@@ -212,8 +215,11 @@ walk_packed (Walk *w,
     case PROTOBUF_C_TYPE_DOUBLE:
       if (len % 8 == 0)
         return TRUE;
-      detail = g_strdup_printf (_("packed field '%s' of %s holds %lu bytes, "
-                                  "not a multiple of 8"),
+      detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "packed field '%s' of %s holds %lu byte, "
+                                             "not a multiple of 8",
+                                             "packed field '%s' of %s holds %lu bytes, "
+                                             "not a multiple of 8", len),
                                 field->name, desc->short_name, (unsigned long) len);
       return fail_corrupt (w, start, detail);
     default:
@@ -490,7 +496,8 @@ ct_binary_parse (const ProtobufCMessageDescriptor *desc,
       /* Only memory exhaustion or a limit of protobuf-c's (over 100 million
        * fields in one message) should get here after the walk. */
       g_set_error (error, CT_PROTO_ERROR, CT_PROTO_ERROR_CORRUPT,
-                   _("%s: could not decode the %s (%lu bytes)"),
+                   g_dngettext (GETTEXT_PACKAGE, "%s: could not decode the %s (%lu byte)",
+                                "%s: could not decode the %s (%lu bytes)", length),
                    w.name, desc->short_name, (unsigned long) length);
       return NULL;
     }

@@ -63,8 +63,12 @@ accuracy_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
       g_autofree char *ls = ct_blob_shape_string (label);
 
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                            _("the number of labels must match the number of predictions: "
-                              "scores %s with axis %d need %lld labels, got %s"),
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "the number of labels must match the number of predictions: "
+                                         "scores %s with axis %d need %lld label, got %s",
+                                         "the number of labels must match the number of predictions: "
+                                         "scores %s with axis %d need %lld labels, got %s",
+                                         self->outer * self->inner),
                             xs, axis, (long long) (self->outer * self->inner), ls);
     }
   if (!ct_blob_reshape (CT_TOP (top, 0), NULL, 0, error))

@@ -71,8 +71,12 @@ argmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
       self->axis_dist = 1;
       if (self->top_k > self->dim)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("top_k %" PRId64 " is larger than the %" PRId64
-                                " values of each item"), self->top_k, self->dim);
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "top_k %" PRId64 " is larger than the %" PRId64
+                                           " value of each item",
+                                           "top_k %" PRId64 " is larger than the %" PRId64
+                                           " values of each item", self->dim),
+                              self->top_k, self->dim);
       for (guint i = 0; i < n_top; i++)
         dims[i] = 1;
       dims[0] = ct_blob_get_shape (in)[0];

@@ -97,13 +97,21 @@ create_or_check_statistics (CtLayer *layer, GError **error)
 
   if (layer->blobs->len != 3)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u parameter blobs, BatchNorm keeps 3 (mean, variance, "
-                            "their weight)"), layer->blobs->len);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "has %u parameter blob, BatchNorm keeps 3 (mean, variance, "
+                                       "moving-average factor)",
+                                       "has %u parameter blobs, BatchNorm keeps 3 (mean, variance, "
+                                       "moving-average factor)", layer->blobs->len),
+                          layer->blobs->len);
   for (guint i = 0; i < 3; i++)
     if (ct_blob_count (g_ptr_array_index (layer->blobs, i)) != expected[i])
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                            _("parameter blob %u has %" PRId64 " values, %"
-                              PRId64 " expected"),
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "parameter blob %u has %" PRId64 " value, %"
+                                         PRId64 " expected",
+                                         "parameter blob %u has %" PRId64 " values, %"
+                                         PRId64 " expected",
+                                         ct_blob_count (g_ptr_array_index (layer->blobs, i))),
                             i, ct_blob_count (g_ptr_array_index (layer->blobs, i)),
                             expected[i]);
   return TRUE;
@@ -158,8 +166,11 @@ batch_norm_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
   channels = ct_blob_num_axes (b) == 1 ? 1 : ct_blob_get_shape (b)[1];
   if (channels != self->channels)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the bottom has %" PRId64 " channels, set up for %"
-                            PRId64), channels, self->channels);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the bottom has %" PRId64 " channel, set up for %" PRId64,
+                                       "the bottom has %" PRId64 " channels, set up for %"
+                                       PRId64, channels),
+                          channels, self->channels);
   if (!ct_neuron_reshape (layer, bottom, top, error))
     return FALSE;
   if (!self->use_global_stats && !ct_blob_reshape_like (self->x_norm, b, &local))

@@ -103,7 +103,8 @@ ct_common_not_in_place (const CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
 /* Bias and Scale: VECTOR (the parameter, or the second bottom) applied to
  * BLOB from axis AXIS on, as Caffe's broadcasting sees it: OUTER x DIM x
  * INNER with VECTOR's shape matching BLOB's axes from AXIS. A vector with
- * no axes is a scalar (axis 0). WHAT names the vector in errors. */
+ * no axes is a scalar (axis 0). WHAT is "scale" or "bias": each has its
+ * own error messages, so that no translation has to hold an English word. */
 static inline gboolean
 ct_common_broadcast (const CtLayer *layer, const CtBlob *blob, const CtBlob *vector,
                      int axis_param, const char *what, gint64 *outer, gint64 *dim,
@@ -122,10 +123,12 @@ ct_common_broadcast (const CtLayer *layer, const CtBlob *blob, const CtBlob *vec
     {
       g_autofree char *shape = ct_blob_shape_string (vector);
       g_autofree char *blob_shape = ct_blob_shape_string (blob);
-      /* TRANSLATORS: %s is "scale" or "bias", then two shapes and an axis */
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                            _("the %s blob's shape %s extends past bottom 0's shape %s "
-                              "when applied from axis %d"), what, shape, blob_shape, axis);
+                            g_str_equal (what, "bias")
+                            ? _("the bias blob's shape %s extends past bottom 0's shape %s "
+                                "when applied from axis %d")
+                            : _("the scale blob's shape %s extends past bottom 0's shape %s "
+                                "when applied from axis %d"), shape, blob_shape, axis);
     }
   for (guint i = 0; i < n; i++)
     if (ct_blob_get_shape (blob)[axis + i] != ct_blob_get_shape (vector)[i])
@@ -133,8 +136,11 @@ ct_common_broadcast (const CtLayer *layer, const CtBlob *blob, const CtBlob *vec
         g_autofree char *shape = ct_blob_shape_string (vector);
         g_autofree char *blob_shape = ct_blob_shape_string (blob);
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("the %s blob's shape %s does not match bottom 0's shape %s "
-                                "from axis %d"), what, shape, blob_shape, axis);
+                              g_str_equal (what, "bias")
+                              ? _("the bias blob's shape %s does not match bottom 0's shape %s "
+                                  "from axis %d")
+                              : _("the scale blob's shape %s does not match bottom 0's shape %s "
+                                  "from axis %d"), shape, blob_shape, axis);
       }
   *outer = ct_blob_count_range (blob, 0, axis, NULL);
   *dim = ct_blob_count (vector);
@@ -162,8 +168,18 @@ ct_common_broadcast_shape (const CtLayer *layer, const CtBlob *blob, int axis_pa
     {
       g_autofree char *shape = ct_blob_shape_string (blob);
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                            _("the %s blob's %d axes from axis %d extend past bottom 0's "
-                              "shape %s"), what, num_axes, axis, shape);
+                            g_str_equal (what, "bias")
+                            ? g_dngettext (GETTEXT_PACKAGE,
+                                           "the bias blob's %d axis from axis %d extends past "
+                                           "bottom 0's shape %s",
+                                           "the bias blob's %d axes from axis %d extend past "
+                                           "bottom 0's shape %s", num_axes)
+                            : g_dngettext (GETTEXT_PACKAGE,
+                                           "the scale blob's %d axis from axis %d extends past "
+                                           "bottom 0's shape %s",
+                                           "the scale blob's %d axes from axis %d extend past "
+                                           "bottom 0's shape %s", num_axes),
+                            num_axes, axis, shape);
     }
   *n_dims = num_axes < 0 ? (guint) (n_axes - axis) : (guint) num_axes;
   memcpy (dims, ct_blob_get_shape (blob) + axis, *n_dims * sizeof (gint64));

@@ -66,7 +66,10 @@ concat_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
     {
       if (p->concat_dim >= n_axes)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                              _("concat_dim %u is out of range for bottom 0 with %u axes"),
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "concat_dim %u is out of range for bottom 0 with %u axis",
+                                           "concat_dim %u is out of range for bottom 0 with %u axes",
+                                           n_axes),
                               p->concat_dim, n_axes);
       self->axis = (int) p->concat_dim;
     }

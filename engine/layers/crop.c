@@ -42,8 +42,11 @@ crop_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
                           local->message);
   if (p->n_offset > 1 && (gsize) (n_axes - self->start_axis) != p->n_offset)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("%u offsets given for the %d axes from axis %d on: give one "
-                            "offset, or one per cropped axis"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%u offsets given for the %d axis from axis %d on: give one "
+                                       "offset, or one per cropped axis",
+                                       "%u offsets given for the %d axes from axis %d on: give one "
+                                       "offset, or one per cropped axis", n_axes - self->start_axis),
                           (guint) p->n_offset, n_axes - self->start_axis, self->start_axis);
   return TRUE;
 }

@@ -41,7 +41,10 @@ check_legacy_count (CtLayer *layer, const char *field, gsize n, guint n_tops, GE
     return TRUE;
   /* TRANSLATORS: %s is a field name: num, channels, height or width */
   return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                        _("give '%s' once, or once per top (%u tops); it is given %u times"),
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "give '%s' once, or once per top (%u top); it is given %u times",
+                                     "give '%s' once, or once per top (%u tops); it is given %u times",
+                                     n_tops),
                         field, n_tops, (guint) n);
 }
 
@@ -64,8 +67,12 @@ shape_tops (CtLayer *layer, GPtrArray *top, GError **error)
     }
   else if (p->n_shape != 1 && p->n_shape != top->len)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("give 'shape' once, or once per top (%u tops); it is given %u "
-                            "times"), top->len, (guint) p->n_shape);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "give 'shape' once, or once per top (%u top); it is given %u "
+                                       "times",
+                                       "give 'shape' once, or once per top (%u tops); it is given %u "
+                                       "times", top->len),
+                          top->len, (guint) p->n_shape);
 
   for (guint i = 0; i < top->len; i++)
     {
@@ -110,8 +117,12 @@ dummy_data_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
 
   if (p->n_data_filler > 1 && p->n_data_filler != top->len)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("give no data_filler, one, or one per top (%u tops); %u are "
-                            "given"), top->len, (guint) p->n_data_filler);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "give no data_filler, one, or one per top (%u top); %u are "
+                                       "given",
+                                       "give no data_filler, one, or one per top (%u tops); %u are "
+                                       "given", top->len),
+                          top->len, (guint) p->n_data_filler);
   for (guint i = 0; i < p->n_data_filler; i++)
     if (p->data_filler[i]->type != NULL && !ct_filler_type_is_known (p->data_filler[i]->type))
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_PROTO,

@@ -40,7 +40,10 @@ eltwise_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
                           _("unknown operation %d"), (int) self->op);
   if (p->n_coeff != 0 && p->n_coeff != bottom->len)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u coeff values for %u bottoms; give one per bottom"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "has %u coeff value for %u bottoms; give one per bottom",
+                                       "has %u coeff values for %u bottoms; give one per bottom",
+                                       p->n_coeff),
                           (guint) p->n_coeff, bottom->len);
   /* Caffe refuses coefficients for PROD only; MAX ignores them. */
   if (p->n_coeff != 0 && self->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD)

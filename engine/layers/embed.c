@@ -35,7 +35,9 @@ check_given_blobs (CtEmbedLayer *self, GError **error)
 
   if (layer->blobs->len != want)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u parameter blobs, expected %u"), layer->blobs->len, want);
+                          g_dngettext (GETTEXT_PACKAGE, "has %u parameter blob, expected %u",
+                                       "has %u parameter blobs, expected %u", layer->blobs->len),
+                          layer->blobs->len, want);
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != self->k * self->n
       || (self->bias_term && ct_blob_count (g_ptr_array_index (layer->blobs, 1)) != self->n))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,

@@ -25,8 +25,12 @@ filter_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
   if (top->len != bottom->len - 1)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("needs one top per filtered bottom (all bottoms but the last, "
-                            "the selector): %u bottoms, %u tops"), bottom->len, top->len);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "needs one top per filtered bottom (all bottoms but the last, "
+                                       "the selector): %u bottoms, %u top",
+                                       "needs one top per filtered bottom (all bottoms but the last, "
+                                       "the selector): %u bottoms, %u tops", top->len),
+                          bottom->len, top->len);
   return ct_common_not_in_place (layer, bottom, top, error);
 }
 

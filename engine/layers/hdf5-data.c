@@ -176,8 +176,11 @@ load_file (CtHdf5DataLayer *self, guint file_index, GPtrArray *top, gboolean set
     if (self->datasets[j].rows != self->datasets[0].rows)
       {
         g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_SHAPE,
-                     _("%s: dataset '%s' has %" PRId64 " rows but '%s' has %"
-                       PRId64), path, layer->param->top[j], self->datasets[j].rows,
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%s: dataset '%s' has %" PRId64 " row but '%s' has %" PRId64,
+                                  "%s: dataset '%s' has %" PRId64 " rows but '%s' has %"
+                                  PRId64, self->datasets[j].rows),
+                     path, layer->param->top[j], self->datasets[j].rows,
                      layer->param->top[0], self->datasets[0].rows);
         ok = FALSE;
       }

@@ -35,15 +35,22 @@ check_given_blobs (CtInnerProductLayer *self, GError **error)
 
   if (layer->blobs->len != want)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u parameter blobs, expected %u"), layer->blobs->len, want);
+                          g_dngettext (GETTEXT_PACKAGE, "has %u parameter blob, expected %u",
+                                       "has %u parameter blobs, expected %u", layer->blobs->len),
+                          layer->blobs->len, want);
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != self->n * self->k)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("weights have %" PRId64 " values, expected %"
-                            PRId64 " x %" PRId64),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "weights have %" PRId64 " value, expected %" PRId64 " x %" PRId64,
+                                       "weights have %" PRId64 " values, expected %"
+                                       PRId64 " x %" PRId64,
+                                       ct_blob_count (g_ptr_array_index (layer->blobs, 0))),
                           ct_blob_count (g_ptr_array_index (layer->blobs, 0)), self->n, self->k);
   if (self->bias_term && ct_blob_count (g_ptr_array_index (layer->blobs, 1)) != self->n)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("bias has %" PRId64 " values, expected %" PRId64),
+                          g_dngettext (GETTEXT_PACKAGE, "bias has %" PRId64 " value, expected %" PRId64,
+                                       "bias has %" PRId64 " values, expected %" PRId64,
+                                       ct_blob_count (g_ptr_array_index (layer->blobs, 1))),
                           ct_blob_count (g_ptr_array_index (layer->blobs, 1)), self->n);
   return TRUE;
 }
@@ -111,9 +118,14 @@ inner_product_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
     {
       g_autofree char *shape = ct_blob_shape_string (in);
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                            _("input size incompatible with the weights: bottom %s has %"
-                              PRId64 " values per row from axis %d, the weights take %"
-                              PRId64), shape, k, axis, self->k);
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "input size incompatible with the weights: bottom %s has %"
+                                         PRId64 " value per row from axis %d, the weights take %"
+                                         PRId64,
+                                         "input size incompatible with the weights: bottom %s has %"
+                                         PRId64 " values per row from axis %d, the weights take %"
+                                         PRId64, k),
+                            shape, k, axis, self->k);
     }
   self->m = ct_blob_count_range (in, 0, axis, NULL);
   memcpy (dims, ct_blob_get_shape (in), axis * sizeof (gint64));

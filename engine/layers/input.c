@@ -14,8 +14,12 @@ input_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
   if (n_shapes != 0 && n_shapes != 1 && n_shapes != top->len)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("input_param has %u shapes for %u tops; give one shape, "
-                            "or one per top"), n_shapes, top->len);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "input_param has %u shapes for %u top; give one shape, "
+                                       "or one per top",
+                                       "input_param has %u shapes for %u tops; give one shape, "
+                                       "or one per top", top->len),
+                          n_shapes, top->len);
   for (guint i = 0; i < top->len && n_shapes > 0; i++)
     {
       const Caffe__BlobShape *shape = p->shape[n_shapes == 1 ? 0 : i];

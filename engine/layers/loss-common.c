@@ -118,7 +118,8 @@ ct_loss_check_labels (const CtLayer *layer, const float *labels, gint64 n,
     return TRUE;
   if (bad < 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("cannot check %lld labels against %lld classes"),
+                          g_dngettext (GETTEXT_PACKAGE, "cannot check %lld label against %lld classes",
+                                       "cannot check %lld labels against %lld classes", n),
                           (long long) n, (long long) n_classes);
   g_ascii_formatd (value, sizeof value, "%.9g", labels[bad]);
   if (has_ignore)

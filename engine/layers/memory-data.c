@@ -97,8 +97,12 @@ ct_memory_data_layer_reset (CtLayer *layer, const float *data, const float *labe
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_STATE, _("the layer is not set up"));
   if (n == 0 || n % batch != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("%zu examples given; give a positive multiple of batch_size "
-                            "(%zu)"), n, batch);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%zu example given; give a positive multiple of batch_size "
+                                       "(%zu)",
+                                       "%zu examples given; give a positive multiple of batch_size "
+                                       "(%zu)", n),
+                          n, batch);
   if (data == NULL || n > G_MAXSIZE / sizeof (float) / size)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID, _("no data given"));
   g_free (self->data);

@@ -79,11 +79,20 @@ prelu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   expected = self->channel_shared ? 1 : channels;
   if (ct_blob_count (g_ptr_array_index (layer->blobs, 0)) != expected)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %" PRId64 " negative slopes where %s needs %"
-                            PRId64),
-                          ct_blob_count (g_ptr_array_index (layer->blobs, 0)),
-                          self->channel_shared ? "channel_shared" : _("the channel count"),
-                          expected);
+                          self->channel_shared
+                          ? g_dngettext (GETTEXT_PACKAGE,
+                                         "has %" PRId64 " negative slope where channel_shared "
+                                         "needs %" PRId64,
+                                         "has %" PRId64 " negative slopes where channel_shared "
+                                         "needs %" PRId64,
+                                         ct_blob_count (g_ptr_array_index (layer->blobs, 0)))
+                          : g_dngettext (GETTEXT_PACKAGE,
+                                         "has %" PRId64 " negative slope where the channel count "
+                                         "needs %" PRId64,
+                                         "has %" PRId64 " negative slopes where the channel count "
+                                         "needs %" PRId64,
+                                         ct_blob_count (g_ptr_array_index (layer->blobs, 0))),
+                          ct_blob_count (g_ptr_array_index (layer->blobs, 0)), expected);
   if (self->bottom_copy == NULL)
     self->bottom_copy = ct_blob_new ();
   return TRUE;
@@ -101,8 +110,11 @@ prelu_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   if (!self->channel_shared
       && ct_blob_get_shape (b)[1] != ct_blob_count (g_ptr_array_index (layer->blobs, 0)))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the bottom has %" PRId64 " channels but there are %"
-                            PRId64 " negative slopes"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the bottom has %" PRId64 " channel but there are %"
+                                       PRId64 " negative slopes",
+                                       "the bottom has %" PRId64 " channels but there are %"
+                                       PRId64 " negative slopes", ct_blob_get_shape (b)[1]),
                           ct_blob_get_shape (b)[1],
                           ct_blob_count (g_ptr_array_index (layer->blobs, 0)));
   if (!ct_neuron_reshape (layer, bottom, top, error))

@@ -129,7 +129,9 @@ check_counts (CtRecurrentLayer *self, GPtrArray *bottom, GPtrArray *top, GError 
                           bottom->len);
   if (top->len != 1 + exposed)
     return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,
-                          _("takes %u tops, got %u"), 1 + exposed, top->len);
+                          g_dngettext (GETTEXT_PACKAGE, "takes %u top, got %u", "takes %u tops, got %u",
+                                       1 + exposed),
+                          1 + exposed, top->len);
   return TRUE;
 }
 
@@ -164,8 +166,12 @@ check_inputs (CtRecurrentLayer *self, GPtrArray *bottom, gboolean first, GError 
 
       if (ct_blob_num_axes (xs_blob) < 1 || ct_blob_get_shape (xs_blob)[0] != self->N)
         return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,
-                              _("bottom 2 (x_static) must have %" PRId64
-                                " streams on its first axis"), self->N);
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "bottom 2 (x_static) must have %" PRId64
+                                           " stream on its first axis",
+                                           "bottom 2 (x_static) must have %" PRId64
+                                           " streams on its first axis", self->N),
+                              self->N);
     }
   if (self->T < 1)
     return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_SHAPE,

@@ -73,7 +73,8 @@ replaced_axes (CtLayer *layer, guint n_axes, int *start, int *end, GError **erro
 
   if (first < 0 || first > (int) n_axes)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                          _("axis %d is out of range for a bottom with %u axes"),
+                          g_dngettext (GETTEXT_PACKAGE, "axis %d is out of range for a bottom with %u axis",
+                                       "axis %d is out of range for a bottom with %u axes", n_axes),
                           p->axis, n_axes);
   if (p->num_axes < -1)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
@@ -83,7 +84,10 @@ replaced_axes (CtLayer *layer, guint n_axes, int *start, int *end, GError **erro
   *end = p->num_axes == -1 ? (int) n_axes : first + p->num_axes;
   if (*end > (int) n_axes)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                          _("axis %d with num_axes %d reaches past the bottom's %u axes"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "axis %d with num_axes %d reaches past the bottom's %u axis",
+                                       "axis %d with num_axes %d reaches past the bottom's %u axes",
+                                       n_axes),
                           p->axis, p->num_axes, n_axes);
   return TRUE;
 }

@@ -88,7 +88,9 @@ scale_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
     return FALSE;
   if (layer->blobs->len != want)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u parameter blobs, expected %u"), layer->blobs->len, want);
+                          g_dngettext (GETTEXT_PACKAGE, "has %u parameter blob, expected %u",
+                                       "has %u parameter blobs, expected %u", layer->blobs->len),
+                          layer->blobs->len, want);
   self->bias_index = want > 0 ? want - 1 : 0;
   return TRUE;
 }

@@ -53,8 +53,12 @@ slice_sizes (CtLayer *layer, gint64 axis_dim, guint n_tops, gint64 *sizes, GErro
     }
   if (p->n_slice_point != n_tops - 1)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("has %u slice_point values for %u tops; give one fewer than the "
-                            "tops"), (guint) p->n_slice_point, n_tops);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "has %u slice_point value for %u tops; give one fewer than the "
+                                       "tops",
+                                       "has %u slice_point values for %u tops; give one fewer than the "
+                                       "tops", p->n_slice_point),
+                          (guint) p->n_slice_point, n_tops);
   for (guint i = 0; i <= p->n_slice_point; i++)
     {
       gint64 point = i < p->n_slice_point ? (gint64) p->slice_point[i] : axis_dim;
@@ -85,7 +89,10 @@ slice_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
     {
       if (p->slice_dim >= n_axes)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS,
-                              _("slice_dim %u is out of range for a bottom with %u axes"),
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "slice_dim %u is out of range for a bottom with %u axis",
+                                           "slice_dim %u is out of range for a bottom with %u axes",
+                                           n_axes),
                               p->slice_dim, n_axes);
       self->axis = (int) p->slice_dim;
     }

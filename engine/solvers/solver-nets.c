@@ -278,8 +278,12 @@ ct_solver_share_trained_layers (CtNet *target, CtNet *source, GError **error)
       if (to->blobs->len != from->blobs->len)
         {
           g_set_error (error, CT_SOLVER_ERROR, CT_SOLVER_ERROR_NET,
-                       _("layer '%s' has %u parameter blobs in the train net but %u in the "
-                         "test net"), ct_layer_get_name (from), from->blobs->len,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "layer '%s' has %u parameter blob in the train net but %u in the "
+                                    "test net",
+                                    "layer '%s' has %u parameter blobs in the train net but %u in the "
+                                    "test net", from->blobs->len),
+                       ct_layer_get_name (from), from->blobs->len,
                        to->blobs->len);
           return FALSE;
         }

@@ -216,13 +216,21 @@ check_test_nets (CtSolver *solver, GError **error)
 
   if (generic ? p->n_test_iter < n_specific : p->n_test_iter != n_specific)
     return ct_solver_param_fail (solver, "test_iter", error,
-                                 _("give one test_iter for each test net (%u given, %u test "
-                                   "nets)"), (guint) p->n_test_iter, (guint) n_specific);
+                                 g_dngettext (GETTEXT_PACKAGE,
+                                              "give one test_iter for each test net (%u given, %u test "
+                                              "net)",
+                                              "give one test_iter for each test net (%u given, %u test "
+                                              "nets)", n_specific),
+                                 (guint) p->n_test_iter, (guint) n_specific);
   n_instances = generic ? p->n_test_iter : n_specific;
   if (p->n_test_state > 0 && p->n_test_state != n_instances)
     return ct_solver_param_fail (solver, "test_state", error,
-                                 _("give test_state once per test net (%u given, %u test "
-                                   "nets), or not at all"), (guint) p->n_test_state,
+                                 g_dngettext (GETTEXT_PACKAGE,
+                                              "give test_state once per test net (%u given, %u test "
+                                              "net), or not at all",
+                                              "give test_state once per test net (%u given, %u test "
+                                              "nets), or not at all", n_instances),
+                                 (guint) p->n_test_state,
                                  (guint) n_instances);
   if (n_instances > 0 && p->test_interval <= 0)
     return ct_solver_param_fail (solver, "test_interval", error,

@@ -106,8 +106,12 @@ check_history (CtSolver *solver, CtSolverState *state, const char *state_file,
   if (state->history->len != solver->history->len)
     {
       g_set_error (error, CT_SOLVER_ERROR, CT_SOLVER_ERROR_STATE,
-                   _("%s: the solver state holds %u history blobs, but the %s solver on this "
-                     "net has %u"), state_file, state->history->len, solver->type->name,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s: the solver state holds %u history blob, but the %s solver on this "
+                                "net has %u",
+                                "%s: the solver state holds %u history blobs, but the %s solver on this "
+                                "net has %u", state->history->len),
+                   state_file, state->history->len, solver->type->name,
                    solver->history->len);
       return FALSE;
     }
