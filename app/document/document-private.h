@@ -53,13 +53,8 @@ void ct_document_emit_changed (CtDocument *self, CtDocumentChange flags);
 void ct_document_schedule_check (CtDocument *self);
 void ct_document_clear_check (CtDocument *self);
 
-/* document-data-shapes.c: the fallback shapes by layer name (a copy for
- * the check's thread), remembering what a check saw, and shape inference
- * that uses the fallbacks for data layers whose source cannot be read. */
-GHashTable *ct_document_dup_fallback_shapes (CtDocument *self);
+/* document-data-shapes.c: remembering the data shapes a check saw. */
 void ct_document_remember_data_shapes (CtDocument *self);
-CtNetShapes *ct_document_infer_shapes (Caffe__NetParameter *net, const CtNetConfig *config,
-                                       GHashTable *fallbacks);
 
 /* document-sidecar.c */
 void ct_document_load_sidecar (CtDocument *self);
