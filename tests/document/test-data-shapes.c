@@ -146,8 +146,17 @@ test_given (void)
   ct_document_wait_validated (doc);
   assert_shapes_kept (doc);
 
+  /* Renaming the layer keeps its shape. */
+  g_assert_true (ct_document_rename_layer (doc, MNIST_TRAIN, "fashion", &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *renamed = ct_document_dup_data_shape (doc, "fashion");
+    g_assert_cmpstr (renamed, ==, "1×1×28×28; 1");
+  }
+  g_assert_null (ct_document_dup_data_shape (doc, "mnist"));
+
   /* Forgetting it brings the unknown shapes back. */
-  g_assert_true (ct_document_set_data_shape (doc, "mnist", "", &error));
+  g_assert_true (ct_document_set_data_shape (doc, "fashion", "", &error));
   ct_document_wait_validated (doc);
   g_assert_null (top_shape (ct_document_get_shapes (doc), CONV1));
   ct_test_remove_tree (dir);
