@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "layer-catalogue.h"
+#include "stand-in-shapes.h"
 #include "window-private.h"
 
 /* Types whose parameter field is not their name in snake case. */
@@ -79,7 +80,7 @@ show_data_shape (CtWindow *self, const Caffe__LayerParameter *layer, const char 
 {
   GtkWidget *entry = g_object_get_data (G_OBJECT (self), DATA_SHAPE_ENTRY);
   gboolean shown = layer != NULL && error != NULL && layer->n_bottom == 0 && layer->name != NULL
-                   && ct_document_type_reads_data (layer->type);
+                   && ct_stand_in_reads_data (layer->type);
 
   gtk_widget_set_visible (gtk_widget_get_parent (entry), shown);
   if (!shown)

@@ -43,12 +43,6 @@ format_shapes (GPtrArray *tops, const char *separator)
 }
 
 gboolean
-ct_document_type_reads_data (const char *type)
-{
-  return ct_stand_in_reads_data (type);
-}
-
-gboolean
 ct_document_set_data_shape (CtDocument *self, const char *layer, const char *text,
                             GError **error)
 {

@@ -135,8 +135,6 @@ void ct_document_wait_validated (CtDocument *self);
 gboolean ct_document_set_data_shape (CtDocument *self, const char *layer, const char *text,
                                      GError **error);
 char *ct_document_dup_data_shape (CtDocument *self, const char *layer);
-/* Whether layers of TYPE read a source that may be missing. */
-gboolean ct_document_type_reads_data (const char *type);
 /* The stand-in shape texts by layer name, for ct_net_infer_shapes_with_stand_ins
  * and CtNetGraphOptions.stand_ins (never NULL). */
 GHashTable *ct_document_dup_stand_in_shapes (CtDocument *self);
