@@ -245,13 +245,17 @@ new_graph (CtWindow *self, const Caffe__NetParameter *net, const CtNetGraphOptio
 {
   Caffe__NetParameter *resolved;
   CtNetGraph *graph;
+  /* Data that cannot be read: the shapes the document stands in for it. */
+  g_autoptr (GHashTable) stand_ins = ct_document_dup_stand_in_shapes (self->document);
+  CtNetGraphOptions with_stand_ins = *options;
 
+  with_stand_ins.stand_ins = stand_ins;
   if (options->no_shapes)
     return ct_net_graph_new (net, options);
   resolved = ct_document_dup_resolved_net (self->document);
   if (resolved == NULL)
     return ct_net_graph_new (net, options);
-  graph = ct_net_graph_new (resolved, options);
+  graph = ct_net_graph_new (resolved, &with_stand_ins);
   protobuf_c_message_free_unpacked (&resolved->base, NULL);
   return graph;
 }

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "layer-catalogue.h"
+#include "stand-in-shapes.h"
 #include "window-private.h"
 
 /* Types whose parameter field is not their name in snake case. */
@@ -57,6 +58,65 @@ static const char *const net_fields[] = { "name", "force_backward", "debug_info"
 static const char *const net_hidden[] = { "layer", "layers", "input", "input_dim",
                                           "input_shape", NULL };
 
+/* "Shape for inspection": on a data layer whose source cannot be read, the
+ * shape its tops take meanwhile (see ct_document_set_data_shape). Built in
+ * code beside the error label and found through the window's data. */
+#define DATA_SHAPE_ENTRY "ct-data-shape-entry"
+
+static void
+data_shape_activated (GtkEntry *entry, CtWindow *self)
+{
+  const char *layer = g_object_get_data (G_OBJECT (entry), "ct-layer");
+  g_autoptr (GError) error = NULL;
+
+  if (layer != NULL && !ct_document_set_data_shape (self->document, layer,
+                                                    gtk_editable_get_text (GTK_EDITABLE (entry)),
+                                                    &error))
+    ct_window_report_error (self, NULL, error);
+}
+
+static void
+show_data_shape (CtWindow *self, const Caffe__LayerParameter *layer, const char *error)
+{
+  GtkWidget *entry = g_object_get_data (G_OBJECT (self), DATA_SHAPE_ENTRY);
+  gboolean shown = layer != NULL && error != NULL && layer->n_bottom == 0 && layer->name != NULL
+                   && ct_stand_in_reads_data (layer->type);
+
+  gtk_widget_set_visible (gtk_widget_get_parent (entry), shown);
+  if (!shown)
+    return;
+  g_object_set_data_full (G_OBJECT (entry), "ct-layer", g_strdup (layer->name), g_free);
+  /* Not while the user is typing in it. */
+  if (!(gtk_widget_get_state_flags (entry) & GTK_STATE_FLAG_FOCUS_WITHIN))
+    {
+      g_autofree char *text = ct_document_dup_data_shape (self->document, layer->name);
+      gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
+    }
+}
+
+static void
+init_data_shape (CtWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *label = gtk_label_new (_("Shape for inspection"));
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "64×1×28×28; 64");
+  gtk_widget_set_tooltip_text (entry, _("The shapes of this layer's tops while its data cannot "
+                                        "be read, one per top, as in 64×1×28×28; 64"));
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  label, NULL, -1);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_widget_set_visible (box, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->inspector_error))),
+                              box, GTK_WIDGET (self->inspector_error));
+  g_signal_connect (entry, "activate", G_CALLBACK (data_shape_activated), self);
+  g_object_set_data (G_OBJECT (self), DATA_SHAPE_ENTRY, entry);
+}
+
 static void
 show_net (CtWindow *self, const Caffe__NetParameter *net)
 {
@@ -76,6 +136,7 @@ show_net (CtWindow *self, const Caffe__NetParameter *net)
   gtk_label_set_text (self->inspector_shapes, "");
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
+  show_data_shape (self, NULL, NULL);
   ct_property_form_set_message (self->property_form, net != NULL ? &net->base : NULL, sections,
                                 net != NULL ? G_N_ELEMENTS (sections) : 0);
 }
@@ -162,6 +223,7 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), shapes != NULL);
   gtk_label_set_text (self->inspector_error, error != NULL ? error : "");
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), error != NULL);
+  show_data_shape (self, layer, error);
   ct_property_form_set_message (self->property_form, &layer->base, sections, n);
 }
 
@@ -186,6 +248,7 @@ show_selection (CtWindow *self, char **ids)
                         "edit its fields."));
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
+  show_data_shape (self, NULL, NULL);
   ct_property_form_set_message (self->property_form, NULL, NULL, 0);
 }
 
@@ -286,6 +349,7 @@ ct_window_init_inspector (CtWindow *self)
   for (guint i = 0; open_paths[i] != NULL; i++)
     ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
   g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
+  init_data_shape (self);
 }
 
 void

@@ -2,7 +2,9 @@
  *
  * The sidecar NET.prototxt.cortado is a key file with one group per node
  * ("[node conv1]": x, y, expanded), so that a layout survives reopening
- * without a single byte of layout in the prototxt that Caffe reads.
+ * without a single byte of layout in the prototxt that Caffe reads, and one
+ * per data layer whose shape is remembered ("[data mnist]", see
+ * document-data-shapes.c).
  *
  * Drafts: while the text has unsaved changes it is written, a moment after
  * each change, to the user cache folder (cortado/drafts, or
@@ -104,11 +106,10 @@ ct_document_set_node_expanded (CtDocument *self, const char *id, gboolean expand
   self->sidecar_dirty = TRUE;
 }
 
-void
-ct_document_rename_node (CtDocument *self, const char *old_id, const char *new_id)
+/* Move the keys of group FROM to group TO (replacing it). */
+static void
+rename_group (CtDocument *self, const char *from, const char *to)
 {
-  g_autofree char *from = node_group (old_id);
-  g_autofree char *to = node_group (new_id);
   g_auto (GStrv) keys = g_key_file_get_keys (self->sidecar, from, NULL, NULL);
 
   if (keys == NULL)
@@ -124,6 +125,19 @@ ct_document_rename_node (CtDocument *self, const char *old_id, const char *new_i
   self->sidecar_dirty = TRUE;
 }
 
+void
+ct_document_rename_node (CtDocument *self, const char *old_id, const char *new_id)
+{
+  g_autofree char *from = node_group (old_id);
+  g_autofree char *to = node_group (new_id);
+  /* A data layer's shapes follow it too (document-data-shapes.c). */
+  g_autofree char *data_from = g_strconcat ("data ", old_id, NULL);
+  g_autofree char *data_to = g_strconcat ("data ", new_id, NULL);
+
+  rename_group (self, from, to);
+  rename_group (self, data_from, data_to);
+}
+
 gboolean
 ct_document_save_sidecar (CtDocument *self, GError **error)
 {
@@ -136,8 +150,8 @@ ct_document_save_sidecar (CtDocument *self, GError **error)
   if (!self->sidecar_dirty || path == NULL)
     return TRUE;
   g_key_file_set_comment (self->sidecar, NULL, NULL,
-                          " Cortado's layout of the net beside this file: node positions "
-                          "and folds", NULL);
+                          " Cortado's layout of the net beside this file: node positions, "
+                          "folds and data shapes", NULL);
   data = g_key_file_to_data (self->sidecar, &length, NULL);
   if (!g_file_set_contents (path, data, (gssize) length, error))
     return FALSE;

@@ -10,6 +10,7 @@
 #include "text-format.h"
 #include "upgrade.h"
 #include "net-edit.h"
+#include "stand-in-shapes.h"
 
 /* Wait this long after a change before checking: a burst of edits is
  * checked once. */
@@ -24,6 +25,7 @@ typedef struct {
   char *base_dir;
   CtDocumentPhase phase;
   guint serial;
+  GHashTable *stand_ins;  /* data layer name -> stand-in shape text */
 } CheckInput;
 
 typedef struct {
@@ -39,6 +41,7 @@ check_input_free (CheckInput *input)
   g_free (input->text);
   g_free (input->name);
   g_free (input->base_dir);
+  g_hash_table_unref (input->stand_ins);
   g_free (input);
 }
 
@@ -217,11 +220,11 @@ check_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
                                                         : CAFFE__PHASE__TRAIN;
   config.seed = 1;
   config.source_name = input->name;
-  output->shapes = ct_net_infer_shapes (net, &config);
+  output->shapes = ct_net_infer_shapes_with_stand_ins (net, &config, input->stand_ins);
   if (input->phase == CT_DOCUMENT_PHASE_BOTH && !g_cancellable_is_cancelled (cancellable))
     {
       config.phase = CAFFE__PHASE__TEST;
-      output->test_shapes = ct_net_infer_shapes (net, &config);
+      output->test_shapes = ct_net_infer_shapes_with_stand_ins (net, &config, input->stand_ins);
     }
   output->errors = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_set_size (output->errors, (guint) net->n_layer);
@@ -266,6 +269,7 @@ check_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->summary = g_steal_pointer (&output->summary);
     }
   check_output_free (output);
+  ct_document_remember_data_shapes (self);
   ct_document_emit_validated (self);
 }
 
@@ -278,6 +282,7 @@ start_check (CtDocument *self)
   input->text = g_strdup (self->text);
   input->name = g_strdup (ct_document_get_title (self));
   input->base_dir = ct_document_dup_base_dir (self);
+  input->stand_ins = ct_document_dup_stand_in_shapes (self);
   input->phase = self->phase;
   input->serial = ++self->check_serial;
   task = g_task_new (self, NULL, check_done, GUINT_TO_POINTER (input->serial));

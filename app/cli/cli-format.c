@@ -98,10 +98,8 @@ ct_cli_format (int argc, char **argv)
                                   "With --in-place, rewrite the files instead (atomically, and "
                                   "only if they parse), keeping unknown fields."),
                                 entries);
-  if (!ct_cli_parse (context, &argc, &argv))
+  if (!ct_cli_parse_files (context, "format", &argc, &argv, &files))
     return CT_CLI_EXIT_USAGE;
-  if (files == NULL || files[0] == NULL)
-    return ct_cli_usage_error ("format", _("no file given"));
 
   if (in_place)
     {

@@ -1,7 +1,7 @@
 /* cli.c: cortado-cli's entry point. It sets up the locale and
- * translations, then hands the rest of the command line to one verb
- * (check, format, upgrade, info), each in its own file with its own
- * options and --help. Also the small helpers the verbs share. */
+ * translations, then hands the rest of the command line to one verb of the
+ * table below, each in its own file with its own options and --help. Also
+ * the small helpers the verbs share. */
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <locale.h>
@@ -97,6 +97,20 @@ ct_cli_parse (GOptionContext *context, int *argc, char ***argv)
     {
       g_printerr ("%s: %s\n", g_get_prgname (), error->message);
       g_printerr (_("Run '%s --help' for usage.\n"), g_get_prgname ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ct_cli_parse_files (GOptionContext *context, const char *verb, int *argc, char ***argv,
+                    char ***files)
+{
+  if (!ct_cli_parse (context, argc, argv))
+    return FALSE;
+  if (*files == NULL || (*files)[0] == NULL)
+    {
+      ct_cli_usage_error (verb, _("no file given"));
       return FALSE;
     }
   return TRUE;

@@ -10,7 +10,7 @@
  * moves as few layers as it can, and refuses an edit that would make a
  * cycle. Kept unknown text inside the layers travels with them.
  *
- * No GTK: the document (app/document.c) wraps these with undo and text,
+ * No GTK: the document (document.c) wraps these with undo and text,
  * and tests call them directly. */
 #pragma once
 

@@ -315,10 +315,8 @@ ct_cli_info (int argc, char **argv)
                                   "a .solverstate the iteration and history blobs. Other names "
                                   "are tried as each kind in turn."),
                                 entries);
-  if (!ct_cli_parse (context, &argc, &argv))
+  if (!ct_cli_parse_files (context, "info", &argc, &argv, &files))
     return CT_CLI_EXIT_USAGE;
-  if (files == NULL || files[0] == NULL)
-    return ct_cli_usage_error ("info", _("no file given"));
 
   for (char **f = files; *f != NULL; f++)
     {

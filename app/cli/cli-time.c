@@ -22,7 +22,6 @@
 #include "net-dump.h"
 #include "net.h"
 #include "parallel.h"
-#include "proto-file.h"
 
 typedef struct {
   char *model;
@@ -58,28 +57,10 @@ now_ms (void)
   return (double) g_get_monotonic_time () / 1000.0;
 }
 
-static CtNet *
-build_net (const TimeOptions *o, Caffe__Phase phase, GError **error)
+static void
+log_note (const char *model, const char *note)
 {
-  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) stages = ct_cli_split_stages (o->stages);
-  CtNetConfig config = {
-    .phase = phase,
-    .level = o->level,
-    .stages = (const char *const *) stages,
-    .seed = (guint64) o->seed,
-    .source_name = o->model,
-  };
-  Caffe__NetParameter *param = ct_net_load_text_file (o->model, CT_TEXT_STRICT, notes, error);
-  CtNet *net;
-
-  if (param == NULL)
-    return NULL;
-  for (guint i = 0; i < notes->len; i++)
-    CT_CLI_LOG_WARNING ("%s: %s", o->model, (const char *) notes->pdata[i]);
-  net = ct_net_new_with_config (param, &config, error);
-  protobuf_c_message_free_unpacked (&param->base, NULL);
-  return net;
+  CT_CLI_LOG_WARNING ("%s: %s", model, note);
 }
 
 /* --fill random: every Input top uniform in [-1, 1), labels as the
@@ -138,6 +119,15 @@ print_layer_times (CtNet *net, int iterations)
 static gboolean
 run (const TimeOptions *o, Caffe__Phase phase, GError **error)
 {
+  g_auto (GStrv) stages = ct_cli_split_stages (o->stages);
+  CtCliNetRequest request = {
+    .model = o->model,
+    .phase = phase,
+    .level = o->level,
+    .stages = (const char *const *) stages,
+    .seed = (guint64) o->seed,
+    .report_note = log_note,
+  };
   g_autoptr (CtNet) net = NULL;
   double forward_ms = 0.0, backward_ms = 0.0, total_start, total_ms;
   char a[G_ASCII_DTOSTR_BUF_SIZE];
@@ -150,7 +140,7 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   /* Not in Caffe's output: how many threads the kernels share the work
    * between (CT_NUM_THREADS, or OpenBLAS's count). */
   CT_CLI_LOG_INFO ("CPU threads: %d", ct_cpu_num_threads ());
-  if ((net = build_net (o, phase, error)) == NULL || !fill_inputs (net, o, error))
+  if ((net = ct_cli_load_net (&request, error)) == NULL || !fill_inputs (net, o, error))
     return FALSE;
 
   /* One clean pass first, as Caffe's tool does, so that buffers are

@@ -12,6 +12,7 @@
 
 #include "layer-catalogue.h"
 #include "net.h"
+#include "stand-in-shapes.h"
 #include "upgrade.h"
 
 enum { TRAIN, TEST, N_PHASES };
@@ -264,7 +265,7 @@ phase_info_fill (PhaseInfo *info, const Caffe__NetParameter *param,
       config.stages = options->stages;
       config.seed = 1;
       config.source_name = options->source_name;
-      info->shapes = ct_net_infer_shapes (param, &config);
+      info->shapes = ct_net_infer_shapes_with_stand_ins (param, &config, options->stand_ins);
       if (info->shapes->error != NULL && *net_error == NULL)
         *net_error = g_strdup (info->shapes->error->message);
       for (guint i = 0; i < info->shapes->layers->len; i++)

@@ -1,6 +1,7 @@
 /* document-private.h: CtDocument's insides, shared by document.c (text,
  * undo, files), document-edit.c (operations), document-check.c
- * (validation) and document-sidecar.c (positions, folds and drafts). */
+ * (validation), document-data-shapes.c (shapes for unreadable data) and
+ * document-sidecar.c (positions, folds and drafts). */
 #pragma once
 
 #include "document.h"
@@ -51,6 +52,9 @@ void ct_document_emit_changed (CtDocument *self, CtDocumentChange flags);
 /* document-check.c */
 void ct_document_schedule_check (CtDocument *self);
 void ct_document_clear_check (CtDocument *self);
+
+/* document-data-shapes.c: remembering the data shapes a check saw. */
+void ct_document_remember_data_shapes (CtDocument *self);
 
 /* document-sidecar.c */
 void ct_document_load_sidecar (CtDocument *self);

@@ -124,6 +124,21 @@ const char *ct_document_get_summary (CtDocument *self);
 gboolean ct_document_get_validating (CtDocument *self);
 void ct_document_wait_validated (CtDocument *self);
 
+/* Data layers (Data, ImageData, HDF5Data, WindowData) whose source cannot
+ * be read still fail the check, but their tops take a stand-in shape so
+ * that the rest of the net keeps its shapes: the one given here, or else
+ * the last one a check saw; both are kept in the sidecar by layer name, and
+ * the layer's batch size replaces the first axis. TEXT gives one shape per
+ * top, as in "64×1×28×28; 64" (x, commas or spaces also separate sizes);
+ * NULL or "" forgets it. FALSE with ERROR when TEXT is not a shape.
+ * DUP returns the shape in use for LAYER in that form, or NULL. */
+gboolean ct_document_set_data_shape (CtDocument *self, const char *layer, const char *text,
+                                     GError **error);
+char *ct_document_dup_data_shape (CtDocument *self, const char *layer);
+/* The stand-in shape texts by layer name, for ct_net_infer_shapes_with_stand_ins
+ * and CtNetGraphOptions.stand_ins (never NULL). */
+GHashTable *ct_document_dup_stand_in_shapes (CtDocument *self);
+
 /* The folder relative data paths (LMDB sources, mean files) are found in
  * when checking: the file's folder, or one set for an untitled document (an
  * example's). Owned string or NULL. */

@@ -12,7 +12,6 @@
 #include "engine-error.h"
 #include "net-dump.h"
 #include "net.h"
-#include "proto-file.h"
 
 typedef struct {
   char *model;
@@ -142,48 +141,31 @@ print_outputs (CtNet *net, float loss)
     }
 }
 
-static CtNet *
-build_net (const ForwardOptions *o, Caffe__Phase phase, GError **error)
+/* Upgrade notes as plain lines, as the other non-Caffe verbs print them. */
+static void
+print_note (const char *model, const char *note)
 {
-  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  CtNetConfig config = {
-    .phase = phase,
-    .level = o->level,
-    .stages = (const char *const *) o->stages,
-    .seed = (guint64) o->seed,
-    .source_name = o->model,
-  };
-  Caffe__NetParameter *param = ct_net_load_text_file (o->model, CT_TEXT_STRICT, notes, error);
-  CtNet *net;
-
-  if (param == NULL)
-    return NULL;
-  for (guint i = 0; i < notes->len; i++)
-    g_printerr ("%s: %s\n", o->model, (const char *) notes->pdata[i]);
-  net = ct_net_new_with_config (param, &config, error);
-  protobuf_c_message_free_unpacked (&param->base, NULL);
-  if (net == NULL)
-    g_prefix_error (error, "%s: ", o->model);
-  return net;
+  g_printerr ("%s: %s\n", model, note);
 }
 
 static gboolean
 run (const ForwardOptions *o, Caffe__Phase phase, GError **error)
 {
-  g_autoptr (CtNet) net = build_net (o, phase, error);
+  CtCliNetRequest request = {
+    .model = o->model,
+    .phase = phase,
+    .level = o->level,
+    .stages = (const char *const *) o->stages,
+    .seed = (guint64) o->seed,
+    /* Several files, comma-separated, as the caffe tool takes them. */
+    .weights = o->weights,
+    .report_note = print_note,
+  };
+  g_autoptr (CtNet) net = ct_cli_load_net (&request, error);
   float loss = 0.0f;
 
   if (net == NULL)
     return FALSE;
-  if (o->weights != NULL)
-    {
-      /* Several files, comma-separated, as the caffe tool takes them. */
-      g_auto (GStrv) files = g_strsplit (o->weights, ",", -1);
-
-      for (char **f = files; *f != NULL; f++)
-        if (**f != '\0' && !ct_net_copy_trained_layers_from_file (net, *f, error))
-          return FALSE;
-    }
   if (o->fill != NULL &&
       (!ct_net_apply_reference_batch_norm (net, error) ||
        !ct_net_fill_reference_inputs (net, error)))

@@ -32,6 +32,9 @@ typedef struct {
   int level;                   /* NetState level and extra stages */
   const char *const *stages;
   const char *source_name;     /* names the file in error messages */
+  /* Data layers whose source cannot be read: shapes for their tops, by
+   * layer name (see stand-in-shapes.h); NULL: none. */
+  GHashTable *stand_ins;
 } CtNetGraphOptions;
 
 typedef struct {

@@ -9,10 +9,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "cli-caffe-private.h"
+#include "cli-net-private.h"
 #include "cli-private.h"
 #include "net.h"
-#include "proto-file.h"
-#include "snapshot.h"
 
 typedef struct {
   char *model;
@@ -32,28 +31,10 @@ options_clear (TestOptions *o)
   g_strfreev (o->stages);
 }
 
-static CtNet *
-build_net (const TestOptions *o, GError **error)
+static void
+log_note (const char *model, const char *note)
 {
-  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) stages = ct_cli_split_stages (o->stages);
-  CtNetConfig config = {
-    .phase = CAFFE__PHASE__TEST,
-    .level = o->level,
-    .stages = (const char *const *) stages,
-    .seed = 1701,
-    .source_name = o->model,
-  };
-  Caffe__NetParameter *param = ct_net_load_text_file (o->model, CT_TEXT_STRICT, notes, error);
-  CtNet *net;
-
-  if (param == NULL)
-    return NULL;
-  for (guint i = 0; i < notes->len; i++)
-    CT_CLI_LOG_INFO ("%s: %s", o->model, (const char *) notes->pdata[i]);
-  net = ct_net_new_with_config (param, &config, error);
-  protobuf_c_message_free_unpacked (&param->base, NULL);
-  return net;
+  CT_CLI_LOG_INFO ("%s: %s", model, note);
 }
 
 /* Add this batch's outputs to SCORES (created on the first batch) and log
@@ -108,6 +89,16 @@ log_means (CtNet *net, GArray *scores, GArray *owners, int iterations)
 static gboolean
 run_test (const TestOptions *o, GError **error)
 {
+  g_auto (GStrv) stages = ct_cli_split_stages (o->stages);
+  CtCliNetRequest request = {
+    .model = o->model,
+    .phase = CAFFE__PHASE__TEST,
+    .level = o->level,
+    .stages = (const char *const *) stages,
+    .seed = 1701,
+    .weights = o->weights,
+    .report_note = log_note,
+  };
   g_autoptr (CtNet) net = NULL;
   g_autoptr (GArray) scores = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -115,8 +106,8 @@ run_test (const TestOptions *o, GError **error)
   float loss = 0.0f;
 
   CT_CLI_LOG_INFO ("Use CPU.");
-  net = build_net (o, error);
-  if (net == NULL || !ct_snapshot_load_weights_list (net, o->weights, error))
+  net = ct_cli_load_net (&request, error);
+  if (net == NULL)
     return FALSE;
   CT_CLI_LOG_INFO ("Running for %d iterations.", o->iterations);
   for (int i = 0; i < o->iterations; i++)

@@ -32,6 +32,12 @@ GOptionContext *ct_cli_context_new (const char *verb,
  * returns FALSE (the caller exits with CT_CLI_EXIT_USAGE). */
 gboolean ct_cli_parse (GOptionContext *context, int *argc, char ***argv);
 
+/* ct_cli_parse for a verb that takes FILE…: the option context's
+ * remaining-arguments entry fills *FILES. FALSE after printing the usage
+ * error, also when no file is given. */
+gboolean ct_cli_parse_files (GOptionContext *context, const char *verb, int *argc, char ***argv,
+                             char ***files);
+
 /* Prints "cortado-cli VERB: MESSAGE" and a --help hint to stderr; returns
  * CT_CLI_EXIT_USAGE. */
 int ct_cli_usage_error (const char *verb, const char *format, ...) G_GNUC_PRINTF (2, 3);

@@ -170,10 +170,8 @@ ct_cli_check (int argc, char **argv)
                                   "FILE:LINE:COLUMN: message. Upgrade notes go to standard "
                                   "output."),
                                 entries);
-  if (!ct_cli_parse (context, &argc, &argv))
+  if (!ct_cli_parse_files (context, "check", &argc, &argv, &files))
     return CT_CLI_EXIT_USAGE;
-  if (files == NULL || files[0] == NULL)
-    return ct_cli_usage_error ("check", _("no file given"));
 
   if (shapes)
     {
