@@ -304,6 +304,18 @@ source_focused (CtWindow *self)
   self->cursor_source = g_timeout_add (CURSOR_DELAY_MS, cursor_timeout, self);
 }
 
+/* The cursor follows a single selected layer (unless the user is typing
+ * here: a cursor moved by us must not select nodes in turn). */
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
+{
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  if (n == 1)
+    ct_window_source_reveal_layer (self, (int) layers[0], FALSE);
+}
+
 void
 ct_window_show_problem (CtWindow *self)
 {
@@ -398,6 +410,7 @@ ct_window_init_source (CtWindow *self)
   }
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (update_scheme), self);
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   update_scheme (self);
 }
 

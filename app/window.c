@@ -646,6 +646,9 @@ ct_window_dispose (GObject *object)
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_object (&self->selection);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
@@ -706,6 +709,7 @@ ct_window_init (CtWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->selection = ct_selection_new ();
   set_document (self, ct_document_new ());
 
   ct_window_init_actions (self);
