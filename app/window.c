@@ -359,13 +359,13 @@ ct_window_load_example (CtWindow *self, const char *example)
     }
   {
     g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    g_autofree char *installed = g_build_filename (PKGDATADIR, "examples", example, NULL);
-    g_autofree char *source = g_build_filename (CT_SOURCE_DIR, "data", "examples", example, NULL);
+    g_autofree char *data = ct_application_dup_data_dir ();
+    g_autofree char *folder = g_build_filename (data, "examples", example, NULL);
 
-    /* Where the example's databases are made (see the README). */
+    /* Where the example's databases are made (see the README): the
+     * installed examples, or the checkout's when run from the build. */
     ct_document_set_base_dir (self->document,
-                              g_file_test (installed, G_FILE_TEST_IS_DIR) ? installed
-                              : g_file_test (source, G_FILE_TEST_IS_DIR) ? source : NULL);
+                              g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
     ct_document_load_text (self->document, text, title);
   }
   after_load (self);
