@@ -567,17 +567,37 @@ ct_window_save_async (CtWindow *self, gboolean save_as, gboolean close_after)
 
 /* Closing. */
 
+gboolean
+ct_window_has_unsaved_changes (CtWindow *self)
+{
+  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  ct_window_source_flush (self);
+  return ct_document_get_modified (self->document);
+}
+
+void
+ct_window_save_and_close (CtWindow *self)
+{
+  g_return_if_fail (CT_IS_WINDOW (self));
+  ct_window_save_async (self, FALSE, TRUE);
+}
+
+void
+ct_window_discard_and_close (CtWindow *self)
+{
+  g_return_if_fail (CT_IS_WINDOW (self));
+  ct_document_discard_draft (self->document);
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 static void
 close_response (AdwMessageDialog *dialog, const char *response, CtWindow *self)
 {
   if (g_str_equal (response, "save"))
-    ct_window_save_async (self, FALSE, TRUE);
+    ct_window_save_and_close (self);
   else if (g_str_equal (response, "discard"))
-    {
-      ct_document_discard_draft (self->document);
-      self->close_confirmed = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
-    }
+    ct_window_discard_and_close (self);
 }
 
 static gboolean

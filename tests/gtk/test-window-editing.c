@@ -230,7 +230,9 @@ test_quit_asks_once (void)
   shoot (GTK_WIDGET (question), "item5-after.png");
 
   /* Cancel keeps everything. */
+  /* (A button answers and closes; a test answers, then closes.) */
   adw_message_dialog_response (question, "cancel");
+  gtk_window_destroy (GTK_WINDOW (question));
   spin (100);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (first)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (second)));
@@ -250,6 +252,7 @@ test_quit_asks_once (void)
   dialogs = message_dialogs ();
   g_assert_cmpuint (dialogs->len, ==, 1);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialogs->pdata[0]), "discard");
+  gtk_window_destroy (GTK_WINDOW (dialogs->pdata[0]));
   spin (100);
   g_clear_pointer (&dialogs, g_ptr_array_unref);
   dialogs = message_dialogs ();
