@@ -433,30 +433,33 @@ test_inspector_tab (void)
 
   ct_window_select (window, (const char *[]) { "conv1", NULL });
   settle (window);
-  entry = ct_property_form_get_editor (form, "convolution_param.num_output");
+  entry = ct_property_form_get_editor (form, "convolution_param.axis");
   g_assert_nonnull (entry);
   /* The field in view, low in the panel, as a user would have it. */
   gtk_widget_grab_focus (entry);
   settle (window);
-  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
-                                          - gtk_adjustment_get_page_size (adjustment));
-  settle (window);
+  spin (300);
   scrolled = gtk_adjustment_get_value (adjustment);
   g_assert_cmpfloat (scrolled, >, 50);
   g_assert_true (gtk_widget_is_ancestor (focus_of (window), entry)
                  || focus_of (window) == entry);
 
   /* Type a new value and press Tab. */
-  gtk_editable_set_text (GTK_EDITABLE (entry), "24");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1");
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
   next = focus_of (window);
   g_test_message ("Tab went to a %s", G_OBJECT_TYPE_NAME (next));
   settle (window);
-  g_assert_cmpstr (ct_document_get_net (ct_window_get_document (window))->layer[1]->name, ==,
-                   "conv1");
-  g_assert_cmpuint (
-    ct_document_get_net (ct_window_get_document (window))->layer[1]->convolution_param->num_output,
-    ==, 24);
+  {
+    const Caffe__NetParameter *net = ct_document_get_net (ct_window_get_document (window));
+    const Caffe__LayerParameter *conv1 = NULL;
+
+    for (gsize i = 0; i < net->n_layer; i++)
+      if (g_str_equal (net->layer[i]->name, "conv1"))
+        conv1 = net->layer[i];
+    g_assert_nonnull (conv1);
+    g_assert_true (conv1->convolution_param->has_axis);
+  }
 
   /* The focus is on the control after the edited one, not on the first
    * row, and the panel has not moved. */
@@ -466,12 +469,15 @@ test_inspector_tab (void)
   g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (form)));
   {
     GtkWidget *name = ct_property_form_get_editor (form, "name");
-    GtkWidget *edited = ct_property_form_get_editor (form, "convolution_param.num_output");
+    GtkWidget *edited = ct_property_form_get_editor (form, "convolution_param.axis");
 
     g_assert_false (focus == name || gtk_widget_is_ancestor (focus, name));
     g_assert_false (focus == edited || gtk_widget_is_ancestor (focus, edited));
   }
-  g_assert_cmpfloat (ABS (gtk_adjustment_get_value (adjustment) - scrolled), <, 60);
+  g_test_message ("scrolled %g, now %g", scrolled, gtk_adjustment_get_value (adjustment));
+  /* (It may move on to show the next row, never back up.) */
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >=, scrolled - 10);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <, scrolled + 200);
 
   /* Tab again goes further down, not back to the top. */
   {
