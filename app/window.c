@@ -656,6 +656,26 @@ files_dropped (GtkDropTarget *target, const GValue *value, double x, double y, C
   return TRUE;
 }
 
+/* Accessible names for the parts GTK builds inside our controls: a split
+ * button's arrow and a drop-down's button take the focus on their own, and
+ * a screen reader would call them by their class name. */
+static void
+name_inner_controls (CtWindow *self, GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (ADW_IS_SPLIT_BUTTON (widget) && GTK_IS_MENU_BUTTON (child))
+        gtk_accessible_update_property (
+          GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+          adw_split_button_get_dropdown_tooltip (ADW_SPLIT_BUTTON (widget)), -1);
+      if (widget == GTK_WIDGET (self->phase_dropdown) && GTK_IS_TOGGLE_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Phase Shown"), -1);
+      name_inner_controls (self, child);
+    }
+}
+
 /* Life cycle. */
 
 static void
@@ -736,6 +756,7 @@ ct_window_init (CtWindow *self)
   ct_window_init_graph (self);
   ct_window_init_source (self);
   ct_window_init_inspector (self);
+  name_inner_controls (self, GTK_WIDGET (self));
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (files_dropped), self);

@@ -337,6 +337,12 @@ make_dropdown (CtPropertyForm *self, const ProtobufCFieldDescriptor *f, const ch
     gtk_widget_add_css_class (dropdown, "unset");
   gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   f->name, -1);
+  /* The button inside takes the focus: it answers to the field's name too. */
+  for (GtkWidget *child = gtk_widget_get_first_child (dropdown); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      f->name, -1);
   set_path (self, dropdown, path);
   g_signal_connect (dropdown, "notify::selected", G_CALLBACK (dropdown_selected), self);
   return dropdown;
