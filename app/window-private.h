@@ -1,7 +1,9 @@
 /* window-private.h: CtWindow's insides, shared by window.c (layout, files,
  * title, closing), window-actions.c (the win.* actions), window-graph.c
  * (graph canvas <-> document), window-source.c (source view <-> document)
- * and window-inspector.c (the selected layer's form). */
+ * and window-inspector.c (the selected layer's form). The selection is one
+ * CtSelection owned here: each of those files sets it and watches it, and
+ * none calls another to pass a selection on. */
 #pragma once
 
 #include <gtksourceview/gtksource.h>

@@ -800,6 +800,7 @@ restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   CtPropertyForm *self = CT_PROPERTY_FORM (widget);
   GtkWidget *editor;
+  GtkRoot *root;
 
   /* The first frame lays the new rows out; the next one may focus them. */
   if (self->pending_frames++ < 1)
@@ -807,7 +808,9 @@ restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   self->focus_tick = 0;
   editor = g_hash_table_lookup (self->focusables, self->pending_focus);
   g_clear_pointer (&self->pending_focus, g_free);
-  if (editor != NULL)
+  /* Unless the focus went elsewhere meanwhile (renaming focuses the name). */
+  root = gtk_widget_get_root (widget);
+  if (editor != NULL && root != NULL && gtk_root_get_focus (root) == NULL)
     {
       gtk_widget_grab_focus (editor);
       if (GTK_IS_EDITABLE (editor))

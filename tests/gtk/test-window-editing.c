@@ -265,6 +265,85 @@ test_quit_asks_once (void)
   g_object_unref (clean);
 }
 
+/* Collect the check buttons under WIDGET. */
+static void
+collect_checks (GtkWidget *widget, GPtrArray *checks)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_CHECK_BUTTON (child))
+        g_ptr_array_add (checks, child);
+      collect_checks (child, checks);
+    }
+}
+
+/* Saving from the question saves the ticked nets and drops the others. */
+static void
+test_quit_saves_ticked (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cortado-quit-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "kept.prototxt", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  CtWindow *saved = ct_window_new (app);
+  CtWindow *dropped = example_window ("mlp");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) dialogs = NULL;
+  g_autoptr (GPtrArray) checks = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  AdwMessageDialog *question;
+
+  g_assert_true (g_file_set_contents (path, "name: \"Kept\"\n", -1, NULL));
+  gtk_window_present (GTK_WINDOW (saved));
+  g_assert_true (ct_window_load_file (saved, file));
+  settle (saved);
+  g_assert_true (ct_document_set_field (ct_window_get_document (saved), "name", "Saved", &error));
+  g_assert_true (ct_document_set_field (ct_window_get_document (dropped), "name", "Dropped",
+                                        &error));
+  settle (dropped);
+  g_object_ref (saved);
+  g_object_ref (dropped);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  spin (100);
+  dialogs = message_dialogs ();
+  g_assert_cmpuint (dialogs->len, ==, 1);
+  question = ADW_MESSAGE_DIALOG (dialogs->pdata[0]);
+  collect_checks (adw_message_dialog_get_extra_child (question), checks);
+  g_assert_cmpuint (checks->len, ==, 2);
+  /* All ticked at first; untick the untitled net: it is dropped, not
+   * asked a file name for. */
+  for (guint i = 0; i < checks->len; i++)
+    g_assert_true (gtk_check_button_get_active (checks->pdata[i]));
+  for (guint i = 0; i < checks->len; i++)
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (checks->pdata[i], ADW_TYPE_ACTION_ROW);
+      if (g_str_equal (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                       ct_document_get_title (ct_window_get_document (dropped))))
+        gtk_check_button_set_active (checks->pdata[i], FALSE);
+    }
+  adw_message_dialog_response (question, "save");
+  gtk_window_destroy (GTK_WINDOW (question));
+  spin (100);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (saved)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dropped)));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "name: \"Saved\""));
+  g_object_unref (saved);
+  g_object_unref (dropped);
+  g_unlink (path);
+  {
+    /* The layout sidecar, if one was written. */
+    g_autoptr (GDir) left = g_dir_open (dir, 0, NULL);
+    const char *name;
+    while (left != NULL && (name = g_dir_read_name (left)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (dir, name, NULL);
+        g_unlink (child);
+      }
+  }
+  g_rmdir (dir);
+}
+
 /* Error marks. */
 
 /* The first range of TAG in BUFFER: FALSE when there is none. */
@@ -637,8 +716,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/window-editing/error-marks", test_error_marks);
   g_test_add_func ("/window-editing/inspector-tab", test_inspector_tab);
   g_test_add_func ("/window-editing/accessible-names", test_accessible_names);
-  /* Last: it closes every window. */
+  /* Last: they close every window. */
   g_test_add_func ("/window-editing/quit-asks-once", test_quit_asks_once);
+  g_test_add_func ("/window-editing/quit-saves-ticked", test_quit_saves_ticked);
   status = g_test_run ();
   g_clear_object (&app);
   remove_tree (scratch);
