@@ -39,6 +39,56 @@ ct_application_ensure_resources (void)
     }
 }
 
+/* Installed or not. */
+
+/* cortado-uninstalled.ini in the build folder above the running program
+ * (build/app/cortado -> build/), or NULL: an installed program has none. */
+static GKeyFile *
+uninstalled_key_file (void)
+{
+  static GKeyFile *key_file;
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      g_autofree char *program = g_file_read_link ("/proc/self/exe", NULL);
+      g_autofree char *dir = program != NULL ? g_path_get_dirname (program) : NULL;
+      g_autofree char *path = dir != NULL ? g_build_filename (dir, "..", "cortado-uninstalled.ini",
+                                                               NULL)
+                                          : NULL;
+      g_autoptr (GKeyFile) file = g_key_file_new ();
+
+      if (path != NULL && g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL))
+        key_file = g_steal_pointer (&file);
+      g_once_init_leave (&once, 1);
+    }
+  return key_file;
+}
+
+static char *
+dup_dir (const char *key, const char *installed)
+{
+  GKeyFile *uninstalled = uninstalled_key_file ();
+  g_autofree char *dir = uninstalled != NULL
+                           ? g_key_file_get_string (uninstalled, "Uninstalled", key, NULL)
+                           : NULL;
+
+  return dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR) ? g_steal_pointer (&dir)
+                                                              : g_strdup (installed);
+}
+
+char *
+ct_application_dup_locale_dir (void)
+{
+  return dup_dir ("LocaleDir", LOCALEDIR);
+}
+
+char *
+ct_application_dup_data_dir (void)
+{
+  return dup_dir ("DataDir", PKGDATADIR);
+}
+
 /* The window showing FILE, if one does. */
 static CtWindow *
 find_window (CtApplication *self, GFile *file)
@@ -160,15 +210,119 @@ new_window_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (ct_window_new (CT_APPLICATION (data))));
 }
 
+/* Quitting: one question for every window with unsaved changes, listing
+ * them with a check box each (ticked: save it), as GNOME apps ask. */
+
+static void
+close_all (CtApplication *self)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free_full (windows, g_object_unref);
+}
+
+static void
+quit_response (AdwMessageDialog *dialog, const char *response, CtApplication *self)
+{
+  GPtrArray *checks = g_object_get_data (G_OBJECT (dialog), "ct-checks");
+
+  if (!g_str_equal (response, "save") && !g_str_equal (response, "discard"))
+    return;
+  for (guint i = 0; i < checks->len; i++)
+    {
+      CtWindow *window = g_object_get_data (checks->pdata[i], "ct-window");
+      gboolean save = g_str_equal (response, "save")
+                      && gtk_check_button_get_active (checks->pdata[i]);
+
+      if (save)
+        ct_window_save_and_close (window);
+      else
+        ct_window_discard_and_close (window);
+    }
+  /* The others have nothing to ask. */
+  close_all (self);
+}
+
+static GtkWidget *
+unsaved_row (CtWindow *window, GPtrArray *checks)
+{
+  CtDocument *doc = ct_window_get_document (window);
+  GFile *file = ct_document_get_file (doc);
+  g_autoptr (GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+  g_autofree char *where = folder != NULL ? g_file_get_parse_name (folder)
+                                          : g_strdup (_("Not saved yet"));
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *check = gtk_check_button_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), ct_document_get_title (doc));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), where);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  ct_document_get_title (doc), -1);
+  g_object_set_data_full (G_OBJECT (check), "ct-window", g_object_ref (window), g_object_unref);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+  g_ptr_array_add (checks, check);
+  return row;
+}
+
+static void
+ask_before_quitting (CtApplication *self, GPtrArray *unsaved)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GPtrArray *checks = g_ptr_array_new ();
+  GtkWidget *list = gtk_list_box_new ();
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
+
+  body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u open net has changes that are not saved. Save it "
+                                       "before quitting, or its changes are lost.",
+                                       "%u open nets have changes that are not saved. Choose "
+                                       "the ones to save; the changes of the others are lost.",
+                                       unsaved->len),
+                          unsaved->len);
+  if (parent == NULL || !gtk_widget_get_visible (GTK_WIDGET (parent)))
+    parent = unsaved->pdata[0];
+  dialog = adw_message_dialog_new (parent, _("Save Changes?"), body);
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+  for (guint i = 0; i < unsaved->len; i++)
+    gtk_list_box_append (GTK_LIST_BOX (list), unsaved_row (unsaved->pdata[i], checks));
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), list);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "discard", _("_Discard All"), "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "ct-checks", checks,
+                          (GDestroyNotify) g_ptr_array_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (quit_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 quit_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  /* Closing each window asks about its unsaved changes. */
-  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (data)));
+  CtApplication *self = data;
+  g_autoptr (GPtrArray) unsaved = g_ptr_array_new ();
 
-  for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_close (l->data);
-  g_list_free (windows);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (CT_IS_WINDOW (l->data) && ct_window_has_unsaved_changes (l->data))
+      g_ptr_array_add (unsaved, l->data);
+  if (unsaved->len == 0)
+    close_all (self);
+  else
+    ask_before_quitting (self, unsaved);
 }
 
 static void

@@ -8,10 +8,12 @@ int
 main (int argc, char *argv[])
 {
   g_autoptr (CtApplication) app = NULL;
-  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
+  const char *override = g_getenv ("CORTADO_LOCALEDIR");
+  g_autofree char *localedir = ct_application_dup_locale_dir ();
 
-  /* CORTADO_LOCALEDIR lets an uninstalled build find its translations. */
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir ? localedir : LOCALEDIR);
+  /* Run from the build folder, the build's own catalogues are used (see
+   * ct_application_dup_locale_dir); CORTADO_LOCALEDIR still wins. */
+  bindtextdomain (GETTEXT_PACKAGE, override != NULL && *override ? override : localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -204,8 +204,14 @@ select_all_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
-  ct_graph_view_select_all (self->graph_view);
-  g_signal_emit_by_name (self->graph_view, "selection-changed");
+  CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
+  g_autoptr (GStrvBuilder) all = g_strv_builder_new ();
+  g_auto (GStrv) ids = NULL;
+
+  for (guint i = 0; model != NULL && i < ct_graph_model_n_nodes (model); i++)
+    g_strv_builder_add (all, ct_graph_model_get_node (model, i)->id);
+  ids = g_strv_builder_end (all);
+  ct_window_select (self, (const char *const *) ids);
 }
 
 static void
@@ -236,8 +242,8 @@ static void
 find_next (CtWindow *self, gboolean from_start)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->find_entry));
-  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
-  const char *after = !from_start && selected[0] != NULL ? selected[0] : NULL;
+  const char *const *selected = ct_selection_get_ids (self->selection);
+  g_autofree char *after = !from_start && selected[0] != NULL ? g_strdup (selected[0]) : NULL;
   const char *found;
 
   if (*text == '\0')
@@ -258,8 +264,7 @@ find_next (CtWindow *self, gboolean from_start)
     g_autofree char *id = g_strdup (found);
     const char *ids[] = { id, NULL };
 
-    ct_window_select (self, ids);
-    ct_graph_view_reveal (self->graph_view, id, FALSE);
+    ct_window_select_with_flags (self, ids, CT_SELECTION_REVEAL);
   }
 }
 
@@ -539,7 +544,7 @@ ct_window_update_actions (CtWindow *self)
 {
   gboolean parses = ct_document_get_parse_error (self->document) == NULL
                     && ct_document_get_net (self->document) != NULL;
-  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  const char *const *selected = ct_selection_get_ids (self->selection);
   gboolean any = selected[0] != NULL;
 
   set_enabled (self, "undo", ct_document_can_undo (self->document));
@@ -590,6 +595,12 @@ add_graph_shortcuts (CtWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), global);
 }
 
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
+{
+  ct_window_update_actions (self);
+}
+
 void
 ct_window_init_actions (CtWindow *self)
 {
@@ -601,4 +612,5 @@ ct_window_init_actions (CtWindow *self)
   g_signal_connect (self->find_entry, "activate", G_CALLBACK (find_next_match), self);
   g_signal_connect (self->find_entry, "stop-search", G_CALLBACK (find_stop), self);
   gtk_search_bar_connect_entry (self->find_bar, GTK_EDITABLE (self->find_entry));
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
 }

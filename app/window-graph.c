@@ -94,8 +94,8 @@ id_for_layer (CtWindow *self, int layer)
 guint *
 ct_window_selected_layers (CtWindow *self, guint *n_out)
 {
-  g_auto (GStrv) ids = ct_graph_view_dup_selected (self->graph_view);
-  guint n = g_strv_length (ids);
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  guint n = g_strv_length ((char **) ids);
   guint *layers = g_new (guint, MAX (n, 1));
   guint kept = 0;
 
@@ -149,8 +149,7 @@ layers_of_nodes (CtWindow *self, const char *const *ids)
 guint *
 ct_window_selected_layers_folded (CtWindow *self, guint *n_out)
 {
-  g_auto (GStrv) ids = ct_graph_view_dup_selected (self->graph_view);
-  g_autoptr (GArray) layers = layers_of_nodes (self, (const char *const *) ids);
+  g_autoptr (GArray) layers = layers_of_nodes (self, ct_selection_get_ids (self->selection));
 
   *n_out = layers->len;
   return g_memdup2 (layers->data, MAX (layers->len, 1) * sizeof (guint));
@@ -160,27 +159,38 @@ char **
 ct_window_dup_selected (CtWindow *self)
 {
   g_return_val_if_fail (CT_IS_WINDOW (self), NULL);
-  return ct_graph_view_dup_selected (self->graph_view);
+  return ct_selection_dup_ids (self->selection);
 }
 
-static void
-selection_changed (CtGraphView *view, CtWindow *self)
+/* IDS as the canvas would hold them: only nodes it shows, in its order. */
+static GStrv
+shown_ids (CtWindow *self, const char *const *ids)
 {
-  guint n = 0;
-  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
 
-  ct_window_inspect (self, n == 1 ? (int) layers[0] : -1);
-  if (n == 1)
-    ct_window_source_reveal_layer (self, (int) layers[0], FALSE);
-  ct_window_update_actions (self);
+  for (guint i = 0; model != NULL && i < ct_graph_model_n_nodes (model); i++)
+    {
+      const char *id = ct_graph_model_get_node (model, i)->id;
+      if (ids != NULL && g_strv_contains (ids, id))
+        g_strv_builder_add (builder, id);
+    }
+  return g_strv_builder_end (builder);
+}
+
+void
+ct_window_select_with_flags (CtWindow *self, const char *const *ids, CtSelectionFlags flags)
+{
+  g_auto (GStrv) shown = shown_ids (self, ids);
+
+  ct_selection_set (self->selection, (const char *const *) shown, flags);
 }
 
 void
 ct_window_select (CtWindow *self, const char *const *ids)
 {
   g_return_if_fail (CT_IS_WINDOW (self));
-  ct_graph_view_set_selected (self->graph_view, ids);
-  selection_changed (self->graph_view, self);
+  ct_window_select_with_flags (self, ids, CT_SELECTION_NONE);
 }
 
 void
@@ -195,9 +205,33 @@ ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean re
         g_ptr_array_add (ids, (gpointer) id);
     }
   g_ptr_array_add (ids, NULL);
-  ct_window_select (self, (const char *const *) ids->pdata);
-  if (reveal && ids->len > 1)
-    ct_graph_view_reveal (self->graph_view, ids->pdata[0], FALSE);
+  ct_window_select_with_flags (self, (const char *const *) ids->pdata,
+                               reveal && ids->len > 1 ? CT_SELECTION_REVEAL : CT_SELECTION_NONE);
+}
+
+/* The canvas sets the selection when the user clicks or uses its keys... */
+static void
+view_selection_changed (CtGraphView *view, CtWindow *self)
+{
+  g_auto (GStrv) ids = NULL;
+
+  if (self->selection == NULL)
+    return; /* disposing */
+  ids = ct_graph_view_dup_selected (view);
+  ct_selection_set (self->selection, (const char *const *) ids, CT_SELECTION_NONE);
+}
+
+/* ...and follows it when it is set elsewhere. */
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
+{
+  const char *const *ids = ct_selection_get_ids (selection);
+  g_auto (GStrv) shown = ct_graph_view_dup_selected (self->graph_view);
+
+  if (!g_strv_equal ((const char *const *) shown, ids))
+    ct_graph_view_set_selected (self->graph_view, ids);
+  if ((flags & CT_SELECTION_REVEAL) && ids[0] != NULL)
+    ct_graph_view_reveal (self->graph_view, ids[0], FALSE);
 }
 
 /* Models. */
@@ -406,7 +440,8 @@ delete_requested (CtGraphView *view, GStrv ids, CtWindow *self)
 static void
 node_activated (CtGraphView *view, const char *id, CtWindow *self)
 {
-  ct_window_inspector_focus_name (self);
+  /* Activating a node is renaming it, as F2 is. */
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.rename", NULL);
 }
 
 static void
@@ -519,8 +554,7 @@ context_menu (CtGraphView *view, const char *id, double x, double y, CtWindow *s
 
   if (id != NULL)
     {
-      g_auto (GStrv) selected = ct_graph_view_dup_selected (view);
-      if (!g_strv_contains ((const char *const *) selected, id))
+      if (!ct_selection_contains (self->selection, id))
         {
           const char *ids[] = { id, NULL };
           ct_window_select (self, ids);
@@ -578,7 +612,9 @@ fill_palette (CtWindow *self)
 void
 ct_window_init_graph (CtWindow *self)
 {
-  g_signal_connect (self->graph_view, "selection-changed", G_CALLBACK (selection_changed), self);
+  g_signal_connect (self->graph_view, "selection-changed", G_CALLBACK (view_selection_changed),
+                    self);
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   g_signal_connect (self->graph_view, "connect-requested", G_CALLBACK (connect_requested), self);
   g_signal_connect (self->graph_view, "disconnect-requested", G_CALLBACK (disconnect_requested),
                     self);

@@ -264,8 +264,7 @@ refresh_now (gpointer data)
   CtWindow *self = data;
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
   int layer = inspected_layer (self);
-
-  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  g_auto (GStrv) selected = ct_selection_dup_ids (self->selection);
 
   self->inspector_source = 0;
   if (net != NULL && layer >= 0 && (gsize) layer < net->n_layer)
@@ -286,18 +285,24 @@ ct_window_refresh_inspector (CtWindow *self)
     self->inspector_source = g_idle_add (refresh_now, self);
 }
 
-void
-ct_window_inspect (CtWindow *self, int layer)
+/* The inspector follows the selection: one layer selected shows that
+ * layer (by the id of the node showing it), anything else the net or the
+ * group. */
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
-  g_auto (GStrv) selected = ct_graph_view_dup_selected (self->graph_view);
+  const char *const *ids = ct_selection_get_ids (selection);
   const char *id = NULL;
+  guint layers = 0;
 
-  /* The id of LAYER: the selected node showing it. */
-  for (guint i = 0; layer >= 0 && selected[i] != NULL && id == NULL; i++)
-    if (ct_window_layer_for_id (self, selected[i]) == layer)
-      id = selected[i];
+  for (guint i = 0; ids[i] != NULL; i++)
+    if (ct_window_layer_for_id (self, ids[i]) >= 0)
+      {
+        layers++;
+        id = ids[i];
+      }
   g_free (self->inspected_id);
-  self->inspected_id = g_strdup (id);
+  self->inspected_id = layers == 1 ? g_strdup (id) : NULL;
   ct_window_refresh_inspector (self);
 }
 
@@ -350,6 +355,7 @@ ct_window_init_inspector (CtWindow *self)
     ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
   g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
   init_data_shape (self);
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
 }
 
 void

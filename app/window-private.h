@@ -1,7 +1,9 @@
 /* window-private.h: CtWindow's insides, shared by window.c (layout, files,
  * title, closing), window-actions.c (the win.* actions), window-graph.c
  * (graph canvas <-> document), window-source.c (source view <-> document)
- * and window-inspector.c (the selected layer's form). */
+ * and window-inspector.c (the selected layer's form). The selection is one
+ * CtSelection owned here: each of those files sets it and watches it, and
+ * none calls another to pass a selection on. */
 #pragma once
 
 #include <gtksourceview/gtksource.h>
@@ -10,6 +12,7 @@
 #include "net-graph.h"
 #include "palette.h"
 #include "property-form.h"
+#include "selection.h"
 #include "window.h"
 
 G_BEGIN_DECLS
@@ -19,6 +22,9 @@ struct _CtWindow {
 
   CtDocument *document;
   GFile *weights;
+  /* What is selected: set by the graph, the source view and the inspector,
+   * watched by each of them (see selection.h). */
+  CtSelection *selection;
 
   /* Template children. */
   AdwToastOverlay *toast_overlay;
@@ -89,6 +95,7 @@ void ct_window_graph_document_validated (CtWindow *self);
 guint *ct_window_selected_layers (CtWindow *self, guint *n_out);
 guint *ct_window_selected_layers_folded (CtWindow *self, guint *n_out);
 void ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean reveal);
+void ct_window_select_with_flags (CtWindow *self, const char *const *ids, CtSelectionFlags flags);
 void ct_window_set_phase (CtWindow *self, CtDocumentPhase phase);
 void ct_window_store_layout (CtWindow *self);
 void ct_window_graph_dispose (CtWindow *self);
@@ -104,7 +111,6 @@ void ct_window_show_problem (CtWindow *self);
 
 /* window-inspector.c */
 void ct_window_init_inspector (CtWindow *self);
-void ct_window_inspect (CtWindow *self, int layer);
 void ct_window_refresh_inspector (CtWindow *self);
 void ct_window_inspector_focus_name (CtWindow *self);
 void ct_window_inspector_dispose (CtWindow *self);

@@ -57,6 +57,58 @@ get_iter_at_line_column (GtkTextBuffer *buffer, GtkTextIter *iter, guint line, g
     gtk_text_iter_forward_to_line_end (iter);
 }
 
+static gboolean
+is_name_char (gunichar c)
+{
+  return g_unichar_isalnum (c) || c == '_' || c == '.';
+}
+
+/* The token at LINE:COLUMN as START..END: the word the message points at.
+ * Where that is no text (the end of the file, a line's end), the last
+ * token before it, so that the mark is always seen. */
+static void
+token_at (GtkTextBuffer *buffer, guint line, guint column, GtkTextIter *start, GtkTextIter *end)
+{
+  get_iter_at_line_column (buffer, start, line, column);
+  if (gtk_text_iter_is_end (start) || g_unichar_isspace (gtk_text_iter_get_char (start)))
+    {
+      /* Back to the last visible character before the position. */
+      GtkTextIter back = *start;
+
+      while (gtk_text_iter_backward_char (&back))
+        if (!g_unichar_isspace (gtk_text_iter_get_char (&back)))
+          break;
+      if (g_unichar_isspace (gtk_text_iter_get_char (&back)) || gtk_text_iter_is_end (&back))
+        {
+          /* Nothing visible before it either (an empty text): one cell. */
+          *end = *start;
+          gtk_text_iter_forward_char (end);
+          return;
+        }
+      *end = back;
+      gtk_text_iter_forward_char (end);
+      *start = back;
+      while (!gtk_text_iter_starts_line (start))
+        {
+          GtkTextIter before = *start;
+          gtk_text_iter_backward_char (&before);
+          if (g_unichar_isspace (gtk_text_iter_get_char (&before)))
+            break;
+          *start = before;
+        }
+      return;
+    }
+  *end = *start;
+  /* The token that stopped the parser: a field name up to its ':', else
+   * up to the next space. */
+  if (is_name_char (gtk_text_iter_get_char (start)))
+    while (!gtk_text_iter_ends_line (end) && is_name_char (gtk_text_iter_get_char (end)))
+      gtk_text_iter_forward_char (end);
+  else
+    while (!gtk_text_iter_ends_line (end) && !g_unichar_isspace (gtk_text_iter_get_char (end)))
+      gtk_text_iter_forward_char (end);
+}
+
 static void
 mark_parse_error (CtWindow *self)
 {
@@ -70,18 +122,7 @@ mark_parse_error (CtWindow *self)
   if (error == NULL
       || !error_position (error->message, ct_document_get_title (self->document), &line, &column))
     return;
-  get_iter_at_line_column (buffer, &start, line, column);
-  end = start;
-  /* Underline the token that stopped the parser, or at least one cell. */
-  while (!gtk_text_iter_ends_line (&end) && !g_unichar_isspace (gtk_text_iter_get_char (&end)))
-    gtk_text_iter_forward_char (&end);
-  if (gtk_text_iter_equal (&start, &end))
-    {
-      if (!gtk_text_iter_ends_line (&end))
-        gtk_text_iter_forward_char (&end);
-      else if (gtk_text_iter_get_line_offset (&start) > 0)
-        gtk_text_iter_backward_char (&start);
-    }
+  token_at (buffer, line, column, &start, &end);
   gtk_text_buffer_apply_tag (buffer, self->error_tag, &start, &end);
 }
 
@@ -90,6 +131,7 @@ mark_layer_errors (CtWindow *self)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *title = ct_document_get_title (self->document);
   g_autoptr (GArray) spans = NULL;
   GtkTextIter start, end;
 
@@ -106,13 +148,23 @@ mark_layer_errors (CtWindow *self)
       gsize from = span->name_end > span->name_start ? span->name_start : span->start;
       gsize to = span->name_end > span->name_start ? span->name_end : span->start + 5;
       const char *text = ct_document_get_text (self->document);
+      const char *error = ct_document_get_layer_error (self->document, i);
+      guint line, column;
 
-      if (ct_document_get_layer_error (self->document, i) == NULL)
+      if (error == NULL)
         continue;
-      gtk_text_buffer_get_iter_at_offset (buffer, &start,
-                                          (int) g_utf8_pointer_to_offset (text, text + from));
-      gtk_text_buffer_get_iter_at_offset (buffer, &end,
-                                          (int) g_utf8_pointer_to_offset (text, text + to));
+      /* A message that names a place in this text ("net:54:5: unknown
+       * field") is marked there; others at the layer's name. */
+      if (g_str_has_prefix (error, title) && error_position (error, title, &line, &column)
+          && (int) line <= gtk_text_buffer_get_line_count (buffer))
+        token_at (buffer, line, column, &start, &end);
+      else
+        {
+          gtk_text_buffer_get_iter_at_offset (buffer, &start,
+                                              (int) g_utf8_pointer_to_offset (text, text + from));
+          gtk_text_buffer_get_iter_at_offset (buffer, &end,
+                                              (int) g_utf8_pointer_to_offset (text, text + to));
+        }
       gtk_text_buffer_apply_tag (buffer, self->warning_tag, &start, &end);
     }
 }
@@ -304,6 +356,18 @@ source_focused (CtWindow *self)
   self->cursor_source = g_timeout_add (CURSOR_DELAY_MS, cursor_timeout, self);
 }
 
+/* The cursor follows a single selected layer (unless the user is typing
+ * here: a cursor moved by us must not select nodes in turn). */
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
+{
+  guint n = 0;
+  g_autofree guint *layers = ct_window_selected_layers (self, &n);
+
+  if (n == 1)
+    ct_window_source_reveal_layer (self, (int) layers[0], FALSE);
+}
+
 void
 ct_window_show_problem (CtWindow *self)
 {
@@ -398,6 +462,7 @@ ct_window_init_source (CtWindow *self)
   }
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (update_scheme), self);
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   update_scheme (self);
 }
 

@@ -359,13 +359,13 @@ ct_window_load_example (CtWindow *self, const char *example)
     }
   {
     g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    g_autofree char *installed = g_build_filename (PKGDATADIR, "examples", example, NULL);
-    g_autofree char *source = g_build_filename (CT_SOURCE_DIR, "data", "examples", example, NULL);
+    g_autofree char *data = ct_application_dup_data_dir ();
+    g_autofree char *folder = g_build_filename (data, "examples", example, NULL);
 
-    /* Where the example's databases are made (see the README). */
+    /* Where the example's databases are made (see the README): the
+     * installed examples, or the checkout's when run from the build. */
     ct_document_set_base_dir (self->document,
-                              g_file_test (installed, G_FILE_TEST_IS_DIR) ? installed
-                              : g_file_test (source, G_FILE_TEST_IS_DIR) ? source : NULL);
+                              g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
     ct_document_load_text (self->document, text, title);
   }
   after_load (self);
@@ -567,17 +567,37 @@ ct_window_save_async (CtWindow *self, gboolean save_as, gboolean close_after)
 
 /* Closing. */
 
+gboolean
+ct_window_has_unsaved_changes (CtWindow *self)
+{
+  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  ct_window_source_flush (self);
+  return ct_document_get_modified (self->document);
+}
+
+void
+ct_window_save_and_close (CtWindow *self)
+{
+  g_return_if_fail (CT_IS_WINDOW (self));
+  ct_window_save_async (self, FALSE, TRUE);
+}
+
+void
+ct_window_discard_and_close (CtWindow *self)
+{
+  g_return_if_fail (CT_IS_WINDOW (self));
+  ct_document_discard_draft (self->document);
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 static void
 close_response (AdwMessageDialog *dialog, const char *response, CtWindow *self)
 {
   if (g_str_equal (response, "save"))
-    ct_window_save_async (self, FALSE, TRUE);
+    ct_window_save_and_close (self);
   else if (g_str_equal (response, "discard"))
-    {
-      ct_document_discard_draft (self->document);
-      self->close_confirmed = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
-    }
+    ct_window_discard_and_close (self);
 }
 
 static gboolean
@@ -636,6 +656,26 @@ files_dropped (GtkDropTarget *target, const GValue *value, double x, double y, C
   return TRUE;
 }
 
+/* Accessible names for the parts GTK builds inside our controls: a split
+ * button's arrow and a drop-down's button take the focus on their own, and
+ * a screen reader would call them by their class name. */
+static void
+name_inner_controls (CtWindow *self, GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (ADW_IS_SPLIT_BUTTON (widget) && GTK_IS_MENU_BUTTON (child))
+        gtk_accessible_update_property (
+          GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+          adw_split_button_get_dropdown_tooltip (ADW_SPLIT_BUTTON (widget)), -1);
+      if (widget == GTK_WIDGET (self->phase_dropdown) && GTK_IS_TOGGLE_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Phase Shown"), -1);
+      name_inner_controls (self, child);
+    }
+}
+
 /* Life cycle. */
 
 static void
@@ -646,6 +686,9 @@ ct_window_dispose (GObject *object)
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_object (&self->selection);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
@@ -706,12 +749,14 @@ ct_window_init (CtWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->selection = ct_selection_new ();
   set_document (self, ct_document_new ());
 
   ct_window_init_actions (self);
   ct_window_init_graph (self);
   ct_window_init_source (self);
   ct_window_init_inspector (self);
+  name_inner_controls (self, GTK_WIDGET (self));
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (files_dropped), self);

@@ -21,6 +21,15 @@ GFile *ct_window_get_file (CtWindow *self);
 /* Whether the window shows an empty, untouched, untitled document. */
 gboolean ct_window_is_blank (CtWindow *self);
 
+/* Whether the net has changes that are not saved (text typed a moment
+ * ago counts). */
+gboolean ct_window_has_unsaved_changes (CtWindow *self);
+/* Close without asking: after saving (a file chooser first for an untitled
+ * net; the window stays open if that is cancelled), or dropping the
+ * changes. What quitting does once the user has answered for all windows. */
+void ct_window_save_and_close (CtWindow *self);
+void ct_window_discard_and_close (CtWindow *self);
+
 /* Open FILE here (errors become a toast and leave the window as it was). */
 gboolean ct_window_load_file (CtWindow *self, GFile *file);
 /* Start an untitled net from a bundled example ("lenet-fashion"). */

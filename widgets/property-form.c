@@ -19,6 +19,10 @@ struct _CtPropertyForm {
   ProtobufCMessage *msg;     /* our copy of what is shown */
   GHashTable *expanded;      /* path -> GINT_TO_POINTER (TRUE/FALSE) */
   GHashTable *editors;       /* path -> editor widget (borrowed) */
+  GHashTable *focusables;    /* focus key -> widget (borrowed): see set_focus_key */
+  char *pending_focus;       /* the focus key to give the focus to, after a rebuild */
+  guint pending_frames;
+  guint focus_tick;
   gboolean building;
 };
 
@@ -62,11 +66,25 @@ path_of (gpointer widget)
   return g_object_get_data (G_OBJECT (widget), "ct-form-path");
 }
 
+/* Every widget that can hold the keyboard focus gets a key that names it
+ * across rebuilds ("num_output", "num_output#clear", ...): the form is
+ * rebuilt after every edit, and the focus must stay where the user put it
+ * (Tab from an entry commits it and lands on the next control). */
+static void
+set_focus_key (CtPropertyForm *self, GtkWidget *widget, const char *path, const char *role)
+{
+  char *key = g_strconcat (path, role, NULL);
+
+  g_object_set_data_full (G_OBJECT (widget), "ct-form-focus-key", key, g_free);
+  g_hash_table_replace (self->focusables, g_strdup (key), widget);
+}
+
 static void
 set_path (CtPropertyForm *self, GtkWidget *editor, const char *path)
 {
   g_object_set_data_full (G_OBJECT (editor), "ct-form-path", g_strdup (path), g_free);
   g_hash_table_replace (self->editors, g_strdup (path), editor);
+  set_focus_key (self, editor, path, "");
 }
 
 static const char *
@@ -319,6 +337,12 @@ make_dropdown (CtPropertyForm *self, const ProtobufCFieldDescriptor *f, const ch
     gtk_widget_add_css_class (dropdown, "unset");
   gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   f->name, -1);
+  /* The button inside takes the focus: it answers to the field's name too. */
+  for (GtkWidget *child = gtk_widget_get_first_child (dropdown); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      f->name, -1);
   set_path (self, dropdown, path);
   g_signal_connect (dropdown, "notify::selected", G_CALLBACK (dropdown_selected), self);
   return dropdown;
@@ -357,7 +381,10 @@ make_clear_button (CtPropertyForm *self, const char *path, const char *icon,
   gtk_widget_add_css_class (button, "circular");
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip,
+                                  -1);
   g_object_set_data_full (G_OBJECT (button), "ct-form-path", g_strdup (path), g_free);
+  set_focus_key (self, button, path, "#clear");
   g_signal_connect (button, "clicked", G_CALLBACK (clear_clicked), self);
   return button;
 }
@@ -385,6 +412,7 @@ make_add_row (CtPropertyForm *self, const ProtobufCFieldDescriptor *f, const cha
   g_object_set_data_full (G_OBJECT (button), "ct-form-path", g_strdup (element_path), g_free);
   g_object_set_data (G_OBJECT (button), "ct-form-value", (gpointer) new_element_text (f));
   g_hash_table_replace (self->editors, g_strdup_printf ("%s[+]", path), button);
+  set_focus_key (self, button, path, "[+]");
   g_signal_connect (button, "clicked", G_CALLBACK (add_clicked), self);
   return button;
 }
@@ -508,6 +536,7 @@ make_expander (CtPropertyForm *self, const char *title, const char *subtitle, co
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
   g_object_set_data_full (G_OBJECT (row), "ct-form-path", g_strdup (path), g_free);
+  set_focus_key (self, row, path, "#expander");
   g_signal_connect (row, "notify::expanded", G_CALLBACK (expander_toggled), self);
   if (g_hash_table_lookup_extended (self->expanded, path, NULL, &remembered))
     g_object_set_data (G_OBJECT (row), "ct-form-open", remembered);
@@ -642,6 +671,7 @@ add_field (CtPropertyForm *self, GtkWidget *container, const ProtobufCMessage *m
     else
       gtk_widget_add_css_class (row, "unset");
     adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), editor);
+    set_focus_key (self, row, path, "#row");
     add_row (container, row);
   }
 }
@@ -749,17 +779,44 @@ build (CtPropertyForm *self, const CtPropertySection *sections, guint n_sections
     }
 }
 
-/* The path of the editor holding the keyboard focus, if any. */
+/* The focus key of the widget holding the keyboard focus, if it is ours. */
 static char *
-focused_path (CtPropertyForm *self)
+focused_key (CtPropertyForm *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
   for (; focus != NULL && focus != GTK_WIDGET (self); focus = gtk_widget_get_parent (focus))
-    if (path_of (focus) != NULL && g_hash_table_lookup (self->editors, path_of (focus)) == focus)
-      return g_strdup (path_of (focus));
+    {
+      const char *key = g_object_get_data (G_OBJECT (focus), "ct-form-focus-key");
+      if (key != NULL && g_hash_table_lookup (self->focusables, key) == focus)
+        return g_strdup (key);
+    }
   return NULL;
+}
+
+static gboolean
+restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  CtPropertyForm *self = CT_PROPERTY_FORM (widget);
+  GtkWidget *editor;
+  GtkRoot *root;
+
+  /* The first frame lays the new rows out; the next one may focus them. */
+  if (self->pending_frames++ < 1)
+    return G_SOURCE_CONTINUE;
+  self->focus_tick = 0;
+  editor = g_hash_table_lookup (self->focusables, self->pending_focus);
+  g_clear_pointer (&self->pending_focus, g_free);
+  /* Unless the focus went elsewhere meanwhile (renaming focuses the name). */
+  root = gtk_widget_get_root (widget);
+  if (editor != NULL && root != NULL && gtk_root_get_focus (root) == NULL)
+    {
+      gtk_widget_grab_focus (editor);
+      if (GTK_IS_EDITABLE (editor))
+        gtk_editable_set_position (GTK_EDITABLE (editor), -1);
+    }
+  return G_SOURCE_REMOVE;
 }
 
 static ProtobufCMessage *
@@ -781,11 +838,21 @@ ct_property_form_set_message (CtPropertyForm *self, const ProtobufCMessage *msg,
   GtkWidget *child;
 
   g_return_if_fail (CT_IS_PROPERTY_FORM (self));
-  focus = focused_path (self);
+  focus = focused_key (self);
+  {
+    /* Take the focus off the rows about to go: GTK would hand it to the
+     * first row left, and the panel would scroll up to it. */
+    GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+    GtkWidget *focused = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+    if (focused != NULL && gtk_widget_is_ancestor (focused, GTK_WIDGET (self)))
+      gtk_root_set_focus (root, NULL);
+  }
   self->building = TRUE;
   while ((child = gtk_widget_get_first_child (self->box)) != NULL)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_hash_table_remove_all (self->editors);
+  g_hash_table_remove_all (self->focusables);
   old = g_steal_pointer (&self->msg);
   if (msg != NULL)
     {
@@ -796,15 +863,17 @@ ct_property_form_set_message (CtPropertyForm *self, const ProtobufCMessage *msg,
   if (old != NULL)
     protobuf_c_message_free_unpacked (old, NULL);
   self->building = FALSE;
-  if (focus != NULL)
+  if (focus != NULL && g_hash_table_contains (self->focusables, focus))
     {
-      GtkWidget *editor = g_hash_table_lookup (self->editors, focus);
-      if (editor != NULL)
-        {
-          gtk_widget_grab_focus (editor);
-          if (GTK_IS_EDITABLE (editor))
-            gtk_editable_set_position (GTK_EDITABLE (editor), -1);
-        }
+      /* Focused at once, a new widget has no place yet and the scrolled
+       * panel around the form would scroll to the top for it: give it the
+       * focus once it is laid out, where it is already in view. */
+      g_free (self->pending_focus);
+      self->pending_focus = g_steal_pointer (&focus);
+      self->pending_frames = 0;
+      if (self->focus_tick == 0)
+        self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), restore_focus, NULL,
+                                                         NULL);
     }
 }
 
@@ -828,6 +897,10 @@ ct_property_form_dispose (GObject *object)
   CtPropertyForm *self = CT_PROPERTY_FORM (object);
 
   self->building = TRUE;
+  if (self->focus_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
+  self->focus_tick = 0;
+  g_clear_pointer (&self->pending_focus, g_free);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (ct_property_form_parent_class)->dispose (object);
 }
@@ -841,6 +914,7 @@ ct_property_form_finalize (GObject *object)
     protobuf_c_message_free_unpacked (self->msg, NULL);
   g_hash_table_unref (self->expanded);
   g_hash_table_unref (self->editors);
+  g_hash_table_unref (self->focusables);
   G_OBJECT_CLASS (ct_property_form_parent_class)->finalize (object);
 }
 
@@ -866,6 +940,7 @@ ct_property_form_init (CtPropertyForm *self)
 {
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->editors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->focusables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 }

@@ -43,7 +43,7 @@ find_net (const char *dir, const char *file)
 {
   const char *data = g_getenv ("CT_TEST_DATA");
   const char *shared = g_getenv ("CT_SHARED_DIR");
-  char *path = g_build_filename (data != NULL ? data : CT_SOURCE_DIR "/tests/data", "zoo", dir,
+  char *path = g_build_filename (data != NULL ? data : CT_TEST_SOURCE_DIR "/tests/data", "zoo", dir,
                                  file, NULL);
 
   if (g_file_test (path, G_FILE_TEST_EXISTS) || shared == NULL)

@@ -49,7 +49,7 @@ main (int argc, char **argv)
   double parse_ms[N_RUNS], print_ms[N_RUNS], total_ms[N_RUNS], cpu_ms[N_RUNS];
   gsize length, printed_length = 0;
 
-  path = g_build_filename (data != NULL ? data : CT_SOURCE_DIR "/tests/data", "zoo",
+  path = g_build_filename (data != NULL ? data : CT_TEST_SOURCE_DIR "/tests/data", "zoo",
                            "inception_resnet_v2", "deploy_inception-resnet-v2.prototxt", NULL);
   if (!g_file_get_contents (path, &text, &length, &error))
     {

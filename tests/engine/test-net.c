@@ -929,7 +929,7 @@ test_caffemodel_protoc (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *protoc = g_find_program_in_path ("protoc");
   g_autofree char *dir = NULL, *path = NULL, *bytes = NULL, *out = NULL, *err = NULL;
-  g_autofree char *proto_dir = g_build_filename (CT_SOURCE_DIR, "proto", NULL);
+  g_autofree char *proto_dir = g_build_filename (CT_TEST_SOURCE_DIR, "proto", NULL);
   g_autofree char *proto_path = g_strconcat ("--proto_path=", proto_dir, NULL);
   const char *argv[] = { protoc, proto_path, "--decode=caffe.NetParameter", "caffe.proto", NULL };
   gsize length = 0;

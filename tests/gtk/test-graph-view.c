@@ -19,7 +19,7 @@
 static CtNetGraph *
 lenet_graph (void)
 {
-  g_autofree char *path = g_build_filename (CT_SOURCE_DIR, "data", "examples", "lenet-fashion",
+  g_autofree char *path = g_build_filename (CT_TEST_SOURCE_DIR, "data", "examples", "lenet-fashion",
                                             "lenet_train_test.prototxt", NULL);
   g_autoptr(GError) error = NULL;
   Caffe__NetParameter *param = ct_net_load_text_file (path, CT_TEXT_STRICT, NULL, &error);

@@ -799,7 +799,7 @@ run_protoc (const char *mode, const char *type, GBytes *input)
   g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GBytes) out = NULL;
   g_autofree char *protoc = g_find_program_in_path ("protoc");
-  g_autofree char *include = g_strdup_printf ("--proto_path=%s/tests/proto", CT_SOURCE_DIR);
+  g_autofree char *include = g_strdup_printf ("--proto_path=%s/tests/proto", CT_TEST_SOURCE_DIR);
   g_autofree char *what = g_strdup_printf ("--%s=%s", mode, type);
 
   if (protoc == NULL)

@@ -423,7 +423,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   protoc_path = g_find_program_in_path ("protoc");
-  proto_dir = g_build_filename (CT_SOURCE_DIR, "proto", NULL);
+  proto_dir = g_build_filename (CT_TEST_SOURCE_DIR, "proto", NULL);
 
   g_test_add_func ("/text-protoc/repo-zoo", test_repo_zoo);
   g_test_add_func ("/text-protoc/shared-zoo", test_shared_zoo);

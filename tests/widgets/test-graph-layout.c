@@ -183,7 +183,7 @@ static const char *
 data_dir (void)
 {
   const char *dir = g_getenv ("CT_TEST_DATA");
-  return dir != NULL ? dir : CT_SOURCE_DIR "/tests/data";
+  return dir != NULL ? dir : CT_TEST_SOURCE_DIR "/tests/data";
 }
 
 static void

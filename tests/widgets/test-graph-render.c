@@ -19,7 +19,7 @@
 static char *
 lenet_path (void)
 {
-  return g_build_filename (CT_SOURCE_DIR, "data", "examples", "lenet-fashion",
+  return g_build_filename (CT_TEST_SOURCE_DIR, "data", "examples", "lenet-fashion",
                            "lenet_train_test.prototxt", NULL);
 }
 
