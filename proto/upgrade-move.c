@@ -100,6 +100,17 @@ ct_upgrade_move_value (ProtobufCMessage *dst,
     }
 }
 
+void
+ct_upgrade_free_messages (gpointer messages, gsize n)
+{
+  ProtobufCMessage **array = messages;
+
+  for (gsize i = 0; i < n; i++)
+    if (array[i] != NULL)
+      protobuf_c_message_free_unpacked (array[i], NULL);
+  g_free (array);
+}
+
 /* Kept prototxt text remembers the known field it followed (its anchor),
  * by number. Moving it to a message of another type (V1 -> V2 layer) must
  * re-anchor it on the field of the same name there, or at the start when

@@ -46,6 +46,10 @@ ProtobufCMessage *ct_upgrade_resolve_kept_collisions (ProtobufCMessage *msg,
                                                       const char *label,
                                                       GPtrArray *notes);
 
+/* Frees the N messages in array MESSAGES (NULL entries skipped), then the
+ * array itself: a repeated message field's storage, or a partly built one. */
+void ct_upgrade_free_messages (gpointer messages, gsize n);
+
 /* Moves a repeated field's array from SRC to DST (the same element type). */
 #define CT_UPGRADE_MOVE_ARRAY(dst, dst_n, src, src_n) \
   G_STMT_START { \

@@ -339,16 +339,12 @@ ct_upgrade_v0_net (Caffe__NetParameter *net,
       upgraded[i] = upgrade_v0_layer (connection, index, filename, notes, error);
       if (upgraded[i] == NULL)
         {
-          for (guint j = 0; j < i; j++)
-            protobuf_c_message_free_unpacked (&upgraded[j]->base, NULL);
-          g_free (upgraded);
+          ct_upgrade_free_messages (upgraded, i);
           return FALSE;
         }
     }
 
-  for (gsize i = 0; i < net->n_layers; i++)
-    protobuf_c_message_free_unpacked (&net->layers[i]->base, NULL);
-  g_free (net->layers);
+  ct_upgrade_free_messages (net->layers, net->n_layers);
   net->layers = upgraded;
   net->n_layers = kept->len;
 
@@ -368,9 +364,8 @@ ct_upgrade_v0_net (Caffe__NetParameter *net,
   net->state = NULL;
   net->has_debug_info = FALSE;
   net->debug_info = FALSE;
-  for (gsize i = 0; i < net->n_input_shape; i++)
-    protobuf_c_message_free_unpacked (&net->input_shape[i]->base, NULL);
-  g_clear_pointer (&net->input_shape, g_free);
+  ct_upgrade_free_messages (net->input_shape, net->n_input_shape);
+  net->input_shape = NULL;
   net->n_input_shape = 0;
   return TRUE;
 }

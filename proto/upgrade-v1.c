@@ -227,15 +227,12 @@ ct_upgrade_v1_net (Caffe__NetParameter *net,
       layer[i] = upgrade_v1_layer (net->layers[i], i, filename, notes, error);
       if (layer[i] == NULL)
         {
-          for (guint j = 0; j < i; j++)
-            protobuf_c_message_free_unpacked (&layer[j]->base, NULL);
-          g_free (layer);
+          ct_upgrade_free_messages (layer, i);
           return FALSE;
         }
     }
-  for (gsize i = 0; i < net->n_layers; i++)
-    protobuf_c_message_free_unpacked (&net->layers[i]->base, NULL);
-  g_clear_pointer (&net->layers, g_free);
+  ct_upgrade_free_messages (net->layers, net->n_layers);
+  net->layers = NULL;
   net->layer = layer;
   net->n_layer = net->n_layers;
   net->n_layers = 0;

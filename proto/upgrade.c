@@ -123,10 +123,8 @@ upgrade_net_input (Caffe__NetParameter *net,
     g_free (net->input[i]);
   g_clear_pointer (&net->input, g_free);
   net->n_input = 0;
-  for (gsize i = 0; i < net->n_input_shape; i++)
-    if (net->input_shape[i] != NULL)
-      protobuf_c_message_free_unpacked (&net->input_shape[i]->base, NULL);
-  g_clear_pointer (&net->input_shape, g_free);
+  ct_upgrade_free_messages (net->input_shape, net->n_input_shape);
+  net->input_shape = NULL;
   net->n_input_shape = 0;
   g_clear_pointer (&net->input_dim, g_free);
   net->n_input_dim = 0;
