@@ -74,6 +74,7 @@ char *ct_parser_describe (const CtToken *t);
 /* Consume the lookahead token and read the next; FALSE on a lexer error. */
 gboolean ct_parser_advance (CtParser *p);
 
+/* Whether the lookahead is the symbol C; whether it opens a message. */
 static inline gboolean
 ct_parser_is_symbol (const CtParser *p, char c)
 {
