@@ -11,6 +11,7 @@
  * Text kept by a lenient parse goes back after the known field that
  * preceded it in the source, re-indented to its new depth. */
 #include "text-format.h"
+#include "reflect.h"
 #include "text-unknown-private.h"
 
 #include <errno.h>
@@ -215,109 +216,6 @@ put_scalar (GString *out, const ProtobufCFieldDescriptor *f, const void *value)
 }
 
 /* ---- fields ---------------------------------------------------------- */
-
-static gboolean
-is_zeroish (const ProtobufCFieldDescriptor *f, const void *member)
-{
-  switch (f->type)
-    {
-    case PROTOBUF_C_TYPE_STRING:
-      {
-        const char *s = *(char * const *) member;
-        return s == NULL || *s == '\0';
-      }
-    case PROTOBUF_C_TYPE_BYTES:
-      return ((const ProtobufCBinaryData *) member)->len == 0;
-    case PROTOBUF_C_TYPE_MESSAGE:
-      return *(void * const *) member == NULL;
-    case PROTOBUF_C_TYPE_FLOAT:
-      {
-        guint32 bits;
-        memcpy (&bits, member, 4);
-        return bits == 0;
-      }
-    case PROTOBUF_C_TYPE_DOUBLE:
-      {
-        guint64 bits;
-        memcpy (&bits, member, 8);
-        return bits == 0;
-      }
-    case PROTOBUF_C_TYPE_BOOL:
-      return *(const protobuf_c_boolean *) member == 0;
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-      return *(const guint64 *) member == 0;
-    default:
-      return *(const guint32 *) member == 0;
-    }
-}
-
-/* How many values field F has in MSG: the repeated count, or 0/1. Presence
- * follows protobuf-c's packing rules, so what prints is what packs. */
-static gsize
-field_count (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
-{
-  const char *base = (const char *) msg;
-  const void *member = base + f->offset;
-  gboolean pointer = f->type == PROTOBUF_C_TYPE_STRING || f->type == PROTOBUF_C_TYPE_MESSAGE;
-
-  if (f->label == PROTOBUF_C_LABEL_REPEATED)
-    return *(const gsize *) (base + f->quantifier_offset);
-  if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-    {
-      if (*(const guint32 *) (base + f->quantifier_offset) != f->id)
-        return 0;
-      if (pointer)
-        {
-          const void *ptr = *(void * const *) member;
-          return ptr != NULL && ptr != f->default_value;
-        }
-      return 1;
-    }
-  switch (f->label)
-    {
-    case PROTOBUF_C_LABEL_REQUIRED:
-      return pointer ? *(void * const *) member != NULL : 1;
-    case PROTOBUF_C_LABEL_OPTIONAL:
-      if (pointer)
-        {
-          const void *ptr = *(void * const *) member;
-          return ptr != NULL && ptr != f->default_value;
-        }
-      return *(const protobuf_c_boolean *) (base + f->quantifier_offset) ? 1 : 0;
-    case PROTOBUF_C_LABEL_NONE:
-      return is_zeroish (f, member) ? 0 : 1;
-    default:
-      return 0;
-    }
-}
-
-static gsize
-element_size (ProtobufCType type)
-{
-  switch (type)
-    {
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-    case PROTOBUF_C_TYPE_DOUBLE:
-      return 8;
-    case PROTOBUF_C_TYPE_BOOL:
-      return sizeof (protobuf_c_boolean);
-    case PROTOBUF_C_TYPE_STRING:
-    case PROTOBUF_C_TYPE_MESSAGE:
-      return sizeof (void *);
-    case PROTOBUF_C_TYPE_BYTES:
-      return sizeof (ProtobufCBinaryData);
-    default:
-      return 4;
-    }
-}
 
 static void
 print_element (GString *out, const ProtobufCFieldDescriptor *f, const void *value, guint indent)
@@ -676,20 +574,14 @@ print_message (GString *out, const ProtobufCMessage *msg, guint indent)
   for (guint i = 0; i < desc->n_fields; i++)
     {
       const ProtobufCFieldDescriptor *f = &desc->fields[i];
-      gsize count = field_count (msg, f);
-      const char *values;
-      gsize size = element_size (f->type);
-
-      if (f->label == PROTOBUF_C_LABEL_REPEATED)
-        values = *(char * const *) ((const char *) msg + f->offset);
-      else
-        values = (const char *) msg + f->offset;
+      /* Presence as protobuf-c packs it, so that what prints is what packs. */
+      gsize count = ct_proto_field_count (msg, f);
 
       for (gsize k = 0; k <= count; k++)
         {
           PUT_KEPT_WHILE (t->position == i + 1 && t->kept.anchor_count <= k);
           if (k < count)
-            print_element (out, f, values + k * size, indent);
+            print_element (out, f, ct_proto_field_element (msg, f, k), indent);
         }
       PUT_KEPT_WHILE (t->position == i + 1);
     }

@@ -432,7 +432,7 @@ message_summary (const ProtobufCMessage *msg)
   for (guint i = 0; i < desc->n_fields; i++)
     {
       const ProtobufCFieldDescriptor *f = &desc->fields[i];
-      gsize n = ct_field_count (msg, f);
+      gsize n = ct_proto_field_count (msg, f);
 
       if (n == 0)
         continue;
@@ -581,7 +581,7 @@ add_field (CtPropertyForm *self, GtkWidget *container, const ProtobufCMessage *m
            const char *prefix)
 {
   g_autofree char *path = g_strconcat (prefix, f->name, NULL);
-  gsize count = msg != NULL ? ct_field_count (msg, f) : 0;
+  gsize count = msg != NULL ? ct_proto_field_count (msg, f) : 0;
 
   if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
     return; /* field-path cannot edit them; Caffe's schema has none */
@@ -723,7 +723,7 @@ build_section (CtPropertyForm *self, const CtPropertySection *section, GHashTabl
           return;
         }
       g_hash_table_add (shown, (gpointer) f->name);
-      sub = ct_field_count (msg, f) > 0
+      sub = ct_proto_field_count (msg, f) > 0
               ? *(ProtobufCMessage *const *) ((const char *) msg + f->offset) : NULL;
       prefix = g_strconcat (f->name, ".", NULL);
       if (section->title == NULL)
@@ -765,7 +765,7 @@ build (CtPropertyForm *self, const CtPropertySection *sections, guint n_sections
     {
       const ProtobufCFieldDescriptor *f = &desc->fields[i];
       if (g_hash_table_contains (shown, f->name)
-          || (n_sections > 0 && ct_field_count (self->msg, f) == 0))
+          || (n_sections > 0 && ct_proto_field_count (self->msg, f) == 0))
         continue;
       add_field (self, others, self->msg, desc, f, "");
       any = TRUE;

@@ -1,11 +1,10 @@
 /* test-document.c: the workbench's document model without a display:
- * field paths, net edits, the source map, and CtDocument's text, undo,
+ * net edits, the source map, and CtDocument's text, undo,
  * files, sidecar, drafts and validation. */
 #include <string.h>
 #include <glib/gstdio.h>
 
 #include "document.h"
-#include "field-path.h"
 #include "net-edit.h"
 #include "source-map.h"
 #include "text-format.h"
@@ -30,101 +29,6 @@ static void
 free_net (Caffe__NetParameter *net)
 {
   protobuf_c_message_free_unpacked (&net->base, NULL);
-}
-
-/* Field paths. */
-
-static void
-test_field_path_set (void)
-{
-  Caffe__LayerParameter *layer = g_malloc0 (sizeof *layer);
-  g_autoptr (GError) error = NULL;
-  g_autofree char *text = NULL;
-  char *value;
-
-  caffe__layer_parameter__init (layer);
-  g_assert_true (ct_field_path_set (&layer->base, "name", "conv1", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "convolution_param.num_output", "20", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "convolution_param.kernel_size[0]", "5", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "convolution_param.kernel_size[1]", "3", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "convolution_param.weight_filler.type",
-                                    "xavier", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "convolution_param.bias_term", "false",
-                                    &error));
-  g_assert_true (ct_field_path_set (&layer->base, "bottom[0]", "data", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "param[0]", "", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "param[0].lr_mult", "2.5", &error));
-  g_assert_true (ct_field_path_set (&layer->base, "pooling_param.pool", "AVE", &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (layer->convolution_param->num_output, ==, 20);
-  g_assert_cmpuint (layer->convolution_param->n_kernel_size, ==, 2);
-  g_assert_cmpuint (layer->convolution_param->kernel_size[1], ==, 3);
-  g_assert_cmpfloat (layer->param[0]->lr_mult, ==, 2.5f);
-  g_assert_cmpint (layer->pooling_param->pool, ==, CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE);
-
-  value = ct_field_path_get (&layer->base, "convolution_param.kernel_size[0]", &error);
-  g_assert_cmpstr (value, ==, "5");
-  g_free (value);
-  value = ct_field_path_get (&layer->base, "param[0].lr_mult", &error);
-  g_assert_cmpstr (value, ==, "2.5");
-  g_free (value);
-  /* Unset: NULL without an error. */
-  value = ct_field_path_get (&layer->base, "convolution_param.pad[0]", &error);
-  g_assert_null (value);
-  g_assert_no_error (error);
-
-  /* Removing and clearing. */
-  g_assert_true (ct_field_path_clear (&layer->base, "convolution_param.kernel_size[0]", &error));
-  g_assert_cmpuint (layer->convolution_param->n_kernel_size, ==, 1);
-  g_assert_cmpuint (layer->convolution_param->kernel_size[0], ==, 3);
-  g_assert_true (ct_field_path_clear (&layer->base, "convolution_param.bias_term", &error));
-  g_assert_false (layer->convolution_param->has_bias_term);
-  g_assert_true (layer->convolution_param->bias_term); /* the default again */
-  g_assert_true (ct_field_path_clear (&layer->base, "pooling_param", &error));
-  g_assert_null (layer->pooling_param);
-  g_assert_true (ct_field_path_clear (&layer->base, "lrn_param.alpha", &error));
-  g_assert_no_error (error);
-
-  text = ct_text_print (&layer->base);
-  g_assert_nonnull (strstr (text, "kernel_size: 3"));
-  g_assert_nonnull (strstr (text, "type: \"xavier\""));
-  g_assert_null (strstr (text, "pooling_param"));
-  protobuf_c_message_free_unpacked (&layer->base, NULL);
-}
-
-static void
-test_field_path_errors (void)
-{
-  Caffe__LayerParameter *layer = g_malloc0 (sizeof *layer);
-  static const struct {
-    const char *path, *value;
-  } bad[] = {
-    { "convolution_param.num_output", "-1" },      /* uint32 */
-    { "convolution_param.num_output", "4294967296" },
-    { "convolution_param.num_output", "twenty" },
-    { "pooling_param.pool", "MAXX" },
-    { "convolution_param.bias_term", "yes" },
-    { "dropout_param.dropout_ratio", "1e39" },      /* too large for a float */
-    { "no_such_field", "1" },
-    { "convolution_param.kernel_size[3]", "1" },   /* past the end */
-    { "name[0]", "x" },                            /* not repeated */
-    { "name.x", "1" },                             /* not a message */
-    { "convolution_param..num_output", "1" },
-    { "bottom[x]", "data" },
-  };
-
-  caffe__layer_parameter__init (layer);
-  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_assert_false (ct_field_path_set (&layer->base, bad[i].path, bad[i].value, &error));
-      g_assert_error (error, CT_FIELD_PATH_ERROR, error->code);
-      g_test_message ("%s = %s: %s", bad[i].path, bad[i].value, error->message);
-    }
-  /* A bad value creates nothing on the way. */
-  g_assert_null (layer->convolution_param);
-  g_assert_null (layer->pooling_param);
-  protobuf_c_message_free_unpacked (&layer->base, NULL);
 }
 
 /* Net edits. */
@@ -663,8 +567,6 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/document/field-path/set", test_field_path_set);
-  g_test_add_func ("/document/field-path/errors", test_field_path_errors);
   g_test_add_func ("/document/net-edit/add", test_net_edit_add);
   g_test_add_func ("/document/net-edit/connect", test_net_edit_connect);
   g_test_add_func ("/document/net-edit/delete-insert", test_net_edit_delete_insert);

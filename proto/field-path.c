@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "field-path.h"
+#include "reflect.h"
 
 G_DEFINE_QUARK (ct-field-path-error-quark, ct_field_path_error)
 
@@ -76,117 +77,6 @@ parse_path (const char *path, GError **error)
 bad:
   g_set_error (error, CT_FIELD_PATH_ERROR, 0, _("'%s' is not a field path"), path);
   return NULL;
-}
-
-static gsize
-element_size (ProtobufCType type)
-{
-  switch (type)
-    {
-    case PROTOBUF_C_TYPE_INT32:
-    case PROTOBUF_C_TYPE_SINT32:
-    case PROTOBUF_C_TYPE_SFIXED32:
-    case PROTOBUF_C_TYPE_UINT32:
-    case PROTOBUF_C_TYPE_FIXED32:
-    case PROTOBUF_C_TYPE_FLOAT:
-    case PROTOBUF_C_TYPE_ENUM:
-      return 4;
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-    case PROTOBUF_C_TYPE_DOUBLE:
-      return 8;
-    case PROTOBUF_C_TYPE_BOOL:
-      return sizeof (protobuf_c_boolean);
-    case PROTOBUF_C_TYPE_STRING:
-      return sizeof (char *);
-    case PROTOBUF_C_TYPE_BYTES:
-      return sizeof (ProtobufCBinaryData);
-    case PROTOBUF_C_TYPE_MESSAGE:
-      return sizeof (ProtobufCMessage *);
-    default:
-      return 0;
-    }
-}
-
-static inline void *
-member_of (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
-{
-  return (char *) msg + f->offset;
-}
-
-static inline void *
-quantifier_of (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
-{
-  return (char *) msg + f->quantifier_offset;
-}
-
-gsize
-ct_field_count (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
-{
-  const void *member = member_of (msg, f);
-  gboolean pointer = f->type == PROTOBUF_C_TYPE_STRING || f->type == PROTOBUF_C_TYPE_MESSAGE;
-
-  if (f->label == PROTOBUF_C_LABEL_REPEATED)
-    return *(const size_t *) quantifier_of (msg, f);
-  if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-    {
-      if (*(const guint32 *) quantifier_of (msg, f) != f->id)
-        return 0;
-    }
-  else if (f->label == PROTOBUF_C_LABEL_OPTIONAL && !pointer)
-    return *(const protobuf_c_boolean *) quantifier_of (msg, f) ? 1 : 0;
-  if (pointer)
-    {
-      const void *ptr = *(void *const *) member;
-      return ptr != NULL && ptr != f->default_value;
-    }
-  return 1;
-}
-
-static ProtobufCMessage *
-message_new (const ProtobufCMessageDescriptor *desc)
-{
-  ProtobufCMessage *msg = g_malloc0 (desc->sizeof_message);
-
-  desc->message_init (msg);
-  return msg;
-}
-
-/* Free what one element at PTR owns (not the element's own storage). */
-static void
-element_free (const ProtobufCFieldDescriptor *f, void *ptr)
-{
-  switch (f->type)
-    {
-    case PROTOBUF_C_TYPE_STRING:
-      {
-        char *s = *(char **) ptr;
-        if (s != NULL && s != f->default_value)
-          free (s);
-        *(char **) ptr = NULL;
-      }
-      break;
-    case PROTOBUF_C_TYPE_BYTES:
-      {
-        ProtobufCBinaryData *b = ptr;
-        const ProtobufCBinaryData *def = f->default_value;
-        if (b->data != NULL && (def == NULL || b->data != def->data))
-          free (b->data);
-        b->data = NULL;
-        b->len = 0;
-      }
-      break;
-    case PROTOBUF_C_TYPE_MESSAGE:
-      if (*(ProtobufCMessage **) ptr != NULL)
-        protobuf_c_message_free_unpacked (*(ProtobufCMessage **) ptr, NULL);
-      *(ProtobufCMessage **) ptr = NULL;
-      break;
-    default:
-      break;
-    }
 }
 
 /* Parsing scalars. */
@@ -317,7 +207,7 @@ parse_bool (const ProtobufCFieldDescriptor *f, const char *text, protobuf_c_bool
   return TRUE;
 }
 
-/* Parse TEXT for F into the element storage at OUT (element_size bytes). */
+/* Parse TEXT for F into the element storage at OUT (ct_proto_type_size bytes). */
 static gboolean
 parse_element (const ProtobufCFieldDescriptor *f, const char *text, void *out, GError **error)
 {
@@ -380,7 +270,7 @@ parse_element (const ProtobufCFieldDescriptor *f, const char *text, void *out, G
     case PROTOBUF_C_TYPE_MESSAGE:
       if (*text != '\0')
         return fail_value (f, text, _("a message is created empty"), error);
-      *(ProtobufCMessage **) out = message_new (f->descriptor);
+      *(ProtobufCMessage **) out = ct_proto_message_new (f->descriptor);
       return TRUE;
     default:
       return fail_value (f, text, _("unsupported field type"), error);
@@ -473,15 +363,11 @@ char *
 ct_field_value_to_text (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f,
                         gsize index)
 {
-  const void *member = member_of (msg, f);
-
   if (f->label == PROTOBUF_C_LABEL_REPEATED)
-    {
-      const char *array = *(const char *const *) member;
-      g_return_val_if_fail (index < ct_field_count (msg, f), NULL);
-      return element_to_text (f, array + index * element_size (f->type));
-    }
-  return element_to_text (f, member);
+    g_return_val_if_fail (index < ct_proto_field_count (msg, f), NULL);
+  else
+    index = 0;
+  return element_to_text (f, ct_proto_field_element (msg, f, index));
 }
 
 char *
@@ -493,8 +379,8 @@ ct_field_default_to_text (const ProtobufCMessageDescriptor *desc,
 
   if (f->label == PROTOBUF_C_LABEL_REPEATED || f->type == PROTOBUF_C_TYPE_MESSAGE)
     return g_strdup ("");
-  fresh = message_new (desc);
-  text = element_to_text (f, member_of (fresh, f));
+  fresh = ct_proto_message_new (desc);
+  text = element_to_text (f, ct_proto_field_member (fresh, f));
   protobuf_c_message_free_unpacked (fresh, NULL);
   return text;
 }
@@ -549,7 +435,7 @@ walk (ProtobufCMessage *root, GArray *segments, gboolean create, const char *pat
         }
       if (f->label == PROTOBUF_C_LABEL_REPEATED)
         {
-          gsize n = ct_field_count (msg, f);
+          gsize n = ct_proto_field_count (msg, f);
           if (seg->index < 0 || (gsize) seg->index >= n)
             {
               g_set_error (error, CT_FIELD_PATH_ERROR, 2,
@@ -557,11 +443,11 @@ walk (ProtobufCMessage *root, GArray *segments, gboolean create, const char *pat
                            seg->name, (guint) n);
               return FALSE;
             }
-          msg = (*(ProtobufCMessage ***) member_of (msg, f))[seg->index];
+          msg = (*(ProtobufCMessage ***) ct_proto_field_member (msg, f))[seg->index];
         }
       else
         {
-          ProtobufCMessage **slot = member_of (msg, f);
+          ProtobufCMessage **slot = ct_proto_field_member (msg, f);
           if (*slot == NULL)
             {
               if (!create)
@@ -570,7 +456,7 @@ walk (ProtobufCMessage *root, GArray *segments, gboolean create, const char *pat
                   *field_out = NULL;
                   return TRUE;
                 }
-              *slot = message_new (f->descriptor);
+              *slot = ct_proto_message_new (f->descriptor);
             }
           msg = *slot;
         }
@@ -625,7 +511,7 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
 
     if (!walk (root, segments, FALSE, path, &holder, &found, error))
       return FALSE;
-    count = holder != NULL ? ct_field_count (holder, found) : 0;
+    count = holder != NULL ? ct_proto_field_count (holder, found) : 0;
     if (last_field != NULL && last_field->label == PROTOBUF_C_LABEL_REPEATED
         && (last->index < 0 || (gsize) last->index > count))
       {
@@ -637,8 +523,8 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
   }
   if (!walk (root, segments, TRUE, path, &msg, &f, error))
     return FALSE;
-  size = element_size (f->type);
-  if (size == 0 || !parse_element (f, value, element, error))
+  size = ct_proto_type_size (f->type);
+  if (!parse_element (f, value, element, error))
     {
       g_prefix_error (error, "%s: ", path);
       return FALSE;
@@ -646,33 +532,30 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
 
   if (f->label == PROTOBUF_C_LABEL_REPEATED)
     {
-      size_t *count = quantifier_of (msg, f);
-      char **array = member_of (msg, f);
+      size_t *count = ct_proto_field_quantifier (msg, f);
+      char **array = ct_proto_field_member (msg, f);
 
       if (last->index < 0 || (gsize) last->index > *count)
         {
-          element_free (f, element);
+          ct_proto_value_clear (f, element);
           g_set_error (error, CT_FIELD_PATH_ERROR, 2,
                        _("%s: field '%s' needs an index up to %u"), path,
                        f->name, (guint) *count);
           return FALSE;
         }
       if ((gsize) last->index == *count)
-        {
-          *array = g_realloc (*array, (*count + 1) * size);
-          (*count)++;
-        }
+        memcpy (ct_proto_field_append (msg, f), element, size);
       else
-        element_free (f, *array + last->index * size);
-      memcpy (*array + last->index * size, element, size);
+        {
+          ct_proto_value_clear (f, *array + last->index * size);
+          memcpy (*array + last->index * size, element, size);
+        }
       return TRUE;
     }
 
-  element_free (f, member_of (msg, f));
-  memcpy (member_of (msg, f), element, size);
-  if (f->label == PROTOBUF_C_LABEL_OPTIONAL && f->type != PROTOBUF_C_TYPE_STRING
-      && f->type != PROTOBUF_C_TYPE_MESSAGE)
-    *(protobuf_c_boolean *) quantifier_of (msg, f) = TRUE;
+  ct_proto_value_clear (f, ct_proto_field_member (msg, f));
+  memcpy (ct_proto_field_member (msg, f), element, size);
+  ct_proto_field_set_present (msg, f, TRUE);
   return TRUE;
 }
 
@@ -680,9 +563,9 @@ ct_field_path_set (ProtobufCMessage *root, const char *path, const char *value,
 static void
 reset_to_default (ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
 {
-  void *member = member_of (msg, f);
+  void *member = ct_proto_field_member (msg, f);
 
-  element_free (f, member);
+  ct_proto_value_clear (f, member);
   switch (f->type)
     {
     case PROTOBUF_C_TYPE_STRING:
@@ -696,15 +579,13 @@ reset_to_default (ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f)
       break;
     default:
       {
-        ProtobufCMessage *fresh = message_new (msg->descriptor);
-        memcpy (member, member_of (fresh, f), element_size (f->type));
+        ProtobufCMessage *fresh = ct_proto_message_new (msg->descriptor);
+        memcpy (member, ct_proto_field_member (fresh, f), ct_proto_type_size (f->type));
         protobuf_c_message_free_unpacked (fresh, NULL);
       }
       break;
     }
-  if (f->label == PROTOBUF_C_LABEL_OPTIONAL && f->type != PROTOBUF_C_TYPE_STRING
-      && f->type != PROTOBUF_C_TYPE_MESSAGE)
-    *(protobuf_c_boolean *) quantifier_of (msg, f) = FALSE;
+  ct_proto_field_set_present (msg, f, FALSE);
 }
 
 gboolean
@@ -723,21 +604,21 @@ ct_field_path_clear (ProtobufCMessage *root, const char *path, GError **error)
 
   if (f->label == PROTOBUF_C_LABEL_REPEATED)
     {
-      size_t *count = quantifier_of (msg, f);
-      char **array = member_of (msg, f);
-      gsize size = element_size (f->type);
+      size_t *count = ct_proto_field_quantifier (msg, f);
+      char **array = ct_proto_field_member (msg, f);
+      gsize size = ct_proto_type_size (f->type);
 
       if (last->index < 0)
         {
           for (gsize i = 0; i < *count; i++)
-            element_free (f, *array + i * size);
+            ct_proto_value_clear (f, *array + i * size);
           g_clear_pointer (array, g_free);
           *count = 0;
           return TRUE;
         }
       if ((gsize) last->index >= *count)
         return TRUE;
-      element_free (f, *array + last->index * size);
+      ct_proto_value_clear (f, *array + last->index * size);
       memmove (*array + last->index * size, *array + (last->index + 1) * size,
                (*count - last->index - 1) * size);
       if (--(*count) == 0)
@@ -769,7 +650,7 @@ ct_field_path_get (const ProtobufCMessage *root, const char *path, GError **erro
   if (msg == NULL)
     return NULL;
   last = &g_array_index (segments, Segment, segments->len - 1);
-  n = ct_field_count (msg, f);
+  n = ct_proto_field_count (msg, f);
   if (f->label == PROTOBUF_C_LABEL_REPEATED)
     {
       if (last->index < 0)

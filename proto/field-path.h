@@ -19,6 +19,8 @@
 #include <glib.h>
 #include <protobuf-c/protobuf-c.h>
 
+#include "reflect.h"
+
 G_BEGIN_DECLS
 
 /* Set the field at PATH in ROOT to VALUE, creating the messages on the way.
@@ -45,9 +47,8 @@ char *ct_field_path_get (const ProtobufCMessage *root, const char *path, GError 
 gboolean ct_field_check_value (const ProtobufCFieldDescriptor *f, const char *text,
                                GError **error);
 
-/* Helpers the form uses: how many values field F has in MSG (the count
- * of a repeated field, else 0 or 1), and element I of it as text. */
-gsize ct_field_count (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f);
+/* Element INDEX of field F in MSG as text (the form counts the elements
+ * with ct_proto_field_count(), see reflect.h). */
 char *ct_field_value_to_text (const ProtobufCMessage *msg, const ProtobufCFieldDescriptor *f,
                               gsize index);
 /* The schema default of scalar field F of messages of type DESC as text
