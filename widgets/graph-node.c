@@ -74,6 +74,7 @@ ct_graph_node_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_scale (cr, view->zoom, view->zoom);
   cairo_translate (cr, NODE_MARGIN - x, NODE_MARGIN - y);
   ct_graph_render_node (cr, view->scene, self->index, node_state (view, self),
+                        ct_graph_view_folded_selected (view, self->index),
                         ct_graph_view_palette (widget));
   /* the ports belong to the node's picture: they move with it */
   if (view->zoom >= PORT_MIN_ZOOM)

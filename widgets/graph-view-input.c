@@ -88,6 +88,20 @@ on_leave (GtkEventControllerMotion *controller, CtGraphView *self)
   set_hover (self, -1);
 }
 
+/* What a click at graph point GX, GY on NODE is about: the id of the
+ * folded layer there (its chip or row) or else the node's; *TOGGLE is set
+ * (with the node's id) on the arrow that folds and unfolds. */
+static const char *
+id_at (CtGraphView *self, int node, double gx, double gy, gboolean *toggle)
+{
+  const CtGraphNode *n = ct_graph_model_get_node (self->model, node);
+  int folded = ct_graph_scene_folded_at (self->scene, node, gx, gy, toggle);
+
+  if (folded >= 0)
+    return ((const CtGraphFolded *) g_ptr_array_index (n->folded, folded))->id;
+  return n->id;
+}
+
 static void
 on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CtGraphView *self)
 {
@@ -95,8 +109,9 @@ on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CtG
     GTK_EVENT_CONTROLLER (gesture));
   double gx, gy;
   int node;
-  gboolean is_top;
+  gboolean is_top, toggle;
   guint port;
+  const char *id;
 
   if (self->scene == NULL || ct_graph_minimap_contains (self, x, y))
     return;
@@ -117,29 +132,24 @@ on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CtG
       return;
     }
   gtk_widget_grab_focus (GTK_WIDGET (child_at (self, node)));
-  if (n_press == 2)
+  id = id_at (self, node, gx, gy, &toggle);
+  if (toggle)
     {
-      g_signal_emit (self, ct_graph_view_signals[NODE_ACTIVATED], 0,
-                     ct_graph_model_get_node (self->model, node)->id);
+      /* the arrow folds or unfolds, and nothing else (twice for a double
+       * click would undo it) */
+      if (n_press == 1)
+        ct_graph_view_set_expanded (self, id, !ct_graph_view_get_expanded (self, id));
       return;
     }
-  if (ct_graph_scene_hit_folded (self->scene, node, gx, gy) && !(state & GDK_CONTROL_MASK))
+  if (n_press == 2)
     {
-      const char *id = ct_graph_model_get_node (self->model, node)->id;
-      /* select first: the scene is rebuilt by the toggle */
-      if (!g_hash_table_contains (self->selected, id))
-        {
-          ct_graph_view_select_only (self, node);
-          g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
-        }
-      ct_graph_view_set_expanded (self, id, !ct_graph_view_get_expanded (self, id));
+      g_signal_emit (self, ct_graph_view_signals[NODE_ACTIVATED], 0, id);
       return;
     }
   if (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK))
-    ct_graph_view_toggle_selected (self, node);
-  else if (!g_hash_table_contains (self->selected, ct_graph_model_get_node (self->model,
-                                                                            node)->id))
-    ct_graph_view_select_only (self, node);
+    ct_graph_view_toggle_selected_id (self, id);
+  else if (!g_hash_table_contains (self->selected, id))
+    ct_graph_view_select_only_id (self, id);
   else
     return;  /* clicking a selected node keeps a multiple selection for dragging */
   g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
@@ -160,10 +170,12 @@ on_secondary_pressed (GtkGestureClick *gesture, int n_press, double x, double y,
     }
   if (node >= 0)
     {
-      id = ct_graph_model_get_node (self->model, node)->id;
+      gboolean toggle;
+
+      id = id_at (self, node, gx, gy, &toggle);
       if (!g_hash_table_contains (self->selected, id))
         {
-          ct_graph_view_select_only (self, node);
+          ct_graph_view_select_only_id (self, id);
           g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
         }
       gtk_widget_grab_focus (GTK_WIDGET (child_at (self, node)));
@@ -361,6 +373,21 @@ finish_rubber (CtGraphView *self, GdkModifierType state)
     g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
 }
 
+/* A connection from FROM into TO is asked for. The model that follows lays
+ * TO out again as if new, beside its new input, as inserting a layer does:
+ * a layer dropped somewhere on the canvas and then connected must not stay
+ * where it was dropped, above its input, with its edges running up behind
+ * other nodes. FROM too, when the user had placed it where it was dropped. */
+static void
+forget_places (CtGraphView *self, int from, int to)
+{
+  const char *from_id = ct_graph_model_get_node (self->model, from)->id;
+
+  ct_graph_view_forget_place (self, ct_graph_model_get_node (self->model, to)->id);
+  if (g_hash_table_contains (self->pinned, from_id))
+    ct_graph_view_forget_place (self, from_id);
+}
+
 static void
 on_drag_end (GtkGestureDrag *gesture, double dx, double dy, CtGraphView *self)
 {
@@ -376,11 +403,13 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, CtGraphView *self)
     {
     case DRAG_CONNECT:
       target = target_node (self, self->drag_start_x + dx, self->drag_start_y + dy, &bottom_port);
-      if (target >= 0 && target != self->drag_node)
-        g_signal_emit (self, ct_graph_view_signals[CONNECT_REQUESTED], 0,
-                       ct_graph_model_get_node (self->model, self->drag_node)->id,
-                       self->drag_port, ct_graph_model_get_node (self->model, target)->id,
-                       bottom_port);
+      if (target < 0 || target == self->drag_node)
+        break;
+      forget_places (self, self->drag_node, target);
+      g_signal_emit (self, ct_graph_view_signals[CONNECT_REQUESTED], 0,
+                     ct_graph_model_get_node (self->model, self->drag_node)->id,
+                     self->drag_port, ct_graph_model_get_node (self->model, target)->id,
+                     bottom_port);
       break;
     case DRAG_DISCONNECT:
       {
@@ -394,7 +423,10 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, CtGraphView *self)
           break;  /* let go where it was: nothing changes */
         /* by id: the app's answer to the first signal replaces the model */
         if (target >= 0 && target != (int) from)
-          target_id = g_strdup (ct_graph_model_get_node (self->model, target)->id);
+          {
+            target_id = g_strdup (ct_graph_model_get_node (self->model, target)->id);
+            forget_places (self, (int) from, target);
+          }
         g_signal_emit (self, ct_graph_view_signals[DISCONNECT_REQUESTED], 0,
                        (guint) self->drag_edge);
         /* dropped on another node: reconnect the blob there */

@@ -9,7 +9,10 @@
 
 #include "graph-view.h"
 
-#define ZOOM_MIN 0.05
+#define ZOOM_MIN 0.05       /* unless the whole graph needs less to fit */
+#define ZOOM_FLOOR_MIN 0.001
+#define REVEAL_MIN_ZOOM LABEL_MIN_ZOOM  /* reveal zooms in to READABLE_ZOOM below this */
+#define READABLE_ZOOM 0.75
 #define ZOOM_MAX 4.0
 #define ZOOM_STEP 1.25
 #define NODE_MARGIN 8.0     /* room around a node box for selection rings */
@@ -33,6 +36,7 @@ struct _CtGraphNodeWidget {
   CtGraphView *view;   /* not a reference: the view owns its children */
   char *id;
   guint index;
+  guint32 folded_selected;  /* as last drawn: bit i for folded layer i */
 };
 
 typedef enum {
@@ -157,6 +161,8 @@ void ct_graph_view_set_origin (CtGraphView *self, double x, double y);
 void ct_graph_view_zoom_at (CtGraphView *self, double zoom, double wx, double wy);
 /* Fit (or, for a long net, show its input end) now. */
 void ct_graph_view_fit_now (CtGraphView *self);
+/* Unpin node ID and let the next model lay it out as a new node. */
+void ct_graph_view_forget_place (CtGraphView *self, const char *id);
 /* Keep node ID at X, Y (graph coordinates) until the next relayout. */
 void ct_graph_view_pin (CtGraphView *self, const char *id, double x, double y);
 
@@ -173,6 +179,13 @@ void ct_graph_view_sync_children (CtGraphView *self);
 void ct_graph_view_update_selected (CtGraphView *self);
 void ct_graph_view_select_only (CtGraphView *self, int index);
 void ct_graph_view_toggle_selected (CtGraphView *self, int index);
+/* Select ID alone (a node's or a folded layer's), or toggle it. */
+void ct_graph_view_select_only_id (CtGraphView *self, const char *id);
+void ct_graph_view_toggle_selected_id (CtGraphView *self, const char *id);
+/* The index of folded layer ID among node INDEX's folded layers, or -1. */
+int ct_graph_view_folded_index (CtGraphView *self, int index, const char *id);
+/* Which of node INDEX's folded layers are selected: bit i for layer i. */
+guint32 ct_graph_view_folded_selected (CtGraphView *self, guint index);
 
 /* graph-view-draw.c: the GtkWidget vfuncs that draw and place. */
 void ct_graph_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot);

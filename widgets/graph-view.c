@@ -34,10 +34,8 @@ drop_missing_selection (CtGraphView *self)
 
   g_hash_table_iter_init (&iter, self->selected);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (self->model == NULL || ct_graph_model_find_node (self->model, key) < 0
-        || strcmp (ct_graph_model_get_node (self->model,
-                                            ct_graph_model_find_node (self->model, key))->id,
-                   key) != 0)
+    /* ids of nodes and of folded layers alike */
+    if (self->model == NULL || ct_graph_model_find_node (self->model, key) < 0)
       {
         g_hash_table_iter_remove (&iter);
         changed = TRUE;
@@ -154,13 +152,15 @@ ct_graph_view_set_origin (CtGraphView *self, double x, double y)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static double zoom_floor (CtGraphView *self);
+
 /* Zoom to ZOOM keeping the graph point under widget point WX, WY fixed. */
 void
 ct_graph_view_zoom_at (CtGraphView *self, double zoom, double wx, double wy)
 {
   double gx, gy;
 
-  zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
+  zoom = CLAMP (zoom, zoom_floor (self), ZOOM_MAX);
   if (zoom == self->zoom)
     return;
   ct_graph_view_stop_animation (self);
@@ -212,6 +212,22 @@ fit_area (int width, int height, double *area_w, double *area_h)
   *area_h = MAX (1.0, height - 2 * FIT_PAD - (height > 4 * FIT_BOTTOM ? FIT_BOTTOM : 0));
 }
 
+/* The least zoom: ZOOM_MIN, or less where the whole graph needs less to
+ * fit (ResNet-152 is some 24,000 pixels long). */
+static double
+zoom_floor (CtGraphView *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double aw, ah;
+
+  if (self->scene == NULL || width <= 0 || height <= 0)
+    return ZOOM_MIN;
+  fit_area (width, height, &aw, &ah);
+  return MIN (ZOOM_MIN, MIN (aw / MAX (1.0, self->scene->layout->width),
+                             ah / MAX (1.0, self->scene->layout->height)));
+}
+
 /* Centre the graph in the fit area at ZOOM. */
 static void
 fit_centre (CtGraphView *self, int width, double area_h, double zoom)
@@ -234,7 +250,7 @@ ct_graph_view_fit_now (CtGraphView *self)
   gw = MAX (1.0, self->scene->layout->width);
   gh = MAX (1.0, self->scene->layout->height);
   zoom = MIN (1.0, MIN (aw / gw, ah / gh));
-  zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
+  zoom = CLAMP (zoom, zoom_floor (self), ZOOM_MAX);
   /* a graph much longer than wide (most nets) would become a thin line:
    * fit its width and show where the data comes in */
   if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && aw / gw > 2 * zoom)
@@ -276,7 +292,7 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
   fit_area (width, height, &aw, &ah);
   gw = MAX (1.0, self->scene->layout->width);
   gh = MAX (1.0, self->scene->layout->height);
-  zoom = CLAMP (MIN (1.0, MIN (aw / gw, ah / gh)), ZOOM_MIN, ZOOM_MAX);
+  zoom = CLAMP (MIN (1.0, MIN (aw / gw, ah / gh)), zoom_floor (self), ZOOM_MAX);
   fit_centre (self, width, ah, zoom);
   ct_graph_view_redraw_all_nodes (self);
   gtk_widget_queue_allocate (GTK_WIDGET (self));
@@ -371,6 +387,9 @@ ct_graph_view_reveal (CtGraphView *self, const char *id, gboolean focus)
     }
   width = gtk_widget_get_width (GTK_WIDGET (self));
   height = gtk_widget_get_height (GTK_WIDGET (self));
+  /* a node shown too small to read is not shown: zoom in first */
+  if (self->zoom < REVEAL_MIN_ZOOM && width > 0 && height > 0)
+    ct_graph_view_zoom_at (self, READABLE_ZOOM, width / 2.0, height / 2.0);
   ct_graph_scene_node_box (self->scene, index, &x, &y, &w, &h);
   to_widget (self, x, y, &wx0, &wy0);
   to_widget (self, x + w, y + h, &wx1, &wy1);
@@ -454,6 +473,16 @@ ct_graph_view_pin (CtGraphView *self, const char *id, double x, double y)
   p->x = x;
   p->y = y;
   g_hash_table_insert (self->pinned, g_strdup (id), p);
+}
+
+void
+ct_graph_view_forget_place (CtGraphView *self, const char *id)
+{
+  int index = index_of (self, id);
+
+  g_hash_table_remove (self->pinned, id);
+  if (index >= 0 && self->scene != NULL)
+    ct_graph_scene_forget_node (self->scene, index);
 }
 
 gboolean
@@ -602,7 +631,7 @@ ct_graph_view_class_init (CtGraphViewClass *klass)
                       CT_GRAPH_RANKDIR_TB,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   ct_graph_view_properties[PROP_ZOOM] =
-    g_param_spec_double ("zoom", NULL, NULL, ZOOM_MIN, ZOOM_MAX, 1.0,
+    g_param_spec_double ("zoom", NULL, NULL, ZOOM_FLOOR_MIN, ZOOM_MAX, 1.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   ct_graph_view_properties[PROP_SHOW_MINIMAP] =
     g_param_spec_boolean ("show-minimap", NULL, NULL, TRUE,

@@ -347,58 +347,104 @@ draw_badge (cairo_t *cr, const char *text, double right, double cy, const CtGrap
   ct_graph_text_draw (cr, CT_GRAPH_TEXT_BADGE, text, right - w + 4, cy, 0, ink);
 }
 
+/* The disclosure arrow: pointing right while folded, down when unfolded. */
 static void
-draw_folded (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraphNode *n,
-             const CtGraphPalette *palette, double x, double y, double w)
+draw_toggle (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraphPalette *palette)
 {
+  double box[4], cx, cy;
+
+  if (!ct_graph_scene_folded_toggle_box (scene, node, box))
+    return;
+  cx = box[0] + box[2] / 2;
+  cy = box[1] + box[3] / 2;
   if (scene->expanded[node])
     {
-      for (guint i = 0; i < n->folded->len; i++)
-        {
-          const CtGraphFolded *f = g_ptr_array_index (n->folded, i);
-          g_autofree char *row = ct_graph_folded_row_text (f);
-          double cy = y + i * ROW_HEIGHT + ROW_HEIGHT / 2;
+      cairo_move_to (cr, cx - 4, cy - 2);
+      cairo_line_to (cr, cx + 4, cy - 2);
+      cairo_line_to (cr, cx, cy + 3);
+    }
+  else
+    {
+      cairo_move_to (cr, cx - 2, cy - 4);
+      cairo_line_to (cr, cx + 3, cy);
+      cairo_line_to (cr, cx - 2, cy + 4);
+    }
+  cairo_close_path (cr);
+  set_color (cr, &palette->text_dim, 1);
+  cairo_fill (cr);
+}
 
-          cairo_arc (cr, x + NODE_PAD_X + 3, cy, 3.5, 0, 2 * G_PI);
+/* NODE's folded layers, as chips or (expanded) rows; those whose bit is set
+ * in SELECTED are marked as selected. */
+static void
+draw_folded (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraphNode *n,
+             const CtGraphPalette *palette, guint32 selected)
+{
+  double box[4], arrow[4], next_x, y, w, h;
+
+  ct_graph_scene_node_box (scene, node, &next_x, &y, &w, &h);
+  next_x += NODE_PAD_X;
+  ct_graph_scene_folded_toggle_box (scene, node, arrow);
+  for (guint i = 0; i < n->folded->len; i++)
+    {
+      const CtGraphFolded *f = g_ptr_array_index (n->folded, i);
+      gboolean is_selected = i < 32 && (selected & (1u << i)) != 0;
+      double cy;
+
+      if (!ct_graph_scene_folded_box (scene, node, i, box))
+        {
+          ct_graph_text_draw (cr, CT_GRAPH_TEXT_CHIP, "…", next_x, arrow[1] + CHIP_HEIGHT / 2,
+                              0, &palette->text_dim);
+          break;
+        }
+      cy = box[1] + box[3] / 2;
+      next_x = box[0] + box[2] + CHIP_GAP;
+      if (scene->expanded[node])
+        {
+          g_autofree char *row = ct_graph_folded_row_text (f);
+
+          if (is_selected)
+            {
+              ct_graph_rounded_rect (cr, box[0] - 4, box[1], box[2] + 6, box[3], 4);
+              set_color (cr, &palette->accent, 0.2);
+              cairo_fill (cr);
+            }
+          cairo_arc (cr, box[0] + 3, cy, 3.5, 0, 2 * G_PI);
           set_color (cr, &palette->family[f->family], 1);
           cairo_fill (cr);
-          ct_graph_text_draw (cr, CT_GRAPH_TEXT_DETAIL, row, x + NODE_PAD_X + 11, cy,
-                              w - 2 * NODE_PAD_X - 11,
+          ct_graph_text_draw (cr, CT_GRAPH_TEXT_DETAIL, row, box[0] + 11, cy, box[2] - 11,
                               f->error != NULL ? &palette->error : &palette->text);
         }
-      return;
-    }
-  {
-    double cx = x + NODE_PAD_X;
-    double cy = y + CHIP_HEIGHT / 2;
-    for (guint i = 0; i < n->folded->len; i++)
-      {
-        const CtGraphFolded *f = g_ptr_array_index (n->folded, i);
-        double cw = ct_graph_chip_width (f);
-        CtGraphColor fill, ink;
+      else
+        {
+          CtGraphColor fill, ink;
 
-        if (cx + cw > x + w - NODE_PAD_X + 0.5)
-          {
-            ct_graph_text_draw (cr, CT_GRAPH_TEXT_CHIP, "…", cx, cy, 0, &palette->text_dim);
-            break;
-          }
-        mix (&fill, &palette->family[f->family], &palette->node_body, palette->dark ? 0.6 : 0.84);
-        mix (&ink, &palette->family[f->family], &palette->text, palette->dark ? 0.55 : 0.25);
-        ct_graph_rounded_rect (cr, cx, cy - CHIP_HEIGHT / 2, cw, CHIP_HEIGHT, CHIP_HEIGHT / 2);
-        set_color (cr, &fill, 1);
-        cairo_fill_preserve (cr);
-        if (f->error != NULL)
-          {
-            set_color (cr, &palette->error, 1);
-            cairo_set_line_width (cr, 1.2);
-            cairo_stroke (cr);
-          }
-        else
-          cairo_new_path (cr);
-        ct_graph_text_draw (cr, CT_GRAPH_TEXT_CHIP, f->type, cx + 6, cy, 0, &ink);
-        cx += cw + CHIP_GAP;
-      }
-  }
+          mix (&fill, &palette->family[f->family], &palette->node_body,
+               palette->dark ? 0.6 : 0.84);
+          mix (&ink, &palette->family[f->family], &palette->text, palette->dark ? 0.55 : 0.25);
+          ct_graph_rounded_rect (cr, box[0], box[1], box[2], box[3], CHIP_HEIGHT / 2);
+          set_color (cr, &fill, 1);
+          cairo_fill_preserve (cr);
+          if (f->error != NULL)
+            {
+              set_color (cr, &palette->error, 1);
+              cairo_set_line_width (cr, 1.2);
+              cairo_stroke (cr);
+            }
+          else
+            cairo_new_path (cr);
+          if (is_selected)
+            {
+              ct_graph_rounded_rect (cr, box[0] - 2, box[1] - 2, box[2] + 4, box[3] + 4,
+                                     CHIP_HEIGHT / 2 + 2);
+              set_color (cr, &palette->accent, 1);
+              cairo_set_line_width (cr, 2);
+              cairo_stroke (cr);
+            }
+          ct_graph_text_draw (cr, CT_GRAPH_TEXT_CHIP, f->type, box[0] + 6, cy, 0, &ink);
+        }
+    }
+  draw_toggle (cr, scene, node, palette);
 }
 
 static void
@@ -434,7 +480,8 @@ draw_port_row (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraph
 
 void
 ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
-                      CtGraphNodeState state, const CtGraphPalette *palette)
+                      CtGraphNodeState state, guint32 folded_selected,
+                      const CtGraphPalette *palette)
 {
   const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
   const CtGraphColor *family = &palette->family[n->family];
@@ -536,7 +583,7 @@ ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
       y += DETAIL_HEIGHT;
     }
   if (n->folded->len > 0)
-    draw_folded (cr, scene, node, n, palette, x, y + 2, w);
+    draw_folded (cr, scene, node, n, palette, folded_selected);
   if (ct_graph_has_port_row (n, scene->rankdir))
     draw_port_row (cr, scene, node, n, palette);
   cairo_restore (cr);
@@ -583,7 +630,7 @@ ct_graph_render_scene (cairo_t *cr, const CtGraphScene *scene, const CtGraphPale
 
   ct_graph_render_edges (cr, scene, palette, NULL, -1, TRUE);
   for (guint i = 0; i < n; i++)
-    ct_graph_render_node (cr, scene, i, CT_GRAPH_NODE_STATE_NONE, palette);
+    ct_graph_render_node (cr, scene, i, CT_GRAPH_NODE_STATE_NONE, 0, palette);
   for (guint i = 0; i < n; i++)
     ct_graph_render_ports (cr, scene, i, palette);
 }

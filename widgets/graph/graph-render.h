@@ -66,9 +66,12 @@ typedef enum {
 void ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene,
                             const CtGraphPalette *palette, const double *clip,
                             int highlight_node, gboolean labels);
-/* One node's box (without ports), at its place in the scene. */
+/* One node's box (without ports), at its place in the scene. Bit i of
+ * FOLDED_SELECTED marks the node's folded layer i as selected (the node's
+ * own selection is in STATE). */
 void ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
-                           CtGraphNodeState state, const CtGraphPalette *palette);
+                           CtGraphNodeState state, guint32 folded_selected,
+                           const CtGraphPalette *palette);
 /* One node's ports (drawn over edges and the box border). */
 void ct_graph_render_ports (cairo_t *cr, const CtGraphScene *scene, guint node,
                             const CtGraphPalette *palette);

@@ -20,6 +20,7 @@
 #define CHIP_HEIGHT 16.0
 #define CHIP_GAP 4.0
 #define ROW_HEIGHT 17.0
+#define TOGGLE_WIDTH 14.0   /* the disclosure arrow after the folded layers */
 #define PORT_RADIUS 3.5
 #define PORT_SPACING_MAX 46.0
 #define LABEL_GAP 5.0

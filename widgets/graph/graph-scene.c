@@ -104,14 +104,15 @@ measure_node (const CtGraphModel *model, guint index, gboolean expanded, CtGraph
     w = MAX (w, ct_graph_text_width (CT_GRAPH_TEXT_DETAIL, node->detail) + 2 * NODE_PAD_X);
   if (node->folded->len > 0)
     {
-      double chips = 2 * NODE_PAD_X - CHIP_GAP;
+      double chips = 2 * NODE_PAD_X - CHIP_GAP + TOGGLE_WIDTH;
       for (guint i = 0; i < node->folded->len; i++)
         {
           const CtGraphFolded *folded = g_ptr_array_index (node->folded, i);
           if (expanded)
             {
               g_autofree char *row = ct_graph_folded_row_text (folded);
-              w = MAX (w, ct_graph_text_width (CT_GRAPH_TEXT_DETAIL, row) + 2 * NODE_PAD_X + 12);
+              w = MAX (w, ct_graph_text_width (CT_GRAPH_TEXT_DETAIL, row) + 2 * NODE_PAD_X + 12
+                            + TOGGLE_WIDTH);
             }
           chips += ct_graph_chip_width (folded) + CHIP_GAP;
         }
@@ -165,7 +166,8 @@ lookup_previous (const CtGraphScene *previous, const char *id, CtGraphPoint *out
     return FALSE;
   /* folded ids find their host node: only a node's own id counts here */
   index = ct_graph_model_find_node (previous->model, id);
-  if (index < 0 || strcmp (ct_graph_model_get_node (previous->model, index)->id, id) != 0)
+  if (index < 0 || strcmp (ct_graph_model_get_node (previous->model, index)->id, id) != 0
+      || previous->forgotten[index])
     return FALSE;
   out->x = previous->layout->nodes[index].x;
   out->y = previous->layout->nodes[index].y;
@@ -189,6 +191,7 @@ ct_graph_scene_new (CtGraphModel *model, CtGraphRankdir rankdir, GHashTable *exp
   scene->model = ct_graph_model_ref (model);
   scene->rankdir = rankdir;
   scene->expanded = g_new0 (gboolean, MAX (n, 1));
+  scene->forgotten = g_new0 (gboolean, MAX (n, 1));
   scene->edge_specs = g_new0 (CtGraphLayoutEdgeSpec, MAX (m, 1));
 
   if (previous != NULL && previous->rankdir != rankdir)
@@ -266,6 +269,7 @@ ct_graph_scene_free (CtGraphScene *scene)
     return;
   ct_graph_model_unref (scene->model);
   g_free (scene->expanded);
+  g_free (scene->forgotten);
   g_free (scene->edge_specs);
   ct_graph_layout_free (scene->layout);
   g_free (scene);
@@ -305,6 +309,13 @@ ct_graph_scene_node_box (const CtGraphScene *scene, guint node, double *x, doubl
   *y = ln->y - ln->height / 2;
   *width = ln->width;
   *height = ln->height;
+}
+
+void
+ct_graph_scene_forget_node (CtGraphScene *scene, guint node)
+{
+  g_return_if_fail (node < scene->layout->n_nodes);
+  scene->forgotten[node] = TRUE;
 }
 
 void
@@ -456,19 +467,97 @@ ct_graph_scene_port_at (const CtGraphScene *scene, double x, double y, double ra
   return best;
 }
 
+/* The top of NODE's folded layers (chips or rows). */
+static double
+folded_top (const CtGraphScene *scene, guint node, const CtGraphNode *n)
+{
+  double bx, by, bw, bh;
+
+  ct_graph_scene_node_box (scene, node, &bx, &by, &bw, &bh);
+  return by + HEADER_HEIGHT + BODY_PAD + NAME_HEIGHT + (n->detail != NULL ? DETAIL_HEIGHT : 0) + 2;
+}
+
 gboolean
-ct_graph_scene_hit_folded (const CtGraphScene *scene, guint node, double x, double y)
+ct_graph_scene_folded_box (const CtGraphScene *scene, guint node, guint folded, double *box)
 {
   const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
-  double bx, by, bw, bh, top;
+  double bx, by, bw, bh, top, cx;
+
+  if (n == NULL || folded >= n->folded->len)
+    return FALSE;
+  ct_graph_scene_node_box (scene, node, &bx, &by, &bw, &bh);
+  top = folded_top (scene, node, n);
+  if (scene->expanded[node])
+    {
+      box[0] = bx + NODE_PAD_X;
+      box[1] = top + folded * ROW_HEIGHT;
+      box[2] = bw - 2 * NODE_PAD_X - TOGGLE_WIDTH;
+      box[3] = ROW_HEIGHT;
+      return TRUE;
+    }
+  cx = bx + NODE_PAD_X;
+  for (guint i = 0; i <= folded; i++)
+    {
+      double cw = ct_graph_chip_width (g_ptr_array_index (n->folded, i));
+
+      /* chips that do not fit before the arrow are left out (an ellipsis) */
+      if (cx + cw > bx + bw - NODE_PAD_X - TOGGLE_WIDTH + 0.5)
+        return FALSE;
+      if (i == folded)
+        {
+          box[0] = cx;
+          box[1] = top;
+          box[2] = cw;
+          box[3] = CHIP_HEIGHT;
+        }
+      cx += cw + CHIP_GAP;
+    }
+  return TRUE;
+}
+
+gboolean
+ct_graph_scene_folded_toggle_box (const CtGraphScene *scene, guint node, double *box)
+{
+  const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
+  double bx, by, bw, bh;
 
   if (n == NULL || n->folded->len == 0)
     return FALSE;
   ct_graph_scene_node_box (scene, node, &bx, &by, &bw, &bh);
-  top = by + HEADER_HEIGHT + BODY_PAD + NAME_HEIGHT + (n->detail != NULL ? DETAIL_HEIGHT : 0);
-  if (ct_graph_has_port_row (n, scene->rankdir))
-    bh -= PORT_ROW_HEIGHT;
-  return x >= bx && x <= bx + bw && y >= top && y <= by + bh;
+  box[0] = bx + bw - NODE_PAD_X - TOGGLE_WIDTH + 2;
+  box[1] = folded_top (scene, node, n);
+  box[2] = TOGGLE_WIDTH;
+  box[3] = scene->expanded[node] ? ROW_HEIGHT : CHIP_HEIGHT;
+  return TRUE;
+}
+
+static gboolean
+box_contains (const double *box, double pad, double x, double y)
+{
+  return x >= box[0] - pad && x <= box[0] + box[2] + pad && y >= box[1] - pad
+         && y <= box[1] + box[3] + pad;
+}
+
+int
+ct_graph_scene_folded_at (const CtGraphScene *scene, guint node, double x, double y,
+                          gboolean *toggle)
+{
+  const CtGraphNode *n = ct_graph_model_get_node (scene->model, node);
+  double box[4];
+
+  *toggle = FALSE;
+  if (n == NULL)
+    return -1;
+  /* the arrow is small: a few pixels of slack round it */
+  if (ct_graph_scene_folded_toggle_box (scene, node, box) && box_contains (box, 3, x, y))
+    {
+      *toggle = TRUE;
+      return -1;
+    }
+  for (guint i = 0; i < n->folded->len; i++)
+    if (ct_graph_scene_folded_box (scene, node, i, box) && box_contains (box, 1, x, y))
+      return (int) i;
+  return -1;
 }
 
 static double

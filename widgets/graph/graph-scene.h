@@ -18,6 +18,7 @@ typedef struct {
   gboolean *expanded;          /* per node */
   CtGraphLayoutEdgeSpec *edge_specs;  /* per edge, as given to the layout */
   CtGraphLayout *layout;
+  gboolean *forgotten;         /* per node: see ct_graph_scene_forget_node() */
 } CtGraphScene;
 
 /* Measure and lay out MODEL. EXPANDED (may be NULL) is a set of node ids
@@ -37,6 +38,10 @@ CtGraphPoint ct_graph_scene_port_position (const CtGraphScene *scene, guint node
 /* The node box as x, y (top-left), width, height. */
 void ct_graph_scene_node_box (const CtGraphScene *scene, guint node, double *x, double *y,
                               double *width, double *height);
+/* Forget NODE's place: a scene made with this one as its previous scene
+ * lays NODE out as a new node, beside its neighbours (a node just
+ * connected, which may sit anywhere). */
+void ct_graph_scene_forget_node (CtGraphScene *scene, guint node);
 /* Move NODE's centre (a user's drag); its edges then run straight. */
 void ct_graph_scene_move_node (CtGraphScene *scene, guint node, double x, double y);
 
@@ -45,9 +50,18 @@ int ct_graph_scene_node_at (const CtGraphScene *scene, double x, double y);
 /* A port within RADIUS of X, Y: returns the node and sets *IS_TOP, *PORT. */
 int ct_graph_scene_port_at (const CtGraphScene *scene, double x, double y, double radius,
                             gboolean *is_top, guint *port);
-/* Whether X, Y lies on NODE's folded layers (the chips or rows), where a
- * click expands or collapses them. */
-gboolean ct_graph_scene_hit_folded (const CtGraphScene *scene, guint node, double x, double y);
+/* Folded layers: the box (x, y, width, height) of NODE's folded layer
+ * FOLDED (its chip, or its row when expanded); FALSE when it is not shown
+ * (chips that do not fit end in an ellipsis). */
+gboolean ct_graph_scene_folded_box (const CtGraphScene *scene, guint node, guint folded,
+                                    double *box);
+/* The box of the disclosure arrow after NODE's folded layers, which folds
+ * and unfolds them; FALSE when NODE has none. */
+gboolean ct_graph_scene_folded_toggle_box (const CtGraphScene *scene, guint node, double *box);
+/* The index of NODE's folded layer at X, Y, or -1; *TOGGLE is set when X, Y
+ * is on the disclosure arrow instead. */
+int ct_graph_scene_folded_at (const CtGraphScene *scene, guint node, double x, double y,
+                              gboolean *toggle);
 /* The edge whose curve passes within TOLERANCE of X, Y. */
 int ct_graph_scene_edge_at (const CtGraphScene *scene, double x, double y, double tolerance);
 
