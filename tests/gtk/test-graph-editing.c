@@ -9,47 +9,20 @@
  * - a layer dropped on the canvas and then connected is laid out below its
  *   new input, with no edge running upwards;
  * - Fit shows the whole of ResNet-152, and Find brings a layer into view at
- *   a size that can be read.
+ *   a size that can be read;
+ * - the names and shapes an Input node writes above its two ports are not
+ *   covered by the ports.
  *
  * With CT_SCREENSHOT_DIR set, each test also saves a PNG of the window
  * (item1, item2, item3, with CT_SHOT_SUFFIX appended to the name). */
 #include <math.h>
 #include <string.h>
-#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-#include "application.h"
 #include "graph-view.h"
-#include "window.h"
+#include "gui-test.h"
 
 static CtApplication *app;
-
-static gboolean
-flag_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-settle (CtWindow *window)
-{
-  spin (20);
-  ct_document_wait_validated (ct_window_get_document (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  spin (20);
-}
 
 static CtWindow *
 open_window (const char *example, const char *path)
@@ -65,8 +38,8 @@ open_window (const char *example, const char *path)
       g_autoptr (GFile) file = g_file_new_for_path (path);
       g_assert_true (ct_window_load_file (window, file));
     }
-  settle (window);
-  spin (300);
+  ct_gui_test_settle (window);
+  ct_gui_test_spin (300);
   return window;
 }
 
@@ -75,34 +48,13 @@ close_window (CtWindow *window)
 {
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  ct_gui_test_spin (10);
 }
 
 static CtGraphView *
 view_of (CtWindow *window)
 {
   return CT_GRAPH_VIEW (ct_window_get_graph_view (window));
-}
-
-/* The first widget under WIDGET of TYPE whose label is TEXT (TEXT NULL:
- * any), depth first. */
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type, const char *text)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type)
-          && (text == NULL || (GTK_IS_LABEL (child)
-                               && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)))
-        return child;
-      found = find_widget (child, type, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* The view's controller of TYPE (for a click gesture, the one for BUTTON). */
@@ -162,7 +114,7 @@ click (CtGraphView *view, guint button, int n_press, guint node, double gx, doub
 
   to_view (view, node, gx, gy, &wx, &wy);
   g_signal_emit_by_name (gesture, "pressed", n_press, wx, wy);
-  spin (20);
+  ct_gui_test_spin (20);
 }
 
 static void
@@ -186,29 +138,10 @@ assert_inspected (CtWindow *window, const char *name)
 {
   GtkWidget *title;
 
-  spin (100);  /* the inspector follows the selection when idle */
-  title = find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, name);
+  ct_gui_test_spin (100);  /* the inspector follows the selection when idle */
+  title = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, name);
   g_assert_nonnull (title);
   g_assert_true (gtk_widget_get_mapped (title));
-}
-
-static gboolean
-save_png (GtkWidget *widget, const char *path)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  return gdk_texture_save_to_png (texture, path);
 }
 
 /* With CT_SCREENSHOT_DIR set: the window as NAME + CT_SHOT_SUFFIX + ".png". */
@@ -224,8 +157,8 @@ shoot (CtWindow *window, const char *name)
     return;
   file = g_strdup_printf ("%s%s.png", name, suffix != NULL ? suffix : "");
   path = g_build_filename (dir, file, NULL);
-  spin (400);
-  g_assert_true (save_png (GTK_WIDGET (window), path));
+  ct_gui_test_spin (400);
+  g_assert_true (ct_gui_test_save_png (GTK_WIDGET (window), path));
   g_test_message ("saved %s", path);
 }
 
@@ -239,13 +172,14 @@ on_context_menu (CtGraphView *view, const char *id, double x, double y, char **o
 static void
 find_text (CtWindow *window, const char *text)
 {
-  GtkWidget *bar = find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_BAR, NULL);
-  GtkWidget *entry = bar != NULL ? find_widget (bar, GTK_TYPE_SEARCH_ENTRY, NULL) : NULL;
+  GtkWidget *bar = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_BAR, NULL);
+  GtkWidget *entry = bar != NULL ? ct_gui_test_find_widget (bar, GTK_TYPE_SEARCH_ENTRY, NULL)
+                                  : NULL;
 
   g_assert_nonnull (entry);
   g_action_group_activate_action (G_ACTION_GROUP (window), "find", NULL);
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
-  spin (400);  /* the entry reports a change after a short pause */
+  ct_gui_test_spin (400);  /* the entry reports a change after a short pause */
 }
 
 /* Folded layers: a click on a chip or a row selects that layer. */
@@ -284,7 +218,7 @@ test_folded_layers (void)
   assert_selected (window, "relu1");
   g_signal_handlers_disconnect_by_data (view, &asked);
   {
-    GtkWidget *popover = find_widget (GTK_WIDGET (view), GTK_TYPE_POPOVER_MENU, NULL);
+    GtkWidget *popover = ct_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_POPOVER_MENU, NULL);
     if (popover != NULL)
       gtk_popover_popdown (GTK_POPOVER (popover));
   }
@@ -340,7 +274,7 @@ test_connect_lays_out (void)
 
   /* a layer dropped on the empty canvas, up and to the right */
   g_signal_emit_by_name (view, "layer-dropped", "InnerProduct", x, y, -1);
-  settle (window);
+  ct_gui_test_settle (window);
   {
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     g_assert_cmpuint (g_strv_length (selected), ==, 1);
@@ -350,8 +284,8 @@ test_connect_lays_out (void)
   g_assert_cmpfloat (fabs (scene->layout->nodes[node_of (view, id)].y - y), <, 1);
 
   drag_connect (view, "pool2", id);
-  settle (window);
-  spin (100);
+  ct_gui_test_settle (window);
+  ct_gui_test_spin (100);
   scene = ct_graph_view_get_scene (view);
   model = ct_graph_view_get_model (view);
   pool2 = node_of (view, "pool2");
@@ -393,7 +327,7 @@ test_fit_and_find_large (void)
   GtkWidget *child;
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
-  spin (50);
+  ct_gui_test_spin (50);
   zoom = ct_graph_view_get_zoom (view);
   g_test_message ("fit: %.4f for %.0f×%.0f in %d×%d", zoom, scene->layout->width,
                   scene->layout->height, width, height);
@@ -402,7 +336,7 @@ test_fit_and_find_large (void)
   shoot (window, "item3-fit");
 
   find_text (window, "res5a_branch2b");
-  spin (400);  /* the scroll is animated */
+  ct_gui_test_spin (400);  /* the scroll is animated */
   assert_selected (window, "res5a_branch2b");
   zoom = ct_graph_view_get_zoom (view);
   g_assert_cmpfloat (zoom, >=, 0.45);
@@ -418,63 +352,79 @@ test_fit_and_find_large (void)
   close_window (window);
 }
 
+/* An Input node with two tops names them (with the shape) in a row above
+ * its ports: no text may run under a port circle. */
 static void
-skip_no_display (void)
+test_port_row_clear (void)
 {
-  g_test_skip ("no display");
-}
+  static const char net[] =
+    "name: \"two-tops\"\n"
+    "layer { name: \"data\" type: \"Input\" top: \"data\" top: \"label\"\n"
+    "  input_param { shape { dim: 1 dim: 3 dim: 8 dim: 8 } shape { dim: 1 } } }\n"
+    "layer { name: \"ip\" type: \"InnerProduct\" bottom: \"data\" top: \"ip\"\n"
+    "  inner_product_param { num_output: 2 } }\n";
+  g_autofree char *dir = g_dir_make_tmp ("cortado-port-row-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "two-tops.prototxt", NULL);
+  CtWindow *window;
+  const CtGraphScene *scene;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double x, y, w, h;
+  int node, dark = 0;
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  g_assert_true (g_file_set_contents (path, net, -1, NULL));
+  window = open_window (NULL, path);
+  scene = ct_graph_view_get_scene (view_of (window));
+  node = node_of (view_of (window), "data");
+  ct_graph_scene_node_box (scene, node, &x, &y, &w, &h);
+  /* the node as the view draws it, without its ports, at 4 pixels a unit */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (w + 16) * 4,
+                                        (int) (h + 16) * 4);
+  cr = cairo_create (surface);
+  cairo_scale (cr, 4, 4);
+  cairo_translate (cr, 8 - x, 8 - y);
+  ct_graph_render_node (cr, scene, node, CT_GRAPH_NODE_STATE_NONE, 0,
+                        ct_graph_palette_get (FALSE));
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  for (guint port = 0; port < 2; port++)
     {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
+      CtGraphPoint p = ct_graph_scene_port_position (scene, node, TRUE, port);
+      const guint8 *data = cairo_image_surface_get_data (surface);
+      int stride = cairo_image_surface_get_stride (surface);
+
+      /* where the port circle (radius 3.5, stroke 1.5) goes, above the
+       * border */
+      for (int py = (int) ((p.y - 6 - y + 8) * 4); py < (int) ((p.y - 2 - y + 8) * 4); py++)
+        for (int px = (int) ((p.x - 4 - x + 8) * 4); px < (int) ((p.x + 4 - x + 8) * 4); px++)
+          {
+            const guint8 *pixel = data + py * stride + px * 4;  /* B, G, R, A */
+            if (pixel[3] > 0 && pixel[0] + pixel[1] + pixel[2] < 3 * 150)
+              dark++;
+          }
     }
-  g_rmdir (path);
+  cairo_surface_destroy (surface);
+  g_test_message ("%d dark pixels where the ports go", dark);
+  g_assert_cmpint (dark, ==, 0);
+  shoot (window, "item9");
+  close_window (window);
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 int
 main (int argc, char *argv[])
 {
-  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
-  g_autofree char *scratch = g_dir_make_tmp ("cortado-graph-editing-XXXXXX", NULL);
-  g_autofree char *drafts = g_build_filename (scratch, "drafts", NULL);
-  g_autofree char *data = g_build_filename (scratch, "data", NULL);
+  char *scratch;
   int status;
 
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  /* Before GLib reads them: recent files and drafts stay in SCRATCH. */
-  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("LANGUAGE", "C", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (ct_gui_test_init (&argc, &argv, "/graph-editing", &scratch, &app))
     {
-      g_test_add_func ("/graph-editing/no-display", skip_no_display);
-      g_test_run ();
-      remove_tree (scratch);
-      return 77;
+      g_test_add_func ("/graph-editing/folded-layers", test_folded_layers);
+      g_test_add_func ("/graph-editing/connect-lays-out", test_connect_lays_out);
+      g_test_add_func ("/graph-editing/fit-and-find-large", test_fit_and_find_large);
+      g_test_add_func ("/graph-editing/port-row-clear", test_port_row_clear);
     }
-  ct_application_ensure_resources ();
-  app = ct_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
-  g_test_add_func ("/graph-editing/folded-layers", test_folded_layers);
-  g_test_add_func ("/graph-editing/connect-lays-out", test_connect_lays_out);
-  g_test_add_func ("/graph-editing/fit-and-find-large", test_fit_and_find_large);
   status = g_test_run ();
-  g_clear_object (&app);
-  remove_tree (scratch);
-  return status;
+  return ct_gui_test_finish (status, scratch, app);
 }

@@ -455,7 +455,9 @@ draw_port_row (cairo_t *cr, const CtGraphScene *scene, guint node, const CtGraph
   double spacing;
 
   ct_graph_scene_node_box (scene, node, &x, &y, &w, &h);
-  cy = y + h - PORT_ROW_HEIGHT / 2 - 1;
+  /* the names sit above the ports, not on them: half hidden by a port
+   * circle and the border, "data" and "label" could not be read */
+  cy = y + h - PORT_ROW_CLEAR - (PORT_ROW_HEIGHT - PORT_ROW_CLEAR) / 2;
   spacing = (w - 16) / n->tops->len;
   cairo_move_to (cr, x + 6, y + h - PORT_ROW_HEIGHT - 0.5);
   cairo_line_to (cr, x + w - 6, y + h - PORT_ROW_HEIGHT - 0.5);

@@ -25,7 +25,8 @@
 #define PORT_SPACING_MAX 46.0
 #define LABEL_GAP 5.0
 #define TRUNK_LENGTH 22.0
-#define PORT_ROW_HEIGHT 14.0
+#define PORT_ROW_HEIGHT 19.0
+#define PORT_ROW_CLEAR 5.0   /* the row's text keeps this far above the ports */
 
 typedef enum {
   CT_GRAPH_TEXT_TYPE,    /* header: bold */
