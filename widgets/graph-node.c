@@ -23,7 +23,6 @@ ct_graph_view_palette (GtkWidget *widget)
                                > 0.5);
 }
 
-
 /* Node widgets */
 
 static CtGraphNodeState
@@ -199,7 +198,6 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
     gtk_accessible_reset_state (GTK_ACCESSIBLE (node), GTK_ACCESSIBLE_STATE_INVALID);
 }
 
-
 void
 ct_graph_view_redraw_node (CtGraphView *self, int index)
 {
@@ -215,7 +213,6 @@ ct_graph_view_redraw_all_nodes (CtGraphView *self)
   for (guint i = 0; i < self->children->len; i++)
     gtk_widget_queue_draw (g_ptr_array_index (self->children, i));
 }
-
 
 /* Children */
 

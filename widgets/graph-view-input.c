@@ -28,7 +28,6 @@ edge_into (CtGraphView *self, guint node, guint port)
   return -1;
 }
 
-
 static void
 set_hover (CtGraphView *self, int node)
 {

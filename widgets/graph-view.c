@@ -400,7 +400,6 @@ ct_graph_view_reveal (CtGraphView *self, const char *id, gboolean focus)
   return TRUE;
 }
 
-
 void
 ct_graph_view_set_highlight (CtGraphView *self, const char *id)
 {
@@ -674,7 +673,6 @@ ct_graph_view_class_init (CtGraphViewClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
-
 static void
 ct_graph_view_init (CtGraphView *self)
 {
@@ -698,7 +696,6 @@ ct_graph_view_init (CtGraphView *self)
 
   ct_graph_view_init_input (self);
 }
-
 
 GtkWidget *
 ct_graph_view_new (void)

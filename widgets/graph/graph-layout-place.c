@@ -111,7 +111,6 @@ desired_x (CtLayoutState *l, guint v, gboolean use_up, gboolean use_down, gboole
   *w = weight;
 }
 
-
 static int
 compare_double (gconstpointer a, gconstpointer b)
 {
