@@ -162,18 +162,26 @@ ct_window_dup_selected (CtWindow *self)
   return ct_selection_dup_ids (self->selection);
 }
 
-/* IDS as the canvas would hold them: only nodes it shows, in its order. */
+/* IDS as the canvas would hold them: only nodes it shows and the layers
+ * folded into them, in its order. */
 static GStrv
 shown_ids (CtWindow *self, const char *const *ids)
 {
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
 
-  for (guint i = 0; model != NULL && i < ct_graph_model_n_nodes (model); i++)
+  for (guint i = 0; model != NULL && ids != NULL && i < ct_graph_model_n_nodes (model); i++)
     {
-      const char *id = ct_graph_model_get_node (model, i)->id;
-      if (ids != NULL && g_strv_contains (ids, id))
-        g_strv_builder_add (builder, id);
+      const CtGraphNode *node = ct_graph_model_get_node (model, i);
+
+      if (g_strv_contains (ids, node->id))
+        g_strv_builder_add (builder, node->id);
+      for (guint j = 0; node->folded != NULL && j < node->folded->len; j++)
+        {
+          const CtGraphFolded *folded = g_ptr_array_index (node->folded, j);
+          if (g_strv_contains (ids, folded->id))
+            g_strv_builder_add (builder, folded->id);
+        }
     }
   return g_strv_builder_end (builder);
 }

@@ -23,8 +23,13 @@
  * its document, derives a new model and calls ct_graph_view_set_model(),
  * which lays the graph out again moving as few nodes as it can.
  *
- * Ids are the node ids of the model (layer names); folded layers' ids find
- * the node they are folded into. */
+ * Ids are the node ids of the model (layer names) and the ids of layers
+ * folded into a node (a ReLU after a convolution): a click on a folded
+ * layer's chip (or its row, unfolded) selects that layer, and the
+ * selection, Find, "selection-changed", "node-activated" and "context-menu"
+ * carry its own id; its node marks it as the selected one. The small arrow
+ * after the chips folds and unfolds them. Elsewhere (reveal, highlight,
+ * positions) a folded layer's id stands for the node it is folded into. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -57,8 +62,9 @@ CtGraphRankdir ct_graph_view_get_rankdir (CtGraphView *self);
 /* Forget every position and lay the whole graph out afresh, then fit. */
 void ct_graph_view_relayout (CtGraphView *self);
 
-/* Zoom. Property "zoom" (1.0 = 100 %, clamped to 0.05 .. 4). The zoom
- * functions keep the centre of the view where it is. */
+/* Zoom. Property "zoom" (1.0 = 100 %, clamped to 0.05 .. 4, or below 0.05
+ * as far as the whole graph needs to fit). The zoom functions keep the
+ * centre of the view where it is. */
 double ct_graph_view_get_zoom (CtGraphView *self);
 void ct_graph_view_set_zoom (CtGraphView *self, double zoom);
 void ct_graph_view_zoom_in (CtGraphView *self);
@@ -71,7 +77,7 @@ void ct_graph_view_zoom_to_fit (CtGraphView *self);
 void ct_graph_view_set_show_minimap (CtGraphView *self, gboolean show);
 gboolean ct_graph_view_get_show_minimap (CtGraphView *self);
 
-/* Selection, by node id. dup_selected returns a NULL-terminated, owned
+/* Selection, by node or folded layer id. dup_selected returns a NULL-terminated, owned
  * array (never NULL) in model order. Setting it does not emit
  * selection-changed (the caller knows); user clicks do. */
 char **ct_graph_view_dup_selected (CtGraphView *self);
@@ -80,13 +86,15 @@ void ct_graph_view_select_all (CtGraphView *self);
 void ct_graph_view_unselect_all (CtGraphView *self);
 
 /* Scroll (animated when the widget is mapped) so that node ID is visible,
- * centred if it was not; give it the keyboard focus if FOCUS. FALSE if no
- * such node. */
+ * centred if it was not, zooming in first to 75 % when the zoom is too small
+ * to read a node (below 45 %); give it the keyboard focus if FOCUS. FALSE
+ * if no such node. */
 gboolean ct_graph_view_reveal (CtGraphView *self, const char *id, gboolean focus);
 
 /* Find: the id of the first node after AFTER_ID (NULL: from the start, in
- * model order, wrapping) whose name or folded layer name contains TEXT
- * (case-insensitive), or NULL. Borrowed from the model. Combine with
+ * model order, each node followed by its folded layers, wrapping) whose
+ * name contains TEXT (case-insensitive): a node's id or a folded layer's,
+ * or NULL. Borrowed from the model. Combine with
  * ct_graph_view_reveal() and ct_graph_view_set_selected(). */
 const char *ct_graph_view_find (CtGraphView *self, const char *text, const char *after_id);
 

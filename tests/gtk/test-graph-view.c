@@ -201,13 +201,13 @@ test_selection (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_strv_length (all), ==, 9);
   g_assert_cmpuint (f->selection_changes, ==, 3);
 
-  /* setting it does not emit; a folded layer's id selects its host */
+  /* setting it does not emit; a folded layer is selected as itself */
   ct_graph_view_set_selected (f->view, ids);
   set = ct_graph_view_dup_selected (f->view);
   g_assert_cmpuint (f->selection_changes, ==, 3);
   g_assert_cmpuint (g_strv_length (set), ==, 2);
   g_assert_cmpstr (set[0], ==, "conv2");
-  g_assert_cmpstr (set[1], ==, "ip1");
+  g_assert_cmpstr (set[1], ==, "relu1");
 }
 
 static void
@@ -230,7 +230,10 @@ test_delete_and_find (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ct_graph_view_find (f->view, "POOL", NULL), ==, "pool1");
   g_assert_cmpstr (ct_graph_view_find (f->view, "pool", "pool1"), ==, "pool2");
   g_assert_cmpstr (ct_graph_view_find (f->view, "pool", "pool2"), ==, "pool1");
-  g_assert_cmpstr (ct_graph_view_find (f->view, "relu", NULL), ==, "ip1");
+  /* a folded layer is found as itself, and Find goes on past it */
+  g_assert_cmpstr (ct_graph_view_find (f->view, "relu", NULL), ==, "relu1");
+  g_assert_cmpstr (ct_graph_view_find (f->view, "1", "ip1"), ==, "relu1");
+  g_assert_cmpstr (ct_graph_view_find (f->view, "ip", "relu1"), ==, "ip2");
   g_assert_null (ct_graph_view_find (f->view, "nothing-like-it", NULL));
   g_assert_true (ct_graph_view_reveal (f->view, "loss", TRUE));
   g_assert_false (ct_graph_view_reveal (f->view, "nothing-like-it", FALSE));

@@ -1,8 +1,7 @@
-/* graph-render.h: drawing a laid-out CtGraphModel with cairo, GTK-free.
+/* graph-render.h: drawing a CtGraphScene (graph-scene.h) with cairo,
+ * GTK-free: painting (graph-render.c) and export to files (graph-export.c).
  *
- * A CtGraphScene is a model plus everything needed to draw it: each node's
- * size (measured from its text with Pango), whether its folded layers are
- * expanded, the layout, and the port positions. The same drawing code
+ * The same drawing code
  * serves `cortado-cli draw` (PNG, SVG, PDF), the tests (image surfaces, no
  * display) and the GTK canvas (edges and ports inside
  * gtk_snapshot_append_cairo, each node widget drawing its own box), so the
@@ -20,8 +19,7 @@
 #include <cairo.h>
 #include <glib.h>
 
-#include "graph-layout.h"
-#include "graph-model.h"
+#include "graph-scene.h"
 
 G_BEGIN_DECLS
 
@@ -61,45 +59,6 @@ typedef enum {
   CT_GRAPH_NODE_STATE_DROP_TARGET = 1 << 4,  /* a connection would land here */
 } CtGraphNodeState;
 
-typedef struct {
-  CtGraphModel *model;         /* owned reference */
-  CtGraphRankdir rankdir;
-  gboolean *expanded;          /* per node */
-  CtGraphLayoutEdgeSpec *edge_specs;  /* per edge, as given to the layout */
-  CtGraphLayout *layout;
-} CtGraphScene;
-
-/* Measure and lay out MODEL. EXPANDED (may be NULL) is a set of node ids
- * (keys of a GHashTable) whose folded layers show as rows. PREVIOUS (may be
- * NULL) is a scene whose node positions to keep for nodes of the same id
- * (incremental layout). PINNED (may be NULL) maps node ids to CtGraphPoint*
- * centres to place those nodes at, after layout. */
-CtGraphScene *ct_graph_scene_new (CtGraphModel *model, CtGraphRankdir rankdir,
-                                  GHashTable *expanded, const CtGraphScene *previous,
-                                  GHashTable *pinned);
-void ct_graph_scene_free (CtGraphScene *scene);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtGraphScene, ct_graph_scene_free)
-
-/* Where port PORT of NODE sits: a top port (IS_TOP) or a bottom port. */
-CtGraphPoint ct_graph_scene_port_position (const CtGraphScene *scene, guint node,
-                                           gboolean is_top, guint port);
-/* The node box as x, y (top-left), width, height. */
-void ct_graph_scene_node_box (const CtGraphScene *scene, guint node, double *x, double *y,
-                              double *width, double *height);
-/* Move NODE's centre (a user's drag); its edges then run straight. */
-void ct_graph_scene_move_node (CtGraphScene *scene, guint node, double x, double y);
-
-/* Hit testing, graph coordinates. -1 when nothing is there. */
-int ct_graph_scene_node_at (const CtGraphScene *scene, double x, double y);
-/* A port within RADIUS of X, Y: returns the node and sets *IS_TOP, *PORT. */
-int ct_graph_scene_port_at (const CtGraphScene *scene, double x, double y, double radius,
-                            gboolean *is_top, guint *port);
-/* Whether X, Y lies on NODE's folded layers (the chips or rows), where a
- * click expands or collapses them. */
-gboolean ct_graph_scene_hit_folded (const CtGraphScene *scene, guint node, double x, double y);
-/* The edge whose curve passes within TOLERANCE of X, Y. */
-int ct_graph_scene_edge_at (const CtGraphScene *scene, double x, double y, double tolerance);
-
 /* Drawing, in graph coordinates (the caller sets the transform). */
 /* Edges and (with LABELS) the blob names and shapes beside them; CLIP (x,
  * y, width, height; may be NULL) skips what lies outside. HIGHLIGHT_NODE >= 0
@@ -107,12 +66,18 @@ int ct_graph_scene_edge_at (const CtGraphScene *scene, double x, double y, doubl
 void ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene,
                             const CtGraphPalette *palette, const double *clip,
                             int highlight_node, gboolean labels);
-/* One node's box (without ports), at its place in the scene. */
+/* One node's box (without ports), at its place in the scene. Bit i of
+ * FOLDED_SELECTED marks the node's folded layer i as selected (the node's
+ * own selection is in STATE). */
 void ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
-                           CtGraphNodeState state, const CtGraphPalette *palette);
+                           CtGraphNodeState state, guint32 folded_selected,
+                           const CtGraphPalette *palette);
 /* One node's ports (drawn over edges and the box border). */
 void ct_graph_render_ports (cairo_t *cr, const CtGraphScene *scene, guint node,
                             const CtGraphPalette *palette);
+/* A rectangle with corners rounded to radius R (at most half a side), as
+ * a new sub-path. */
+void ct_graph_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r);
 /* Everything: edges, nodes, ports. */
 void ct_graph_render_scene (cairo_t *cr, const CtGraphScene *scene,
                             const CtGraphPalette *palette);

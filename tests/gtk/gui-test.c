@@ -1,0 +1,141 @@
+/* gui-test.c: helpers of the window tests under Xvfb (see gui-test.h). */
+#include "gui-test.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+static gboolean
+flag_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+ct_gui_test_spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+ct_gui_test_settle (CtWindow *window)
+{
+  ct_gui_test_spin (20);
+  ct_document_wait_validated (ct_window_get_document (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  ct_gui_test_spin (20);
+}
+
+GtkWidget *
+ct_gui_test_find_widget (GtkWidget *widget, GType type, const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type)
+          && (text == NULL || (GTK_IS_LABEL (child)
+                               && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)))
+        return child;
+      found = ct_gui_test_find_widget (child, type, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+gboolean
+ct_gui_test_save_png (GtkWidget *widget, const char *path)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  /* the node is NULL until the widget has been drawn once */
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gdk_texture_save_to_png (texture, path);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+skip_no_display (void)
+{
+  g_test_skip ("no display");
+}
+
+gboolean
+ct_gui_test_init (int *argc, char ***argv, const char *prefix, char **scratch,
+                  CtApplication **app)
+{
+  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
+  g_autofree char *drafts = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *skip = NULL;
+
+  *scratch = g_dir_make_tmp ("cortado-gui-test-XXXXXX", NULL);
+  *app = NULL;
+  drafts = g_build_filename (*scratch, "drafts", NULL);
+  data = g_build_filename (*scratch, "data", NULL);
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  /* Before GLib reads them: recent files and drafts stay in SCRATCH. */
+  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  /* English strings: the tests look for labels by their text. */
+  g_setenv ("LANGUAGE", "C", TRUE);
+  g_test_init (argc, argv, NULL);
+  if (!gtk_init_check ())
+    {
+      skip = g_strdup_printf ("%s/no-display", prefix);
+      g_test_add_func (skip, skip_no_display);
+      return FALSE;
+    }
+  ct_application_ensure_resources ();
+  *app = ct_application_new ();
+  g_application_set_flags (G_APPLICATION (*app),
+                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  g_assert_true (g_application_register (G_APPLICATION (*app), NULL, NULL));
+  return TRUE;
+}
+
+int
+ct_gui_test_finish (int status, char *scratch, CtApplication *app)
+{
+  gboolean display = app != NULL;
+
+  g_clear_object (&app);
+  remove_tree (scratch);
+  g_free (scratch);
+  return display ? status : 77;
+}
