@@ -3,7 +3,8 @@
  * binary and HDF5 formats (Caffe's trained LeNet through HDF5 and back);
  * a solverstate with legacy 4-D history shapes; resuming at iteration 5 of
  * 10 reaching bit for bit the weights and history of the uninterrupted run
- * (Adam with a multistep policy, both formats); and states that do not fit
+ * (SGD, Nesterov, AdaGrad, RMSProp, AdaDelta and Adam, both formats);
+ * and states that do not fit
  * or are not states at all. */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -334,6 +335,28 @@ test_resume_adadelta (void)
                 BINARY_FORMAT);
 }
 
+static void
+test_resume_nesterov (void)
+{
+  check_resume ("type: 'Nesterov' momentum: 0.9 lr_policy: 'step' gamma: 0.5 stepsize: 3",
+                BINARY_FORMAT);
+}
+
+/* AdaGrad takes no momentum (Caffe refuses one). */
+static void
+test_resume_adagrad_hdf5 (void)
+{
+  check_resume ("type: 'AdaGrad' delta: 1e-6 lr_policy: 'inv' gamma: 0.1 power: 0.75 "
+                "snapshot_format: HDF5", HDF5_FORMAT);
+}
+
+static void
+test_resume_rmsprop (void)
+{
+  check_resume ("type: 'RMSProp' rms_decay: 0.95 delta: 1e-6 lr_policy: 'exp' gamma: 0.9",
+                BINARY_FORMAT);
+}
+
 /* A state as old Caffe wrote it: history with legacy num/channels/height/
  * width shapes. It restores: only the sizes must agree. */
 static void
@@ -432,6 +455,9 @@ main (int argc, char **argv)
   g_test_add_func ("/solver-snapshot/resume/adam-binary", test_resume_adam_binary);
   g_test_add_func ("/solver-snapshot/resume/sgd-hdf5", test_resume_sgd_hdf5);
   g_test_add_func ("/solver-snapshot/resume/adadelta", test_resume_adadelta);
+  g_test_add_func ("/solver-snapshot/resume/nesterov", test_resume_nesterov);
+  g_test_add_func ("/solver-snapshot/resume/adagrad-hdf5", test_resume_adagrad_hdf5);
+  g_test_add_func ("/solver-snapshot/resume/rmsprop", test_resume_rmsprop);
   g_test_add_func ("/solver-snapshot/legacy-state", test_legacy_state);
   g_test_add_func ("/solver-snapshot/bad-states", test_bad_states);
   return g_test_run ();
