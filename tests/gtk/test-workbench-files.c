@@ -117,7 +117,8 @@ test_fork_fields_kept (void)
   g_assert_true (ct_window_load_file (window, file));
   ct_test_settle (window);
   g_assert_null (ct_document_get_parse_error (ct_window_get_document (window)));
-  g_assert_cmpuint (ct_graph_model_n_nodes (ct_graph_view_get_model (ct_test_view_of (window))), >, 60);
+  g_assert_cmpuint (ct_graph_model_n_nodes (ct_graph_view_get_model (ct_test_view_of (window))),
+                    >, 60);
   /* an edit, so that the text is printed again, then win.save */
   ct_window_select (window, (const char *[]) { "conv1_1", NULL });
   ct_test_activate (window, "duplicate");
@@ -203,8 +204,10 @@ test_open_paths (void)
     CtWindow *opened = NULL;
 
     g_application_open (G_APPLICATION (ct_test_app), files, 2, "");
-    ct_test_settle (CT_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (ct_test_app))));
-    for (GList *l = gtk_application_get_windows (GTK_APPLICATION (ct_test_app)); l != NULL; l = l->next)
+    ct_test_settle (CT_WINDOW (gtk_application_get_active_window (
+      GTK_APPLICATION (ct_test_app))));
+    for (GList *l = gtk_application_get_windows (GTK_APPLICATION (ct_test_app)); l != NULL;
+         l = l->next)
       if (CT_IS_WINDOW (l->data) && ct_window_get_file (l->data) != NULL
           && g_file_equal (ct_window_get_file (l->data), net))
         opened = l->data;
