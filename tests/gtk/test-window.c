@@ -606,6 +606,8 @@ test_screenshots (void)
 
   if (g_test_subprocess ())
     {
+      /* Cortado's own strings in Chinese, not only GTK's */
+      g_assert_cmpstr (g_dgettext (GETTEXT_PACKAGE, "_Open"), !=, "_Open");
       take_screenshots (wanted, "-zh_CN");
       return;
     }
