@@ -7,7 +7,8 @@ A test counts once per build (names are prefixed with the build folder).
 GLib tests exit 0 when only some of their subtests skip, so each test's
 output (GLib's TAP: "ok 3 /path # SKIP reason") is read too: every skipped
 subtest, and every incomplete one ("not ok 3 /path # TODO reason"), is
-printed with its reason and counted in "N skipped". The last line is
+printed with its reason and counted in "N skipped" (a test that skips as
+a whole counts once). The last line is
 "N passed, N failed"; the exit status is 1 when anything failed.
 """
 import json
@@ -31,16 +32,19 @@ def main():
             if key in seen:
                 continue
             seen.add(key)
+            subtests = [m.groups() for m in SUBTEST.finditer(t.get('stdout') or '')]
             if t['result'] in ('OK', 'EXPECTEDFAIL'):
                 passed += 1
             elif t['result'] == 'SKIP':
+                # one skip, however many of its subtests said why
                 skipped += 1
-                print('skipped:', build, t['name'])
+                why = '; '.join(reason.strip() for _, _, reason in subtests if reason.strip())
+                print('skipped:', build, t['name'] + (f': {why}' if why else ''))
+                continue
             else:
                 failed += 1
                 print('FAILED:', build, t['name'], t['result'])
-            for m in SUBTEST.finditer(t.get('stdout') or ''):
-                subtest, kind, reason = m.groups()
+            for subtest, kind, reason in subtests:
                 skipped += 1
                 word = 'skipped' if kind == 'SKIP' else 'incomplete'
                 print(f'{word}: {build} {t["name"]} {subtest}: {reason.strip() or "no reason"}')
