@@ -513,6 +513,13 @@ step (CtDocument *self, GPtrArray *from, GPtrArray *to)
 }
 
 void
+ct_document_end_undo_group (CtDocument *self)
+{
+  g_return_if_fail (CT_IS_DOCUMENT (self));
+  g_clear_pointer (&self->last_group, g_free);
+}
+
+void
 ct_document_undo (CtDocument *self)
 {
   g_return_if_fail (CT_IS_DOCUMENT (self));

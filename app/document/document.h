@@ -73,6 +73,10 @@ gboolean ct_document_can_undo (CtDocument *self);
 gboolean ct_document_can_redo (CtDocument *self);
 void ct_document_undo (CtDocument *self);
 void ct_document_redo (CtDocument *self);
+/* Ends the present group (a burst of typing, nudges of one field): the
+ * next change is an undo step of its own however soon it comes. Tests use
+ * it rather than wait out the grouping time. */
+void ct_document_end_undo_group (CtDocument *self);
 
 /* Edits (see net-edit.h). Layers are indices into the net's `layer`. Each
  * is one undo step; on failure nothing changes. They fail while the text

@@ -1,7 +1,10 @@
 /* test-document.c: the workbench's document model without a display:
  * net edits, the source map, and CtDocument's text, undo,
  * files, sidecar, drafts and validation. */
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 
 #include "document.h"
@@ -563,6 +566,60 @@ test_document_zoo (void)
   g_assert_cmpuint (nets, ==, opened);
 }
 
+/* A save that fails midway (a file size limit of half the text, in a
+ * subprocess, stops the write after the temporary file exists) keeps the
+ * old file byte for byte, leaves no temporary file and keeps the document
+ * modified. */
+static void
+test_document_save_fails_midway (void)
+{
+  static const char old[] = "name: 'old'\n";
+  g_autofree char *dir = NULL;
+  g_autofree char *source = example_path ("lenet-fashion", "lenet_train_test.prototxt");
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (CtDocument) doc = ct_document_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) listing = NULL;
+  struct rlimit limit;
+  gsize length;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  dir = temp_dir ();
+  path = g_build_filename (dir, "lenet.prototxt", NULL);
+  g_setenv ("CORTADO_DRAFTS_DIR", dir, TRUE);
+  g_assert_true (g_file_get_contents (source, &text, &length, NULL));
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  ct_document_set_text (doc, text);
+  g_assert_cmpuint (length, >, 2 * sizeof old);
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  limit.rlim_cur = length / 2;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  file = g_file_new_for_path (path);
+  g_assert_false (ct_document_save (doc, file, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "lenet.prototxt"));
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+  g_assert_true (ct_document_get_modified (doc));
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, old);
+  listing = g_dir_open (dir, 0, NULL);
+  for (const char *entry; (entry = g_dir_read_name (listing)) != NULL;)
+    g_assert_cmpstr (entry, ==, "lenet.prototxt");
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -573,6 +630,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/document/net-edit/clipboard", test_net_edit_clipboard);
   g_test_add_func ("/document/source-map", test_source_map);
   g_test_add_func ("/document/edit-undo-save", test_document_edit_undo_save);
+  g_test_add_func ("/document/save-fails-midway", test_document_save_fails_midway);
   g_test_add_func ("/document/unknown-fields", test_document_unknown_fields);
   g_test_add_func ("/document/parse-errors", test_document_parse_errors);
   g_test_add_func ("/document/upgrade", test_document_upgrade);

@@ -3,9 +3,15 @@
  * binary and HDF5 formats (Caffe's trained LeNet through HDF5 and back);
  * a solverstate with legacy 4-D history shapes; resuming at iteration 5 of
  * 10 reaching bit for bit the weights and history of the uninterrupted run
- * (Adam with a multistep policy, both formats); and states that do not fit
- * or are not states at all. */
+ * (SGD, Nesterov, AdaGrad, RMSProp, AdaDelta and Adam, both formats);
+ * and states that do not fit
+ * or are not states at all. Saves that fail midway (a file size limit
+ * stops the write after the temporary file exists) leave the old
+ * caffemodel or solverstate as it was, in both formats. */
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <hdf5.h>
 
@@ -334,6 +340,28 @@ test_resume_adadelta (void)
                 BINARY_FORMAT);
 }
 
+static void
+test_resume_nesterov (void)
+{
+  check_resume ("type: 'Nesterov' momentum: 0.9 lr_policy: 'step' gamma: 0.5 stepsize: 3",
+                BINARY_FORMAT);
+}
+
+/* AdaGrad takes no momentum (Caffe refuses one). */
+static void
+test_resume_adagrad_hdf5 (void)
+{
+  check_resume ("type: 'AdaGrad' delta: 1e-6 lr_policy: 'inv' gamma: 0.1 power: 0.75 "
+                "snapshot_format: HDF5", HDF5_FORMAT);
+}
+
+static void
+test_resume_rmsprop (void)
+{
+  check_resume ("type: 'RMSProp' rms_decay: 0.95 delta: 1e-6 lr_policy: 'exp' gamma: 0.9",
+                BINARY_FORMAT);
+}
+
 /* A state as old Caffe wrote it: history with legacy num/channels/height/
  * width shapes. It restores: only the sizes must agree. */
 static void
@@ -420,6 +448,117 @@ test_bad_states (void)
   ct_test_tmpdir_remove (dir);
 }
 
+/* ---- saves that fail midway ---- */
+
+typedef gboolean (*SaveFunc) (const char *path, gconstpointer data, GError **error);
+
+/* Saves with SAVE over an older, smaller file NAME under a file size limit
+ * (RLIMIT_FSIZE, SIGXFSZ ignored) of half the new file's size, so that
+ * the write fails after the temporary file exists. The save must fail with
+ * an error naming the file and the cause, the old file must be unchanged
+ * byte for byte, and no temporary file may be left beside it. Run in a
+ * subprocess: SIGXFSZ stays ignored there. */
+static void
+check_save_fails_midway (const char *name, SaveFunc save, gconstpointer data)
+{
+  static const char old[] = "the old file\n";
+  g_autofree char *dir = ct_test_tmpdir_new ();
+  g_autofree char *probe = g_build_filename (dir, "probe", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) listing = NULL;
+  g_autofree char *after = NULL;
+  gsize after_len;
+  struct rlimit limit, unlimited;
+  GStatBuf st;
+
+  /* the new file's size, from a save without the limit */
+  g_assert_true (save (probe, data, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (probe, &st), ==, 0);
+  g_assert_cmpint (g_remove (probe), ==, 0);
+  g_assert_cmpint (st.st_size, >, 2 * (sizeof old));
+  g_assert_true (g_file_set_contents (path, old, sizeof old - 1, NULL));
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &unlimited), ==, 0);
+  limit = unlimited;
+  limit.rlim_cur = (rlim_t) st.st_size / 2;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  g_assert_false (save (path, data, &error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &unlimited), ==, 0);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, name));
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+
+  g_assert_true (g_file_get_contents (path, &after, &after_len, NULL));
+  g_assert_cmpmem (after, after_len, old, sizeof old - 1);
+  listing = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (listing);
+  for (const char *entry; (entry = g_dir_read_name (listing)) != NULL;)
+    g_assert_cmpstr (entry, ==, name);
+  ct_test_tmpdir_remove (dir);
+}
+
+/* A solver of REGRESSION_NET after two steps (history not zero). */
+static CtSolver *
+trained_solver (void)
+{
+  CtSolver *solver = ct_test_solver_new_ok (REGRESSION_NET "lr_policy: 'fixed' "
+                                            "momentum: 0.9");
+  g_autoptr (GError) error = NULL;
+
+  ct_test_solver_feed_inputs (solver);
+  g_assert_true (ct_solver_step (solver, 2, &error));
+  g_assert_no_error (error);
+  return solver;
+}
+
+typedef struct {
+  CtSolver *solver;
+  CtSnapshotFormat format;
+} SaveJob;
+
+static gboolean
+save_model (const char *path, gconstpointer data, GError **error)
+{
+  const SaveJob *job = data;
+
+  return ct_snapshot_write_model (ct_solver_get_net (job->solver), path, job->format, FALSE,
+                                  error);
+}
+
+static gboolean
+save_state (const char *path, gconstpointer data, GError **error)
+{
+  const SaveJob *job = data;
+
+  return ct_solver_state_write (path, job->format, 2, "reg_iter_2.caffemodel", 0,
+                                ct_solver_get_history (job->solver), error);
+}
+
+static void
+test_save_fails_midway (void)
+{
+  g_autoptr (CtSolver) solver = NULL;
+  SaveJob binary, hdf5;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  solver = trained_solver ();
+  binary = (SaveJob) { solver, BINARY_FORMAT };
+  hdf5 = (SaveJob) { solver, HDF5_FORMAT };
+  check_save_fails_midway ("reg_iter_2.caffemodel", save_model, &binary);
+  check_save_fails_midway ("reg_iter_2.solverstate", save_state, &binary);
+  check_save_fails_midway ("reg_iter_2.caffemodel.h5", save_model, &hdf5);
+  check_save_fails_midway ("reg_iter_2.solverstate.h5", save_state, &hdf5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -432,7 +571,11 @@ main (int argc, char **argv)
   g_test_add_func ("/solver-snapshot/resume/adam-binary", test_resume_adam_binary);
   g_test_add_func ("/solver-snapshot/resume/sgd-hdf5", test_resume_sgd_hdf5);
   g_test_add_func ("/solver-snapshot/resume/adadelta", test_resume_adadelta);
+  g_test_add_func ("/solver-snapshot/resume/nesterov", test_resume_nesterov);
+  g_test_add_func ("/solver-snapshot/resume/adagrad-hdf5", test_resume_adagrad_hdf5);
+  g_test_add_func ("/solver-snapshot/resume/rmsprop", test_resume_rmsprop);
   g_test_add_func ("/solver-snapshot/legacy-state", test_legacy_state);
   g_test_add_func ("/solver-snapshot/bad-states", test_bad_states);
+  g_test_add_func ("/solver-snapshot/save-fails-midway", test_save_fails_midway);
   return g_test_run ();
 }

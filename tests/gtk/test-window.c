@@ -5,8 +5,11 @@
  * window's actions, type in the source view, save to a temporary file,
  * reopen it and compare; then open every zoo file in a window.
  *
- * With CT_SCREENSHOT_DIR set, /window/screenshots saves PNGs of the window
- * (LeNet with a layer selected, GoogLeNet, the source view) there. */
+ * /window/screenshots takes PNGs of the window (LeNet with a layer
+ * selected, its source, GoogLeNet, a typo in the source) in English and in
+ * Simplified Chinese, and checks that they look like screenshots; with
+ * CT_SCREENSHOT_DIR set they are kept there (CT_SHOT_LENET: another LeNet
+ * file to show). */
 #include <locale.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -17,6 +20,7 @@
 #include "palette.h"
 #include "property-form.h"
 #include "window.h"
+#include "window-private.h"
 
 static CtApplication *app;
 
@@ -254,30 +258,44 @@ test_edit_save_reopen (void)
   editor = ct_property_form_get_editor (form, "inner_product_param.num_output");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (editor)), ==, "64");
 
-  /* 6. Type in the source view: a comment line, re-parsed after a pause. */
+  /* 6. Type in the source view: a comment line in two bursts close
+   * together (one undo step), then, after the group is ended (as by a
+   * pause), a typo (another step). The window hands the text over at once
+   * rather than after its re-parse delay. */
   {
     GtkTextBuffer *buffer =
       gtk_text_view_get_buffer (GTK_TEXT_VIEW (ct_window_get_source_view (window)));
-    GtkTextIter end;
+    GtkTextIter start, end;
     g_autofree char *before = g_strdup (ct_document_get_text (doc));
+    g_autofree char *typed = g_strconcat (before, "# typed by the test\n", NULL);
+    g_autofree char *shown = NULL;
 
     gtk_text_buffer_get_end_iter (buffer, &end);
-    gtk_text_buffer_insert (buffer, &end, "# typed by the test\n", -1);
-    spin (450);
-    g_assert_true (g_str_has_suffix (ct_document_get_text (doc), "# typed by the test\n"));
+    gtk_text_buffer_insert (buffer, &end, "# typed ", -1);
+    ct_window_source_flush (window);
+    gtk_text_buffer_get_end_iter (buffer, &end);
+    gtk_text_buffer_insert (buffer, &end, "by the test\n", -1);
+    ct_window_source_flush (window);
+    g_assert_cmpstr (ct_document_get_text (doc), ==, typed);
+    ct_document_end_undo_group (doc);
     gtk_text_buffer_get_end_iter (buffer, &end);
     gtk_text_buffer_insert (buffer, &end, "layer { oops", -1);
-    spin (450);
+    ct_window_source_flush (window);
     g_assert_nonnull (ct_document_get_parse_error (doc));
     activate (window, "undo");
     settle (window);
     g_assert_null (ct_document_get_parse_error (doc));
+    g_assert_cmpstr (ct_document_get_text (doc), ==, typed);
+    /* the source view follows */
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    shown = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+    g_assert_cmpstr (shown, ==, typed);
     activate (window, "undo");
     settle (window);
-    g_assert_false (g_str_has_suffix (ct_document_get_text (doc), "# typed by the test\n"));
-    g_assert_cmpstr (ct_document_get_text (doc), !=, before);
+    g_assert_cmpstr (ct_document_get_text (doc), ==, before);
     activate (window, "redo");
     settle (window);
+    g_assert_cmpstr (ct_document_get_text (doc), ==, typed);
   }
 
   /* 7. Save to a temporary file, then again through win.save. */
@@ -447,9 +465,8 @@ save_png (GtkWidget *widget, const char *path)
 }
 
 static void
-shoot (CtWindow *window, const char *name)
+shoot (CtWindow *window, const char *dir, const char *name)
 {
-  const char *dir = g_getenv ("CT_SCREENSHOT_DIR");
   g_autofree char *path = g_build_filename (dir, name, NULL);
 
   settle (window);
@@ -458,23 +475,15 @@ shoot (CtWindow *window, const char *name)
   g_test_message ("saved %s", path);
 }
 
+/* The four screenshots, named NAME SUFFIX.png, in DIR. */
 static void
-test_screenshots (void)
+take_screenshots (const char *dir, const char *suffix)
 {
   const char *lenet = g_getenv ("CT_SHOT_LENET");
-  const char *suffix = g_getenv ("CT_SHOT_SUFFIX");
   g_autofree char *googlenet = g_build_filename (g_getenv ("CT_TEST_DATA"), "zoo",
                                                  "bvlc_googlenet", "deploy.prototxt", NULL);
-  CtWindow *window;
+  CtWindow *window = new_window ();
 
-  if (g_getenv ("CT_SCREENSHOT_DIR") == NULL)
-    {
-      g_test_skip ("set CT_SCREENSHOT_DIR to save screenshots");
-      return;
-    }
-  if (suffix == NULL)
-    suffix = "";
-  window = new_window ();
   if (lenet != NULL)
     {
       g_autoptr (GFile) file = g_file_new_for_path (lenet);
@@ -486,12 +495,12 @@ test_screenshots (void)
   ct_window_select (window, (const char *[]) { "conv2", NULL });
   {
     g_autofree char *name = g_strdup_printf ("lenet%s.png", suffix);
-    shoot (window, name);
+    shoot (window, dir, name);
   }
   g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
   {
     g_autofree char *name = g_strdup_printf ("lenet-source%s.png", suffix);
-    shoot (window, name);
+    shoot (window, dir, name);
   }
   g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
   {
@@ -504,7 +513,7 @@ test_screenshots (void)
     ct_graph_view_set_zoom (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), 0.7);
     ct_graph_view_reveal (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), "inception_4a/3x3",
                           FALSE);
-    shoot (window, name);
+    shoot (window, dir, name);
   }
   /* A typo in the source: underlined, explained in the status line. */
   {
@@ -521,9 +530,137 @@ test_screenshots (void)
     gtk_text_buffer_get_iter_at_line (buffer, &iter, 48);
     gtk_text_buffer_place_cursor (buffer, &iter);
     spin (450);
-    shoot (window, name);
+    shoot (window, dir, name);
   }
   close_window (window);
+}
+
+static const char *const shot_names[] = { "lenet", "lenet-source", "googlenet", "source-error" };
+
+/* The pixels of the screenshot DIR/NAME SUFFIX.png (4 bytes a pixel), which
+ * must look like one: the window's size, many colours, and none of them
+ * covering nearly all of it (not blank). */
+static GBytes *
+check_screenshot (const char *dir, const char *name, const char *suffix)
+{
+  g_autofree char *file = g_strconcat (name, suffix, ".png", NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  guint32 *pixels;
+  int width, height;
+  gsize n, commonest = 0;
+
+  g_assert_no_error (error);
+  /* the window asks for 1280 x 800, less what the screen takes */
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  g_assert_cmpint (width, >=, 1000);
+  g_assert_cmpint (width, <=, 1280);
+  g_assert_cmpint (height, >=, 600);
+  g_assert_cmpint (height, <=, 800);
+  n = (gsize) width * (gsize) height;
+  pixels = g_new (guint32, n);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize count = GPOINTER_TO_SIZE (g_hash_table_lookup (colours,
+                                                           GUINT_TO_POINTER (pixels[i]))) + 1;
+
+      g_hash_table_insert (colours, GUINT_TO_POINTER (pixels[i]), GSIZE_TO_POINTER (count));
+      commonest = MAX (commonest, count);
+    }
+  g_test_message ("%s: %d x %d, %u colours, the commonest on %.0f%% of the pixels", file, width,
+                  height, g_hash_table_size (colours), 100.0 * (double) commonest / (double) n);
+  g_assert_cmpuint (g_hash_table_size (colours), >=, 64);
+  g_assert_cmpuint (commonest, <, n * 9 / 10);
+  return g_bytes_new_take (pixels, n * sizeof (guint32));
+}
+
+/* How many pixels of A and B (as check_screenshot returns them) differ. */
+static gsize
+pixels_differing (GBytes *a, GBytes *b)
+{
+  gsize n = g_bytes_get_size (a) / sizeof (guint32);
+  const guint32 *pa = g_bytes_get_data (a, NULL), *pb = g_bytes_get_data (b, NULL);
+  gsize differ = 0;
+
+  g_assert_cmpuint (g_bytes_get_size (b), ==, g_bytes_get_size (a));
+  for (gsize i = 0; i < n; i++)
+    differ += pa[i] != pb[i];
+  return differ;
+}
+
+/* Screenshots in English, then in Simplified Chinese from a process
+ * started in that language, into CT_SCREENSHOT_DIR if set (kept there),
+ * else into a temporary folder. Each must look like a screenshot, and
+ * each Chinese one must differ from its English twin. */
+static void
+test_screenshots (void)
+{
+  const char *wanted = g_getenv ("CT_SCREENSHOT_DIR");
+  g_autofree char *dir = NULL;
+  g_autofree char *localedir = NULL;
+  locale_t zh;
+
+  if (g_test_subprocess ())
+    {
+      /* Cortado's own strings in Chinese, not only GTK's */
+      g_assert_cmpstr (g_dgettext (GETTEXT_PACKAGE, "_Open"), !=, "_Open");
+      take_screenshots (wanted, "-zh_CN");
+      return;
+    }
+  dir = wanted != NULL ? g_strdup (wanted) : g_dir_make_tmp ("cortado-shots-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  take_screenshots (dir, "");
+  for (guint i = 0; i < G_N_ELEMENTS (shot_names); i++)
+    g_bytes_unref (check_screenshot (dir, shot_names[i], ""));
+
+  zh = newlocale (LC_ALL_MASK, "zh_CN.UTF-8", (locale_t) 0);
+  if (zh == (locale_t) 0)
+    g_test_skip ("no zh_CN.UTF-8 locale (.ci/install-deps makes it): no Chinese screenshots");
+  else
+    {
+      /* The translations of this build, and the language for the child
+       * only (the environment is put back at once). */
+      freelocale (zh);
+      localedir = g_test_build_filename (G_TEST_BUILT, "..", "..", "po", NULL);
+      g_setenv ("CT_SCREENSHOT_DIR", dir, TRUE);
+      g_setenv ("CORTADO_LOCALEDIR", localedir, TRUE);
+      g_setenv ("LC_ALL", "zh_CN.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", "zh_CN", TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_unsetenv ("LANGUAGE");
+      g_unsetenv ("LC_ALL");
+      g_unsetenv ("CORTADO_LOCALEDIR");
+      if (wanted == NULL)
+        g_unsetenv ("CT_SCREENSHOT_DIR");
+      g_test_trap_assert_passed ();
+      for (guint i = 0; i < G_N_ELEMENTS (shot_names); i++)
+        {
+          g_autoptr (GBytes) english = check_screenshot (dir, shot_names[i], "");
+          g_autoptr (GBytes) chinese = check_screenshot (dir, shot_names[i], "-zh_CN");
+          gsize differ = pixels_differing (english, chinese);
+
+          g_test_message ("%s: %" G_GSIZE_FORMAT " pixels differ in Chinese", shot_names[i],
+                          differ);
+          g_assert_cmpuint (differ, >, g_bytes_get_size (english) / sizeof (guint32) / 200);
+        }
+    }
+  if (wanted == NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (shot_names); i++)
+        for (guint zh_cn = 0; zh_cn < 2; zh_cn++)
+          {
+            g_autofree char *file = g_strconcat (shot_names[i], zh_cn ? "-zh_CN" : "", ".png",
+                                                 NULL);
+            g_autofree char *path = g_build_filename (dir, file, NULL);
+
+            g_unlink (path);
+          }
+      g_rmdir (dir);
+    }
 }
 
 static void

@@ -1,0 +1,127 @@
+/* workbench-util.c: what the workbench tests share (see workbench-util.h). */
+#include <glib/gstdio.h>
+
+#include "workbench-util.h"
+
+CtApplication *ct_test_app;
+
+static gboolean
+flag_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+ct_test_spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, flag_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+ct_test_settle (CtWindow *window)
+{
+  ct_test_spin (20);
+  ct_document_wait_validated (ct_window_get_document (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  ct_test_spin (20);
+}
+
+CtWindow *
+ct_test_lenet_window (void)
+{
+  CtWindow *window = ct_window_new (ct_test_app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_example (window, "lenet-fashion"));
+  ct_test_settle (window);
+  return window;
+}
+
+void
+ct_test_close_window (CtWindow *window)
+{
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_test_spin (10);
+}
+
+CtGraphView *
+ct_test_view_of (CtWindow *window)
+{
+  return CT_GRAPH_VIEW (ct_window_get_graph_view (window));
+}
+
+int
+ct_test_layer_named (CtWindow *window, const char *name)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (ct_window_get_document (window));
+
+  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
+    if (g_strcmp0 (net->layer[i]->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+void
+ct_test_activate (CtWindow *window, const char *action)
+{
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+}
+
+/* The first widget under WIDGET of TYPE whose label is TEXT (TEXT NULL:
+ * any), depth first. */
+GtkWidget *
+ct_test_find_widget (GtkWidget *widget, GType type, const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type)
+          && (text == NULL || (GTK_IS_LABEL (child)
+                               && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)))
+        return child;
+      found = ct_test_find_widget (child, type, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Accelerators in one spelling, for comparing. */
+char *
+ct_test_normalise_accel (const char *accel)
+{
+  guint key = 0;
+  GdkModifierType mods = 0;
+
+  if (!gtk_accelerator_parse (accel, &key, &mods) || key == 0)
+    return NULL;
+  return gtk_accelerator_name (key, mods);
+}
+
+void
+ct_test_remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        ct_test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
