@@ -16,11 +16,4 @@ CtApplication *ct_application_new (void);
  * call it before building a window without an application run. */
 void ct_application_ensure_resources (void);
 
-/* Where the translations and the data (examples) are: LOCALEDIR and
- * PKGDATADIR for an installed Cortado; for one run from its build folder,
- * the folders named by cortado-uninstalled.ini, which meson writes into the
- * build folder (found from the running program, never compiled in). */
-char *ct_application_dup_locale_dir (void);
-char *ct_application_dup_data_dir (void);
-
 G_END_DECLS

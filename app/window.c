@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <glib/gi18n-lib.h>
 
+#include "install-dirs.h"
 #include "window-private.h"
 
 #define EXAMPLES_PATH "/io/github/cortado/Cortado/examples/"
@@ -359,7 +360,7 @@ ct_window_load_example (CtWindow *self, const char *example)
     }
   {
     g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    g_autofree char *data = ct_application_dup_data_dir ();
+    g_autofree char *data = ct_install_dup_data_dir ();
     g_autofree char *folder = g_build_filename (data, "examples", example, NULL);
 
     /* Where the example's databases are made (see the README): the

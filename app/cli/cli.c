@@ -12,6 +12,7 @@
 #include "cli-data-private.h"
 #include "cli-private.h"
 #include "cli-net-private.h"
+#include "install-dirs.h"
 
 typedef struct {
   const char *name;
@@ -167,13 +168,10 @@ int
 main (int argc, char **argv)
 {
   const char *verb;
-  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  /* CORTADO_LOCALEDIR lets an uninstalled build find its translations. */
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  /* Run from the build folder, the build's own catalogues are used. */
+  ct_install_bind_text_domain ();
 
   if (argc < 2)
     {
