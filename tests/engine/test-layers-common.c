@@ -10,6 +10,7 @@
 
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "reference-dump.h"
 #include "text-format.h"
 
@@ -32,69 +33,6 @@ layer_from_text (const char *text)
   layer->seed = 1701;
   protobuf_c_message_free_unpacked (&param->base, NULL);
   return layer;
-}
-
-/* A list that owns its blobs. */
-static GPtrArray *
-owned (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
-
-/* A list that only borrows its blobs (in-place tops). */
-static GPtrArray *
-borrowed (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new ();
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
-
-/* N fresh empty tops. */
-static GPtrArray *
-tops (guint n)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (list, ct_blob_new ());
-  return list;
-}
-
-static CtBlob *
-gaussian (guint64 seed, guint n_axes, ...)
-{
-  gint64 dims[CT_BLOB_MAX_AXES];
-  va_list args;
-
-  va_start (args, n_axes);
-  for (guint i = 0; i < n_axes; i++)
-    dims[i] = va_arg (args, int);
-  va_end (args);
-  return ct_test_blob_gaussian (dims, n_axes, seed);
-}
-
-/* A blob of shape DIMS holding VALUES. */
-static CtBlob *
-blob_with (const gint64 *dims, guint n_axes, const float *values)
-{
-  CtBlob *blob = ct_blob_new_with_shape (dims, n_axes, NULL);
-
-  g_assert_nonnull (blob);
-  memcpy (ct_blob_mutable_cpu_data (blob, NULL), values, sizeof (float) * ct_blob_count (blob));
-  return blob;
 }
 
 static void
@@ -152,7 +90,7 @@ static void
 expect_setup_error (const char *text, GPtrArray *bottom, guint n_tops, const char *want)
 {
   g_autoptr (CtLayer) layer = layer_from_text (text);
-  g_autoptr (GPtrArray) top = tops (n_tops);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (n_tops);
   g_autoptr (GError) error = NULL;
   g_autofree char *name = g_strdup_printf ("'%s'", ct_layer_get_name (layer));
 
@@ -195,8 +133,8 @@ test_inner_product_forward (void)
   static const float want[] = { -1.75f, 2.0f, -2.75f, -0.5f };
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'ip' type: 'InnerProduct' inner_product_param { num_output: 2 }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (in_dims, 2, in_values), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (in_dims, 2, in_values), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
   setup_ok (layer, bottom, top);
   g_assert_cmpuint (layer->blobs->len, ==, 2);
@@ -220,9 +158,9 @@ test_inner_product_transpose (void)
     "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }");
   g_autoptr (CtLayer) transposed = layer_from_text (
     "name: 'ipt' type: 'InnerProduct' inner_product_param { num_output: 3 transpose: true }");
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 2, 2), NULL);
-  g_autoptr (GPtrArray) top1 = tops (1);
-  g_autoptr (GPtrArray) top2 = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), NULL);
+  g_autoptr (GPtrArray) top1 = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
   const float *w;
   float *wt;
 
@@ -258,8 +196,8 @@ test_inner_product_gradient (void)
 
   for (gsize v = 0; v < G_N_ELEMENTS (variants); v++)
     {
-      g_autoptr (GPtrArray) bottom = owned (gaussian (10 + v, 4, 2, 3, 2, 2), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (10 + v, 4, 2, 3, 2, 2), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       check_exhaustive (variants[v], bottom, top, -1);
       if (v == 3)
@@ -270,11 +208,11 @@ test_inner_product_gradient (void)
 static void
 test_inner_product_errors (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 2, 2, 3), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 2, 2, 3), NULL);
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'ip' type: 'InnerProduct' inner_product_param { num_output: 2 }");
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) wider = owned (gaussian (1, 2, 2, 4), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) wider = ct_test_blobs (ct_test_gaussian (1, 2, 2, 4), NULL);
   g_autoptr (GError) error = NULL;
 
   expect_setup_error ("name: 'ip0' type: 'InnerProduct' inner_product_param { num_output: 0 }",
@@ -300,11 +238,11 @@ test_bias_forward (void)
   g_autoptr (CtLayer) layer = layer_from_text ("name: 'b' type: 'Bias'");
   g_autoptr (CtLayer) learned = layer_from_text (
     "name: 'bl' type: 'Bias' bias_param { filler { type: 'constant' value: 2 } }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 3, values),
-                                        blob_with (bias_dims, 1, bias), NULL);
-  g_autoptr (GPtrArray) one = owned (blob_with (dims, 3, values), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) top2 = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 3, values),
+                                        ct_test_blob_with (bias_dims, 1, bias), NULL);
+  g_autoptr (GPtrArray) one = ct_test_blobs (ct_test_blob_with (dims, 3, values), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
 
   setup_ok (layer, bottom, top);
   forward_ok (layer, bottom, top);
@@ -330,19 +268,19 @@ test_bias_gradient (void)
 {
   for (gsize v = 0; v < G_N_ELEMENTS (bias_variants); v++)
     {
-      g_autoptr (GPtrArray) bottom = owned (gaussian (20 + v, 4, 2, 3, 2, 2), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (20 + v, 4, 2, 3, 2, 2), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       check_exhaustive (bias_variants[v], bottom, top, -1);
     }
   {
     /* Bias as a second bottom, 3-D from axis 1, and a scalar. */
-    g_autoptr (GPtrArray) bottom = owned (gaussian (30, 4, 2, 3, 2, 2),
-                                          gaussian (31, 2, 3, 2), NULL);
-    g_autoptr (GPtrArray) scalar = owned (gaussian (32, 3, 2, 3, 2),
-                                          gaussian (33, 0), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
-    g_autoptr (GPtrArray) top2 = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (30, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (31, 2, 3, 2), NULL);
+    g_autoptr (GPtrArray) scalar = ct_test_blobs (ct_test_gaussian (32, 3, 2, 3, 2),
+                                          ct_test_gaussian (33, 0), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+    g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
 
     check_exhaustive ("name: 'b2' type: 'Bias'", bottom, top, -1);
     check_exhaustive ("name: 'b2' type: 'Bias'", scalar, top2, -1);
@@ -368,20 +306,20 @@ test_scale_gradient (void)
 {
   for (gsize v = 0; v < G_N_ELEMENTS (scale_variants); v++)
     {
-      g_autoptr (GPtrArray) bottom = owned (gaussian (40 + v, 4, 2, 3, 2, 2), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (40 + v, 4, 2, 3, 2, 2), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       check_exhaustive (scale_variants[v], bottom, top, -1);
     }
   {
-    g_autoptr (GPtrArray) bottom = owned (gaussian (50, 4, 2, 3, 2, 2),
-                                          gaussian (51, 2, 3, 2), NULL);
-    g_autoptr (GPtrArray) with_bias = owned (gaussian (52, 4, 2, 3, 2, 2),
-                                             gaussian (53, 1, 3), NULL);
-    g_autoptr (GPtrArray) scalar = owned (gaussian (54, 3, 2, 3, 2), gaussian (55, 0), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
-    g_autoptr (GPtrArray) top2 = tops (1);
-    g_autoptr (GPtrArray) top3 = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (50, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (51, 2, 3, 2), NULL);
+    g_autoptr (GPtrArray) with_bias = ct_test_blobs (ct_test_gaussian (52, 4, 2, 3, 2, 2),
+                                             ct_test_gaussian (53, 1, 3), NULL);
+    g_autoptr (GPtrArray) scalar = ct_test_blobs (ct_test_gaussian (54, 3, 2, 3, 2), ct_test_gaussian (55, 0), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+    g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
+    g_autoptr (GPtrArray) top3 = ct_test_empty_blobs (1);
 
     check_exhaustive ("name: 's2' type: 'Scale'", bottom, top, -1);
     check_exhaustive ("name: 's2' type: 'Scale' scale_param { bias_term: true "
@@ -399,9 +337,9 @@ test_scale_forward (void)
   g_autoptr (CtLayer) affine = layer_from_text (
     "name: 's' type: 'Scale' scale_param { filler { type: 'constant' value: 3 } "
     "bias_term: true bias_filler { type: 'constant' value: -1 } }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 3, values), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) top2 = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 3, values), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
 
   /* Without a filler the scale is 1: the identity. */
   setup_ok (identity, bottom, top);
@@ -424,11 +362,11 @@ check_in_place_matches (const char *text)
 {
   g_autoptr (CtLayer) out_of_place = layer_from_text (text);
   g_autoptr (CtLayer) in_place = layer_from_text (text);
-  g_autoptr (GPtrArray) bottom1 = owned (gaussian (60, 4, 2, 3, 2, 2), NULL);
-  g_autoptr (GPtrArray) bottom2 = owned (gaussian (60, 4, 2, 3, 2, 2), NULL);
-  g_autoptr (GPtrArray) top1 = tops (1);
-  g_autoptr (GPtrArray) top2 = borrowed (CT_BOTTOM (bottom2, 0), NULL);
-  g_autoptr (CtBlob) grad = gaussian (61, 4, 2, 3, 2, 2);
+  g_autoptr (GPtrArray) bottom1 = ct_test_blobs (ct_test_gaussian (60, 4, 2, 3, 2, 2), NULL);
+  g_autoptr (GPtrArray) bottom2 = ct_test_blobs (ct_test_gaussian (60, 4, 2, 3, 2, 2), NULL);
+  g_autoptr (GPtrArray) top1 = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top2 = ct_test_borrowed (CT_BOTTOM (bottom2, 0), NULL);
+  g_autoptr (CtBlob) grad = ct_test_gaussian (61, 4, 2, 3, 2, 2);
   gint64 count = ct_blob_count (grad);
 
   setup_ok (out_of_place, bottom1, top1);
@@ -468,9 +406,9 @@ test_bias_scale_in_place (void)
 static void
 test_bias_scale_errors (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 3, 2, 3, 4), NULL);
-  g_autoptr (GPtrArray) mismatch = owned (gaussian (1, 3, 2, 3, 4), gaussian (2, 1, 4), NULL);
-  g_autoptr (GPtrArray) too_long = owned (gaussian (1, 3, 2, 3, 4), gaussian (2, 3, 3, 4, 5),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 3, 2, 3, 4), NULL);
+  g_autoptr (GPtrArray) mismatch = ct_test_blobs (ct_test_gaussian (1, 3, 2, 3, 4), ct_test_gaussian (2, 1, 4), NULL);
+  g_autoptr (GPtrArray) too_long = ct_test_blobs (ct_test_gaussian (1, 3, 2, 3, 4), ct_test_gaussian (2, 3, 3, 4, 5),
                                           NULL);
 
   expect_setup_error ("name: 'sx' type: 'Scale' scale_param { num_axes: 3 }", bottom, 1,
@@ -492,14 +430,14 @@ test_bias_scale_errors (void)
 static void
 test_concat_forward (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 2, 2), gaussian (2, 4, 2, 1, 2, 2),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), ct_test_gaussian (2, 4, 2, 1, 2, 2),
                                         NULL);
-  g_autoptr (GPtrArray) batch = owned (gaussian (3, 3, 2, 3, 2), gaussian (4, 3, 1, 3, 2), NULL);
+  g_autoptr (GPtrArray) batch = ct_test_blobs (ct_test_gaussian (3, 3, 2, 3, 2), ct_test_gaussian (4, 3, 1, 3, 2), NULL);
   g_autoptr (CtLayer) channels = layer_from_text ("name: 'c' type: 'Concat'");
   g_autoptr (CtLayer) legacy = layer_from_text (
     "name: 'c0' type: 'Concat' concat_param { concat_dim: 0 }");
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) top2 = tops (1);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
   const float *a = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL);
   const float *b = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), NULL);
   const float *out;
@@ -524,12 +462,12 @@ test_concat_forward (void)
 static void
 test_concat_gradient (void)
 {
-  g_autoptr (GPtrArray) channels = owned (gaussian (1, 4, 2, 3, 2, 2),
-                                          gaussian (2, 4, 2, 2, 2, 2), NULL);
-  g_autoptr (GPtrArray) last = owned (gaussian (3, 3, 2, 3, 2), gaussian (4, 3, 2, 3, 1),
-                                      gaussian (5, 3, 2, 3, 3), NULL);
-  g_autoptr (GPtrArray) single = owned (gaussian (6, 2, 3, 4), NULL);
-  g_autoptr (GPtrArray) t1 = tops (1), t2 = tops (1), t3 = tops (1);
+  g_autoptr (GPtrArray) channels = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (2, 4, 2, 2, 2, 2), NULL);
+  g_autoptr (GPtrArray) last = ct_test_blobs (ct_test_gaussian (3, 3, 2, 3, 2), ct_test_gaussian (4, 3, 2, 3, 1),
+                                      ct_test_gaussian (5, 3, 2, 3, 3), NULL);
+  g_autoptr (GPtrArray) single = ct_test_blobs (ct_test_gaussian (6, 2, 3, 4), NULL);
+  g_autoptr (GPtrArray) t1 = ct_test_empty_blobs (1), t2 = ct_test_empty_blobs (1), t3 = ct_test_empty_blobs (1);
 
   check_exhaustive ("name: 'c' type: 'Concat'", channels, t1, -1);
   check_exhaustive ("name: 'c' type: 'Concat' concat_param { axis: -1 }", last, t2, -1);
@@ -539,11 +477,11 @@ test_concat_gradient (void)
 static void
 test_concat_errors (void)
 {
-  g_autoptr (GPtrArray) mismatch = owned (gaussian (1, 4, 2, 3, 2, 2),
-                                          gaussian (2, 4, 2, 3, 3, 2), NULL);
-  g_autoptr (GPtrArray) axes = owned (gaussian (1, 4, 2, 3, 2, 2), gaussian (2, 3, 2, 3, 2),
+  g_autoptr (GPtrArray) mismatch = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (2, 4, 2, 3, 3, 2), NULL);
+  g_autoptr (GPtrArray) axes = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), ct_test_gaussian (2, 3, 2, 3, 2),
                                       NULL);
-  g_autoptr (GPtrArray) fine = owned (gaussian (1, 2, 2, 3), gaussian (2, 2, 2, 3), NULL);
+  g_autoptr (GPtrArray) fine = ct_test_blobs (ct_test_gaussian (1, 2, 2, 3), ct_test_gaussian (2, 2, 2, 3), NULL);
 
   expect_setup_error ("name: 'cm' type: 'Concat'", mismatch, 1, "does not match");
   expect_setup_error ("name: 'cm' type: 'Concat'", axes, 1, "does not match");
@@ -557,13 +495,13 @@ test_concat_errors (void)
 static void
 test_slice_forward (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 6, 2, 2), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 6, 2, 2), NULL);
   g_autoptr (CtLayer) points = layer_from_text (
     "name: 'sl' type: 'Slice' slice_param { slice_point: 1 slice_point: 4 }");
   g_autoptr (CtLayer) even = layer_from_text (
     "name: 'se' type: 'Slice' slice_param { slice_dim: 0 }");
-  g_autoptr (GPtrArray) top = tops (3);
-  g_autoptr (GPtrArray) top2 = tops (2);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (3);
+  g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (2);
   const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL);
 
   setup_ok (points, bottom, top);
@@ -587,9 +525,9 @@ test_slice_forward (void)
 static void
 test_slice_gradient (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 5, 2, 2), NULL);
-  g_autoptr (GPtrArray) bottom2 = owned (gaussian (2, 3, 2, 3, 4), NULL);
-  g_autoptr (GPtrArray) t1 = tops (3), t2 = tops (2);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 5, 2, 2), NULL);
+  g_autoptr (GPtrArray) bottom2 = ct_test_blobs (ct_test_gaussian (2, 3, 2, 3, 4), NULL);
+  g_autoptr (GPtrArray) t1 = ct_test_empty_blobs (3), t2 = ct_test_empty_blobs (2);
 
   check_exhaustive ("name: 'sl' type: 'Slice' slice_param { slice_point: 1 slice_point: 3 }",
                     bottom, t1, -1);
@@ -599,7 +537,7 @@ test_slice_gradient (void)
 static void
 test_slice_errors (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 5, 2, 2), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 5, 2, 2), NULL);
 
   expect_setup_error ("name: 'sx' type: 'Slice'", bottom, 2, "evenly");
   expect_setup_error ("name: 'sx' type: 'Slice' slice_param { slice_point: 2 }", bottom, 3,
@@ -618,9 +556,9 @@ static void
 test_split (void)
 {
   g_autoptr (CtLayer) layer = layer_from_text ("name: 'x_split' type: 'Split'");
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 3, 2, 3, 4), NULL);
-  g_autoptr (GPtrArray) top = tops (3);
-  g_autoptr (GPtrArray) grad_top = tops (2);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 3, 2, 3, 4), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (3);
+  g_autoptr (GPtrArray) grad_top = ct_test_empty_blobs (2);
   gint64 count = 24;
   float want[24];
 
@@ -653,8 +591,8 @@ test_split (void)
 static void
 test_eltwise_forward (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 4, 5), gaussian (2, 4, 2, 3, 4, 5),
-                                        gaussian (3, 4, 2, 3, 4, 5), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 4, 5), ct_test_gaussian (2, 4, 2, 3, 4, 5),
+                                        ct_test_gaussian (3, 4, 2, 3, 4, 5), NULL);
   static const char *const texts[] = {
     "name: 'e' type: 'Eltwise' eltwise_param { operation: PROD }",
     "name: 'e' type: 'Eltwise' eltwise_param { operation: SUM }",
@@ -668,7 +606,7 @@ test_eltwise_forward (void)
   for (gsize v = 0; v < G_N_ELEMENTS (texts); v++)
     {
       g_autoptr (CtLayer) layer = layer_from_text (texts[v]);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
       const float *out;
 
       setup_ok (layer, bottom, top);
@@ -697,20 +635,20 @@ test_eltwise_gradient (void)
 
   for (gsize v = 0; v < G_N_ELEMENTS (texts); v++)
     {
-      g_autoptr (GPtrArray) bottom = owned (gaussian (70 + v, 4, 2, 3, 2, 2),
-                                            gaussian (80 + v, 4, 2, 3, 2, 2),
-                                            gaussian (90 + v, 4, 2, 3, 2, 2), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (70 + v, 4, 2, 3, 2, 2),
+                                            ct_test_gaussian (80 + v, 4, 2, 3, 2, 2),
+                                            ct_test_gaussian (90 + v, 4, 2, 3, 2, 2), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       check_exhaustive (texts[v], bottom, top, -1);
     }
   {
     /* MAX, with Caffe's smaller step so that no two values swap places. */
     CtGradientChecker checker = { 1e-4f, 1e-2f, 1701, 0.0f, -1.0f };
-    g_autoptr (GPtrArray) bottom = owned (gaussian (100, 4, 2, 3, 2, 2),
-                                          gaussian (101, 4, 2, 3, 2, 2),
-                                          gaussian (102, 4, 2, 3, 2, 2), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (100, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (101, 4, 2, 3, 2, 2),
+                                          ct_test_gaussian (102, 4, 2, 3, 2, 2), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     check_exhaustive_with (&checker, "name: 'e' type: 'Eltwise' eltwise_param { operation: MAX }",
                            bottom, top, -1);
@@ -725,8 +663,8 @@ test_eltwise_max_ties (void)
   static const float a[] = { 1, 2, 3 }, b[] = { 1, 5, 3 };
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'e' type: 'Eltwise' eltwise_param { operation: MAX }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 1, a), blob_with (dims, 1, b), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 1, a), ct_test_blob_with (dims, 1, b), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   float *diff;
 
   setup_ok (layer, bottom, top);
@@ -746,8 +684,8 @@ test_eltwise_max_ties (void)
 static void
 test_eltwise_errors (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 2, 2, 3), gaussian (2, 2, 2, 3), NULL);
-  g_autoptr (GPtrArray) mismatch = owned (gaussian (1, 2, 2, 3), gaussian (2, 2, 3, 2), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 2, 2, 3), ct_test_gaussian (2, 2, 2, 3), NULL);
+  g_autoptr (GPtrArray) mismatch = ct_test_blobs (ct_test_gaussian (1, 2, 2, 3), ct_test_gaussian (2, 2, 3, 2), NULL);
 
   expect_setup_error ("name: 'ex' type: 'Eltwise' eltwise_param { coeff: 1 }", bottom, 1,
                       "coeff");
@@ -776,8 +714,8 @@ test_flatten (void)
   for (gsize v = 0; v < G_N_ELEMENTS (cases); v++)
     {
       g_autoptr (CtLayer) layer = layer_from_text (cases[v].text);
-      g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 4, 5), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 4, 5), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       setup_ok (layer, bottom, top);
       forward_ok (layer, bottom, top);
@@ -788,13 +726,13 @@ test_flatten (void)
                      ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL), 120, 0.0f);
     }
   {
-    g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 2, 2), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     check_exhaustive ("name: 'f' type: 'Flatten'", bottom, top, -1);
   }
   {
-    g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 4, 5), NULL);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 4, 5), NULL);
 
     expect_setup_error ("name: 'fx' type: 'Flatten' flatten_param { axis: 4 }", bottom, 1,
                         "xis");
@@ -838,8 +776,8 @@ test_reshape (void)
   for (gsize v = 0; v < G_N_ELEMENTS (cases); v++)
     {
       g_autoptr (CtLayer) layer = layer_from_text (cases[v].text);
-      g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 4, 5), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 4, 5), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
       g_autofree char *shape = NULL;
 
       setup_ok (layer, bottom, top);
@@ -853,8 +791,8 @@ test_reshape (void)
                      ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL), 120, 0.0f);
     }
   {
-    g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 2, 2), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     check_exhaustive ("name: 'r' type: 'Reshape' reshape_param { shape { dim: -1 dim: 4 } }",
                       bottom, top, -1);
@@ -864,7 +802,7 @@ test_reshape (void)
 static void
 test_reshape_errors (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 2, 3, 4, 5), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 4, 5), NULL);
 
   expect_setup_error ("name: 'rx' type: 'Reshape' reshape_param { shape { dim: -1 dim: -1 } }",
                       bottom, 1, "-1");
@@ -894,12 +832,12 @@ test_tile (void)
   g_autoptr (CtLayer) layer = layer_from_text ("name: 't' type: 'Tile' tile_param { tiles: 3 }");
   g_autoptr (CtLayer) layer0 = layer_from_text (
     "name: 't' type: 'Tile' tile_param { axis: 0 tiles: 2 }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 2, values), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) top0 = tops (1);
-  g_autoptr (GPtrArray) gbottom = owned (gaussian (1, 4, 2, 3, 2, 2), NULL);
-  g_autoptr (GPtrArray) gtop = tops (1);
-  g_autoptr (GPtrArray) gtop2 = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 2, values), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) top0 = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) gbottom = ct_test_blobs (ct_test_gaussian (1, 4, 2, 3, 2, 2), NULL);
+  g_autoptr (GPtrArray) gtop = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) gtop2 = ct_test_empty_blobs (1);
 
   setup_ok (layer, bottom, top);
   forward_ok (layer, bottom, top);
@@ -943,8 +881,8 @@ test_reduction_forward (void)
   for (gsize v = 0; v < G_N_ELEMENTS (cases); v++)
     {
       g_autoptr (CtLayer) layer = layer_from_text (cases[v].text);
-      g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 2, values), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 2, values), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
       gint64 n = cases[v].n_axes == 0 ? 1 : 2;
 
       setup_ok (layer, bottom, top);
@@ -967,16 +905,16 @@ test_reduction_gradient (void)
 
   for (gsize v = 0; v < G_N_ELEMENTS (texts); v++)
     {
-      g_autoptr (GPtrArray) bottom = owned (gaussian (110 + v, 4, 2, 3, 2, 2), NULL);
-      g_autoptr (GPtrArray) top = tops (1);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (110 + v, 4, 2, 3, 2, 2), NULL);
+      g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
       check_exhaustive (texts[v], bottom, top, -1);
     }
   {
     /* ASUM has a kink at 0. */
     CtGradientChecker checker = { 1e-2f, 1e-3f, 1701, 0.0f, 1.1e-2f };
-    g_autoptr (GPtrArray) bottom = owned (gaussian (120, 4, 2, 3, 2, 2), NULL);
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (120, 4, 2, 3, 2, 2), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     check_exhaustive_with (&checker, "name: 'r' type: 'Reduction' reduction_param { "
                            "operation: ASUM axis: 1 }", bottom, top, -1);
@@ -988,13 +926,13 @@ test_argmax (void)
 {
   static const gint64 dims[] = { 2, 5 };
   static const float values[] = { 1, 7, 3, 7, 0,  -1, -5, 4, 2, 4 };
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 2, values), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 2, values), NULL);
 
   {
     /* Ties go to the larger index, as Caffe's sort of (value, index) pairs. */
     static const float want[] = { 3, 4 };
     g_autoptr (CtLayer) layer = layer_from_text ("name: 'a' type: 'ArgMax'");
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     setup_ok (layer, bottom, top);
     forward_ok (layer, bottom, top);
@@ -1005,7 +943,7 @@ test_argmax (void)
     static const float want[] = { 3, 1, 2, 7, 7, 3,  4, 2, 3, 4, 4, 2 };
     g_autoptr (CtLayer) layer = layer_from_text (
       "name: 'a' type: 'ArgMax' argmax_param { out_max_val: true top_k: 3 }");
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     setup_ok (layer, bottom, top);
     forward_ok (layer, bottom, top);
@@ -1017,7 +955,7 @@ test_argmax (void)
     static const float want[] = { 0, 0, 1, 0, 1,  1, 1, 0, 1, 0 };
     g_autoptr (CtLayer) layer = layer_from_text (
       "name: 'a' type: 'ArgMax' argmax_param { axis: 0 top_k: 2 }");
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     setup_ok (layer, bottom, top);
     forward_ok (layer, bottom, top);
@@ -1028,7 +966,7 @@ test_argmax (void)
     static const float want[] = { 7, 4 };
     g_autoptr (CtLayer) layer = layer_from_text (
       "name: 'a' type: 'ArgMax' argmax_param { axis: -1 out_max_val: true }");
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
     setup_ok (layer, bottom, top);
     forward_ok (layer, bottom, top);
@@ -1038,10 +976,10 @@ test_argmax (void)
   }
   {
     /* A 4-D bottom, over channels at each pixel, against a plain search. */
-    g_autoptr (GPtrArray) big = owned (gaussian (5, 4, 2, 6, 3, 4), NULL);
+    g_autoptr (GPtrArray) big = ct_test_blobs (ct_test_gaussian (5, 4, 2, 6, 3, 4), NULL);
     g_autoptr (CtLayer) layer = layer_from_text (
       "name: 'a' type: 'ArgMax' argmax_param { axis: 1 }");
-    g_autoptr (GPtrArray) top = tops (1);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
     const float *in = ct_blob_cpu_data (CT_BOTTOM (big, 0), NULL);
     const float *out;
 
@@ -1076,8 +1014,8 @@ test_embed (void)
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'emb' type: 'Embed' embed_param { num_output: 3 input_dim: 4 "
     "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }");
-  g_autoptr (GPtrArray) bottom = owned (blob_with (dims, 2, words), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 2, words), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
   const float *w, *b, *out;
 
@@ -1100,7 +1038,7 @@ test_embed (void)
     g_autoptr (CtLayer) checked = layer_from_text (
       "name: 'emb' type: 'Embed' embed_param { num_output: 3 input_dim: 4 "
       "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }");
-    g_autoptr (GPtrArray) gtop = tops (1);
+    g_autoptr (GPtrArray) gtop = ct_test_empty_blobs (1);
 
     ct_check_gradient_exhaustive (&checker, checked, bottom, gtop, 99);
   }
@@ -1134,9 +1072,9 @@ test_filter (void)
   static const gint64 sel_dims[] = { 4, 1 };
   static const float selector[] = { 0, 1, 0, 2 };
   g_autoptr (CtLayer) layer = layer_from_text ("name: 'flt' type: 'Filter'");
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 4, 4, 3, 2, 2), gaussian (2, 2, 4, 5),
-                                        blob_with (sel_dims, 2, selector), NULL);
-  g_autoptr (GPtrArray) top = tops (2);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 4, 3, 2, 2), ct_test_gaussian (2, 2, 4, 5),
+                                        ct_test_blob_with (sel_dims, 2, selector), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (2);
   const float *a = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL);
   const float *b = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), NULL);
   float *diff;
@@ -1176,8 +1114,8 @@ test_filter (void)
           ct_check_gradient_single (&checker, layer, bottom, top, b_i, (int) t, j, FALSE);
   }
   {
-    g_autoptr (GPtrArray) bad = owned (gaussian (1, 2, 4, 3), gaussian (2, 2, 3, 1), NULL);
-    g_autoptr (GPtrArray) wide = owned (gaussian (1, 2, 4, 3), gaussian (2, 2, 4, 2), NULL);
+    g_autoptr (GPtrArray) bad = ct_test_blobs (ct_test_gaussian (1, 2, 4, 3), ct_test_gaussian (2, 2, 3, 1), NULL);
+    g_autoptr (GPtrArray) wide = ct_test_blobs (ct_test_gaussian (1, 2, 4, 3), ct_test_gaussian (2, 2, 4, 2), NULL);
 
     expect_setup_error ("name: 'fx' type: 'Filter'", bad, 1, "first dimension");
     expect_setup_error ("name: 'fx' type: 'Filter'", wide, 1, "must be 1");
@@ -1191,10 +1129,10 @@ test_batch_reindex (void)
   static const gint64 order_dims[] = { 5 };
   static const float order[] = { 2, 0, 2, 1, 2 };
   g_autoptr (CtLayer) layer = layer_from_text ("name: 'br' type: 'BatchReindex'");
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 3, 3, 2, 2),
-                                        blob_with (order_dims, 1, order), NULL);
-  g_autoptr (GPtrArray) top = tops (1);
-  g_autoptr (GPtrArray) gtop = tops (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 3, 3, 2, 2),
+                                        ct_test_blob_with (order_dims, 1, order), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
+  g_autoptr (GPtrArray) gtop = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
   const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), NULL);
   float *diff;
@@ -1223,7 +1161,7 @@ test_batch_reindex (void)
   g_assert_nonnull (strstr (error->message, "'br'"));
   g_assert_nonnull (strstr (error->message, "index 3 is 3"));
   {
-    g_autoptr (GPtrArray) bad = owned (gaussian (1, 3, 3, 2, 2), gaussian (2, 2, 5, 1), NULL);
+    g_autoptr (GPtrArray) bad = ct_test_blobs (ct_test_gaussian (1, 3, 3, 2, 2), ct_test_gaussian (2, 2, 5, 1), NULL);
 
     expect_setup_error ("name: 'bx' type: 'BatchReindex'", bad, 1, "one axis");
   }
@@ -1235,8 +1173,8 @@ static void
 test_silence (void)
 {
   g_autoptr (CtLayer) layer = layer_from_text ("name: 'quiet' type: 'Silence'");
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 2, 2, 3), gaussian (2, 1, 4), NULL);
-  g_autoptr (GPtrArray) top = tops (0);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 2, 2, 3), ct_test_gaussian (2, 1, 4), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (0);
 
   setup_ok (layer, bottom, top);
   forward_ok (layer, bottom, top);
@@ -1260,7 +1198,7 @@ test_parameter (void)
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'p' type: 'Parameter' parameter_param { shape { dim: 2 dim: 3 } }");
   g_autoptr (GPtrArray) bottom = g_ptr_array_new ();
-  g_autoptr (GPtrArray) top = tops (1);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   CtBlob *param;
 
   setup_ok (layer, bottom, top);
@@ -1276,7 +1214,7 @@ test_parameter (void)
   backward_ok (layer, top, bottom);
   g_assert_cmpfloat (ct_blob_cpu_diff (param, NULL)[1], ==, 3.0f);
   {
-    g_autoptr (GPtrArray) gtop = tops (1);
+    g_autoptr (GPtrArray) gtop = ct_test_empty_blobs (1);
 
     check_exhaustive ("name: 'p' type: 'Parameter' parameter_param { shape { dim: 3 } }",
                       bottom, gtop, -1);
@@ -1293,7 +1231,7 @@ test_dummy_data (void)
       "name: 'dd' type: 'DummyData' dummy_data_param { "
       "data_filler { type: 'constant' value: 3 } data_filler { type: 'uniform' min: 1 max: 2 } "
       "shape { dim: 2 dim: 3 } shape { dim: 4 } }");
-    g_autoptr (GPtrArray) top = tops (2);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (2);
     float first[4];
 
     setup_ok (layer, bottom, top);
@@ -1324,8 +1262,8 @@ test_dummy_data (void)
     g_autoptr (CtLayer) shared = layer_from_text (
       "name: 'dd' type: 'DummyData' dummy_data_param { "
       "data_filler { type: 'gaussian' std: 2 } shape { dim: 3 dim: 2 } }");
-    g_autoptr (GPtrArray) top = tops (2);
-    g_autoptr (GPtrArray) top2 = tops (2);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (2);
+    g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (2);
 
     setup_ok (layer, bottom, top);
     assert_shape (CT_TOP (top, 0), 4, 2, 3, 4, 5);
@@ -1357,7 +1295,7 @@ test_dummy_data (void)
 static void
 test_python (void)
 {
-  g_autoptr (GPtrArray) bottom = owned (gaussian (1, 1, 3), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 1, 3), NULL);
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
 
   expect_setup_error ("name: 'data' type: 'Python' python_param { module: 'voc_layers' "

@@ -15,34 +15,8 @@
 #include "blas.h"
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "reference-dump.h"
-
-/* ---- helpers ---- */
-
-static GPtrArray *
-blob_list (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
-
-static CtBlob *
-blob_with (const gint64 *dims, guint n_axes, const float *values)
-{
-  g_autoptr (GError) error = NULL;
-  CtBlob *blob = ct_blob_new_with_shape (dims, n_axes, &error);
-
-  g_assert_no_error (error);
-  memcpy (ct_blob_mutable_cpu_data (blob, NULL), values,
-          (gsize) ct_blob_count (blob) * sizeof (float));
-  return blob;
-}
 
 /* Gaussian scores times SCALE. */
 static CtBlob *
@@ -213,9 +187,9 @@ test_softmax_loss_by_hand (void)
   static const float x[] = { 1.0f, 2.0f, 3.0f, -1.0f, 0.0f, 5.0f };
   static const float l[] = { 2.0f, 0.0f };
   g_autoptr (CtLayer) layer = plain_layer ("SoftmaxWithLoss");
-  g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x), blob_with (l_dims, 1, l),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x), ct_test_blob_with (l_dims, 1, l),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   double want = (-(3.0 - log (exp (1.0) + exp (2.0) + exp (3.0)))
                  - (-1.0 - log (exp (-1.0) + 1.0 + exp (5.0)))) / 2.0;
 
@@ -252,9 +226,9 @@ test_softmax_loss_normalization (void)
         Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
         Caffe__LossParameter lp = loss_param (cases[c].mode, cases[c].normalize, ignore, 3);
         g_autoptr (CtLayer) layer = NULL;
-        g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 4, 3.0f, 1701),
+        g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 4, 3.0f, 1701),
                                                   labels (l_dims, 4, 3, 42), NULL);
-        g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+        g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
         float *lab = ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL);
         gint64 valid;
         double raw, divisor;
@@ -297,9 +271,9 @@ test_softmax_loss_axis (void)
   Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
   Caffe__SoftmaxParameter sp = CAFFE__SOFTMAX_PARAMETER__INIT;
   g_autoptr (CtLayer) layer = NULL;
-  g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 3, 2.0f, 5), labels (l_dims, 2, 4, 6),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 3, 2.0f, 5), labels (l_dims, 2, 4, 6),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   gint64 valid;
   double raw;
 
@@ -323,10 +297,10 @@ test_softmax_loss_prob_top_and_weight (void)
   Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
   float weights[] = { 0.5f, 0.0f };
   g_autoptr (CtLayer) layer = NULL, plain = plain_layer ("SoftmaxWithLoss");
-  g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 2.0f, 9), labels (l_dims, 1, 5, 10),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 2.0f, 9), labels (l_dims, 1, 5, 10),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
-  g_autoptr (GPtrArray) plain_top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) plain_top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down[2] = { TRUE, FALSE };
   const float *x, *prob, *dx;
@@ -372,7 +346,7 @@ check_bad_label (const char *type, Caffe__LayerParameter *param, GPtrArray *bott
                  guint n_tops, float bad_value, gint64 bad_index, const char *value_text)
 {
   g_autoptr (CtLayer) layer = make_layer (type, param);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *at = g_strdup_printf ("label %s at index %" G_GINT64_FORMAT, value_text,
                                          bad_index);
@@ -400,10 +374,10 @@ test_softmax_loss_bad_labels (void)
   static const gint64 x_dims[] = { 4, 5 }, l_dims[] = { 4 };
   Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
   Caffe__LossParameter lp = loss_param (-1, -1, TRUE, -1);
-  g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 1.0f, 1), labels (l_dims, 1, 5, 2),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 1.0f, 1), labels (l_dims, 1, 5, 2),
                                             NULL);
   g_autoptr (CtLayer) layer = NULL;
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
   check_bad_label ("SoftmaxWithLoss", &param, bottom, 1, 5.0f, 3, "5");
   check_bad_label ("SoftmaxWithLoss", &param, bottom, 1, -1.0f, 0, "-1");
@@ -431,25 +405,25 @@ test_softmax_loss_setup_errors (void)
 
   {
     g_autoptr (CtLayer) layer = plain_layer ("SoftmaxWithLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 1.0f, 1), labels (l3, 1, 5, 2),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 1.0f, 1), labels (l3, 1, 5, 2),
                                               NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (layer, bottom, top); /* first dimensions differ */
   }
   {
     g_autoptr (CtLayer) layer = plain_layer ("SoftmaxWithLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 1.0f, 1), labels (l8, 2, 5, 2),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 1.0f, 1), labels (l8, 2, 5, 2),
                                               NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (layer, bottom, top); /* 8 labels for 4 predictions */
   }
   {
     g_autoptr (CtLayer) layer = NULL;
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x3, 3, 1.0f, 1), labels (l8, 2, 5, 2),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x3, 3, 1.0f, 1), labels (l8, 2, 5, 2),
                                               NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     sp.has_axis = TRUE;
     sp.axis = 3;
@@ -460,9 +434,9 @@ test_softmax_loss_setup_errors (void)
   {
     Caffe__LayerParameter p2 = CAFFE__LAYER_PARAMETER__INIT;
     g_autoptr (CtLayer) layer = NULL;
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 1.0f, 1),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 1.0f, 1),
                                               labels (x_dims, 1, 5, 2), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     p2.loss_param = &lp;
     layer = make_layer ("SoftmaxWithLoss", &p2);
@@ -470,8 +444,8 @@ test_softmax_loss_setup_errors (void)
   }
   {
     g_autoptr (CtLayer) layer = plain_layer ("SoftmaxWithLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 2, 1.0f, 1), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 2, 1.0f, 1), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (layer, bottom, top); /* one bottom */
   }
@@ -492,10 +466,10 @@ test_refuse_label_gradient (void)
     {
       gboolean sce = strcmp (types[t], "SigmoidCrossEntropyLoss") == 0;
       g_autoptr (CtLayer) layer = plain_layer (types[t]);
-      g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_uniform (x_dims, 2, 0.1f, 1.0f, 1),
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_uniform (x_dims, 2, 0.1f, 1.0f, 1),
                                                 sce ? ct_test_blob_uniform (x_dims, 2, 0, 1, 2)
                                                     : labels (l_dims, 1, 4, 3), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
       g_autoptr (GError) error = NULL;
       gboolean down[3] = { TRUE, TRUE, FALSE };
 
@@ -526,9 +500,9 @@ test_euclidean_loss (void)
   float weight = 3.0f, weighted;
   g_autoptr (CtLayer) layer = plain_layer ("EuclideanLoss");
   g_autoptr (CtLayer) heavy = NULL;
-  g_autoptr (GPtrArray) bottom = blob_list (blob_with (dims, 2, a), blob_with (other, 3, b),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (dims, 2, a), ct_test_blob_with (other, 3, b),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down[2] = { TRUE, TRUE };
   const float *da, *db;
@@ -555,17 +529,17 @@ test_euclidean_loss (void)
   {
     static const gint64 g[] = { 10, 5, 1, 1 };
     g_autoptr (CtLayer) grad = plain_layer ("EuclideanLoss");
-    g_autoptr (GPtrArray) gb = blob_list (ct_test_blob_gaussian (g, 4, 1),
+    g_autoptr (GPtrArray) gb = ct_test_blobs (ct_test_blob_gaussian (g, 4, 1),
                                           ct_test_blob_gaussian (g, 4, 2), NULL);
-    g_autoptr (GPtrArray) gt = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) gt = ct_test_blobs (ct_blob_new (), NULL);
 
     ct_check_gradient_exhaustive (&loss_checker, grad, gb, gt, -1);
   }
   {
     g_autoptr (CtLayer) wrong = plain_layer ("EuclideanLoss");
-    g_autoptr (GPtrArray) wb = blob_list (blob_with (dims, 2, a), ct_test_blob_gaussian (bad, 2, 3),
+    g_autoptr (GPtrArray) wb = ct_test_blobs (ct_test_blob_with (dims, 2, a), ct_test_blob_gaussian (bad, 2, 3),
                                           NULL);
-    g_autoptr (GPtrArray) wt = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) wt = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (wrong, wb, wt);
   }
@@ -613,10 +587,10 @@ test_sigmoid_cross_entropy (void)
         Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
         Caffe__LossParameter lp = loss_param (cases[c].mode, cases[c].normalize, ignore, -1);
         g_autoptr (CtLayer) layer = NULL;
-        g_autoptr (GPtrArray) bottom = blob_list (scores (dims, 2, 2.0f, 17),
+        g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (dims, 2, 2.0f, 17),
                                                   ct_test_blob_uniform (dims, 2, 0.0f, 1.0f, 18),
                                                   NULL);
-        g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+        g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
         float *t = ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL);
         gint64 valid;
         double raw, divisor = ignore ? cases[c].divisor_ignored : cases[c].divisor_all;
@@ -650,17 +624,17 @@ test_sigmoid_cross_entropy (void)
     static const gint64 d2[] = { 2, 2 };
     static const float x[] = { 100.0f, -100.0f, 80.0f, -90.0f }, t[] = { 0, 1, 1, 0 };
     g_autoptr (CtLayer) layer = plain_layer ("SigmoidCrossEntropyLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (d2, 2, x), blob_with (d2, 2, t), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (d2, 2, x), ct_test_blob_with (d2, 2, t), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_close (forward (layer, bottom, top), (100.0 + 100.0) / 2.0, 1e-6);
   }
   {
     static const gint64 a[] = { 4, 3 }, b[] = { 4, 2 };
     g_autoptr (CtLayer) layer = plain_layer ("SigmoidCrossEntropyLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (scores (a, 2, 1, 1),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (a, 2, 1, 1),
                                               ct_test_blob_uniform (b, 2, 0, 1, 2), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (layer, bottom, top);
   }
@@ -685,9 +659,9 @@ test_hinge_loss (void)
       Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
       Caffe__HingeLossParameter hp = CAFFE__HINGE_LOSS_PARAMETER__INIT;
       g_autoptr (CtLayer) layer = NULL;
-      g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x),
-                                                blob_with (l_dims, 1, l), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x),
+                                                ct_test_blob_with (l_dims, 1, l), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
       g_autoptr (GError) error = NULL;
       gboolean down[2] = { TRUE, FALSE };
       const float *dx;
@@ -711,9 +685,9 @@ test_hinge_loss (void)
       Caffe__HingeLossParameter hp = CAFFE__HINGE_LOSS_PARAMETER__INIT;
       CtGradientChecker checker = { 1e-2f, norm == 1 ? 2e-3f : 1e-2f, 1701, 1.0f, 0.01f };
       g_autoptr (CtLayer) layer = NULL;
-      g_autoptr (GPtrArray) bottom = blob_list (scores (g, 4, 10.0f, 21), labels (gl, 4, 5, 22),
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (g, 4, 10.0f, 21), labels (gl, 4, 5, 22),
                                                 NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
       hp.has_norm = TRUE;
       hp.norm = norm;
@@ -724,7 +698,7 @@ test_hinge_loss (void)
 
   {
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x), blob_with (l_dims, 1, l),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x), ct_test_blob_with (l_dims, 1, l),
                                               NULL);
 
     check_bad_label ("HingeLoss", &param, bottom, 1, 3.0f, 1, "3");
@@ -733,9 +707,9 @@ test_hinge_loss (void)
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
     Caffe__HingeLossParameter hp = CAFFE__HINGE_LOSS_PARAMETER__INIT;
     g_autoptr (CtLayer) layer = NULL;
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x), blob_with (l_dims, 1, l),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x), ct_test_blob_with (l_dims, 1, l),
                                               NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     hp.has_norm = TRUE;
     hp.norm = 3;
@@ -785,11 +759,11 @@ test_infogain_loss (void)
         Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
         Caffe__LossParameter lp = loss_param (mode, -1, ignore, 4);
         g_autoptr (CtLayer) layer = NULL;
-        g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 3, 1.0f, 31),
+        g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 3, 1.0f, 31),
                                                   labels (l_dims, 2, 5, 32),
                                                   ct_test_blob_uniform (h_dims, 2, 0, 1, 33),
                                                   NULL);
-        g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+        g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
         float *lab = ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL);
         static const double divisors[] = { 8, -1, 4, 1 };
         gint64 valid;
@@ -820,10 +794,10 @@ test_infogain_loss (void)
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
     Caffe__InfogainLossParameter ip = CAFFE__INFOGAIN_LOSS_PARAMETER__INIT;
     g_autoptr (CtLayer) layer = NULL, softmax = plain_layer ("SoftmaxWithLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (scores (x_dims, 3, 1.0f, 41),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (scores (x_dims, 3, 1.0f, 41),
                                               labels (l_dims, 2, 5, 42), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
-    g_autoptr (GPtrArray) top2 = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top2 = ct_test_blobs (ct_blob_new (), NULL);
     float a, b;
 
     g_assert_no_error (error);
@@ -853,13 +827,13 @@ test_infogain_loss (void)
     Caffe__InfogainLossParameter ip = CAFFE__INFOGAIN_LOSS_PARAMETER__INIT;
     Caffe__LossParameter lp = loss_param (-1, 1, FALSE, 0);
     static const gint64 h4[] = { 4, 4 };
-    g_autoptr (GPtrArray) two = blob_list (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
+    g_autoptr (GPtrArray) two = ct_test_blobs (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
                                            NULL);
-    g_autoptr (GPtrArray) bad_h = blob_list (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
+    g_autoptr (GPtrArray) bad_h = ct_test_blobs (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
                                              ct_test_blob_uniform (h4, 2, 0, 1, 3), NULL);
-    g_autoptr (GPtrArray) three = blob_list (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
+    g_autoptr (GPtrArray) three = ct_test_blobs (scores (x_dims, 3, 1, 1), labels (l_dims, 2, 5, 2),
                                              ct_test_blob_uniform (h_dims, 2, 0, 1, 3), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     {
       g_autoptr (CtLayer) layer = plain_layer ("InfogainLoss");
@@ -898,9 +872,9 @@ test_multinomial_logistic_loss (void)
   static const gint64 x_dims[] = { 2, 3 }, l_dims[] = { 2 };
   static const float p[] = { 0.2f, 0.5f, 0.3f, 0.0f, 0.9f, 0.1f }, l[] = { 1, 0 };
   g_autoptr (CtLayer) layer = plain_layer ("MultinomialLogisticLoss");
-  g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, p), blob_with (l_dims, 1, l),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, p), ct_test_blob_with (l_dims, 1, l),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down[2] = { TRUE, FALSE };
   const float *dx;
@@ -918,15 +892,15 @@ test_multinomial_logistic_loss (void)
     static const gint64 g[] = { 10, 5, 1, 1 }, gl[] = { 10, 1, 1, 1 };
     CtGradientChecker checker = { 1e-2f, 2e-2f, 1701, 0.0f, 0.05f };
     g_autoptr (CtLayer) grad = plain_layer ("MultinomialLogisticLoss");
-    g_autoptr (GPtrArray) gb = blob_list (ct_test_blob_uniform (g, 4, 0.3f, 1.0f, 51),
+    g_autoptr (GPtrArray) gb = ct_test_blobs (ct_test_blob_uniform (g, 4, 0.3f, 1.0f, 51),
                                           labels (gl, 4, 5, 52), NULL);
-    g_autoptr (GPtrArray) gt = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) gt = ct_test_blobs (ct_blob_new (), NULL);
 
     ct_check_gradient_exhaustive (&checker, grad, gb, gt, 0);
   }
   {
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
-    g_autoptr (GPtrArray) b2 = blob_list (blob_with (x_dims, 2, p), blob_with (l_dims, 1, l),
+    g_autoptr (GPtrArray) b2 = ct_test_blobs (ct_test_blob_with (x_dims, 2, p), ct_test_blob_with (l_dims, 1, l),
                                           NULL);
 
     check_bad_label ("MultinomialLogisticLoss", &param, b2, 1, 3.0f, 0, "3");
@@ -934,8 +908,8 @@ test_multinomial_logistic_loss (void)
   {
     static const gint64 l2[] = { 2, 2 };
     g_autoptr (CtLayer) wrong = plain_layer ("MultinomialLogisticLoss");
-    g_autoptr (GPtrArray) wb = blob_list (blob_with (x_dims, 2, p), labels (l2, 2, 3, 1), NULL);
-    g_autoptr (GPtrArray) wt = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) wb = ct_test_blobs (ct_test_blob_with (x_dims, 2, p), labels (l2, 2, 3, 1), NULL);
+    g_autoptr (GPtrArray) wt = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (wrong, wb, wt);
   }
@@ -978,10 +952,10 @@ test_contrastive_loss (void)
       Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
       Caffe__ContrastiveLossParameter cp = CAFFE__CONTRASTIVE_LOSS_PARAMETER__INIT;
       g_autoptr (CtLayer) layer = NULL;
-      g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_uniform (f_dims, 4, -0.6f, 0.6f, 61),
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_uniform (f_dims, 4, -0.6f, 0.6f, 61),
                                                 ct_test_blob_uniform (f_dims, 4, -0.6f, 0.6f, 62),
-                                                blob_with (y_dims, 4, y), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+                                                ct_test_blob_with (y_dims, 4, y), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
       double want;
 
       cp.has_margin = TRUE;
@@ -1007,9 +981,9 @@ test_contrastive_loss (void)
     static const gint64 d[] = { 1, 2 }, yd[] = { 1 };
     static const float a[] = { 0, 0 }, b[] = { 3, 4 }, no[] = { 0 };
     g_autoptr (CtLayer) layer = plain_layer ("ContrastiveLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (d, 2, a), blob_with (d, 2, b),
-                                              blob_with (yd, 1, no), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (d, 2, a), ct_test_blob_with (d, 2, b),
+                                              ct_test_blob_with (yd, 1, no), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
     g_autoptr (GError) error = NULL;
     gboolean down[3] = { TRUE, TRUE, FALSE };
 
@@ -1023,10 +997,10 @@ test_contrastive_loss (void)
   {
     static const gint64 a[] = { 4, 5 }, b[] = { 4, 6 }, yd[] = { 4 };
     g_autoptr (CtLayer) layer = plain_layer ("ContrastiveLoss");
-    g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (a, 2, 1),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (a, 2, 1),
                                               ct_test_blob_gaussian (b, 2, 2),
                                               ct_test_blob_gaussian (yd, 1, 3), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     assert_setup_fails (layer, bottom, top);
   }
@@ -1057,9 +1031,9 @@ test_accuracy (void)
       Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
       Caffe__AccuracyParameter ap = CAFFE__ACCURACY_PARAMETER__INIT;
       g_autoptr (CtLayer) layer = NULL;
-      g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x),
-                                                blob_with (l_dims, 1, l), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x),
+                                                ct_test_blob_with (l_dims, 1, l), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
       g_autoptr (GError) error = NULL;
       float loss = -1.0f;
       const float *per_class;
@@ -1094,8 +1068,8 @@ test_accuracy (void)
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
     Caffe__AccuracyParameter ap = CAFFE__ACCURACY_PARAMETER__INIT;
     g_autoptr (CtLayer) layer = NULL;
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (xd, 3, xv), blob_with (ld, 2, lv), NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (xd, 3, xv), ct_test_blob_with (ld, 2, lv), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     ap.has_axis = TRUE;
     ap.axis = 2;
@@ -1108,9 +1082,9 @@ test_accuracy (void)
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
     Caffe__AccuracyParameter ap = CAFFE__ACCURACY_PARAMETER__INIT;
     g_autoptr (CtLayer) layer = NULL;
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x), blob_with (l_dims, 1, l),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x), ct_test_blob_with (l_dims, 1, l),
                                               NULL);
-    g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+    g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
     ap.has_top_k = TRUE;
     ap.top_k = 4;
@@ -1120,7 +1094,7 @@ test_accuracy (void)
   }
   {
     Caffe__LayerParameter param = CAFFE__LAYER_PARAMETER__INIT;
-    g_autoptr (GPtrArray) bottom = blob_list (blob_with (x_dims, 2, x), blob_with (l_dims, 1, l),
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (x_dims, 2, x), ct_test_blob_with (l_dims, 1, l),
                                               NULL);
 
     check_bad_label ("Accuracy", &param, bottom, 1, 3.0f, 2, "3");
@@ -1150,7 +1124,7 @@ check_dump_loss (const char *file, const char *type, const char *loss_top,
   const CtTestDumpRecord *a, *b, *loss;
   g_autoptr (CtLayer) layer = NULL;
   g_autoptr (GPtrArray) bottom = NULL;
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down[2] = { TRUE, second_has_gradient };
   float weighted = 0.0f;
@@ -1165,7 +1139,7 @@ check_dump_loss (const char *file, const char *type, const char *loss_top,
   a = ct_test_dump_find (dump, 0, first, 0);
   b = ct_test_dump_find (dump, 0, second, 0);
   loss = ct_test_dump_find (dump, 0, loss_top, 0);
-  bottom = blob_list (ct_test_dump_blob (a), ct_test_dump_blob (b), NULL);
+  bottom = ct_test_blobs (ct_test_dump_blob (a), ct_test_dump_blob (b), NULL);
   /* The dump's diffs are what backward must produce: start from NaN. */
   for (guint i = 0; i < 2; i++)
     ct_cpu_set (ct_blob_count (CT_BOTTOM (bottom, i)), NAN,

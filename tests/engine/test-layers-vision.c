@@ -11,6 +11,7 @@
 #include "engine-error.h"
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "reference-dump.h"
 #include "text-format.h"
 
@@ -45,55 +46,6 @@ layer_from_text (const char *text, Caffe__Phase phase)
 
   protobuf_c_message_free_unpacked (&param->base, NULL);
   return layer;
-}
-
-static GPtrArray *
-blob_list (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
-
-static GPtrArray *
-empty_blobs (guint n)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (list, ct_blob_new ());
-  return list;
-}
-
-static CtBlob *
-gaussian (guint64 seed, guint n, ...)
-{
-  gint64 dims[8];
-  va_list args;
-
-  va_start (args, n);
-  for (guint i = 0; i < n; i++)
-    dims[i] = va_arg (args, int);
-  va_end (args);
-  return ct_test_blob_gaussian (dims, n, seed);
-}
-
-static CtBlob *
-uniform (guint64 seed, float lo, float hi, guint n, ...)
-{
-  gint64 dims[8];
-  va_list args;
-
-  va_start (args, n);
-  for (guint i = 0; i < n; i++)
-    dims[i] = va_arg (args, int);
-  va_end (args);
-  return ct_test_blob_uniform (dims, n, lo, hi, seed);
 }
 
 /* Distinct values 0.05 apart in a shuffled order, so that no max changes
@@ -197,7 +149,7 @@ check_gradient (const char *text, Caffe__Phase phase, GPtrArray *bottom, guint n
 {
   CtGradientChecker checker = CT_GRADIENT_CHECKER_DEFAULT;
   g_autoptr (CtLayer) layer = layer_from_text (text, phase);
-  g_autoptr (GPtrArray) top = empty_blobs (n_tops);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (n_tops);
 
   checker.stepsize = step;
   checker.threshold = threshold;
@@ -210,7 +162,7 @@ static void
 assert_setup_fails (const char *text, GPtrArray *bottom, guint n_tops, const char *word)
 {
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) top = empty_blobs (n_tops);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (n_tops);
   g_autoptr (GError) error = NULL;
 
   g_assert_false (ct_layer_setup (layer, bottom, top, &error));
@@ -349,8 +301,8 @@ check_conv_forward (const char *text, gboolean reverse, CtBlob *input, const Nai
                     gint64 c_out)
 {
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (input, NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (input, NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   CtBlob *out;
   g_autofree float *expected = NULL;
   const float *bias = NULL;
@@ -383,8 +335,8 @@ test_conv_by_hand (void)
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'hand' type: 'Convolution' convolution_param { num_output: 1 kernel_size: 2 "
     "bias_filler { type: 'constant' value: 10 } }", CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (from_values (image, 4, 1, 1, 3, 3), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (from_values (image, 4, 1, 1, 3, 3), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
   setup_ok (layer, bottom, top);
   g_assert_cmpuint (layer->blobs->len, ==, 2);
@@ -405,7 +357,7 @@ test_conv_forward_naive (void)
   check_conv_forward ("name: 'c' type: 'Convolution' convolution_param { num_output: 4 "
                       "kernel_size: 3 stride: 2 pad: 1 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      FALSE, gaussian (1, 4, 2, 3, 7, 6), &g, 4);
+                      FALSE, ct_test_gaussian (1, 4, 2, 3, 7, 6), &g, 4);
 
   /* Groups, dilation, rectangular kernel, stride and pad (layer_zoo's conv1
    * and more). */
@@ -414,14 +366,14 @@ test_conv_forward_naive (void)
                       "kernel_h: 3 kernel_w: 2 stride_h: 2 stride_w: 1 pad_h: 2 pad_w: 0 "
                       "dilation: 2 dilation: 3 group: 2 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      FALSE, gaussian (2, 4, 2, 4, 9, 8), &g, 6);
+                      FALSE, ct_test_gaussian (2, 4, 2, 4, 9, 8), &g, 6);
 
   /* The same through the N-D kernels. */
   check_conv_forward ("name: 'c' type: 'Convolution' convolution_param { num_output: 6 "
                       "kernel_h: 3 kernel_w: 2 stride_h: 2 stride_w: 1 pad_h: 2 pad_w: 0 "
                       "dilation: 2 dilation: 3 group: 2 force_nd_im2col: true "
                       "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }",
-                      FALSE, gaussian (2, 4, 2, 4, 9, 8), &g, 6);
+                      FALSE, ct_test_gaussian (2, 4, 2, 4, 9, 8), &g, 6);
 
   /* 3-D, per-axis kernel, stride and pad. */
   g = (NaiveConv) { 3, { 3, 2, 2 }, { 1, 2, 1 }, { 1, 0, 1 }, { 1, 1, 2 }, 1 };
@@ -429,38 +381,38 @@ test_conv_forward_naive (void)
                       "kernel_size: 3 kernel_size: 2 kernel_size: 2 stride: 1 stride: 2 "
                       "stride: 1 pad: 1 pad: 0 pad: 1 dilation: 1 dilation: 1 dilation: 2 "
                       "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }",
-                      FALSE, gaussian (3, 5, 2, 2, 4, 5, 5), &g, 3);
+                      FALSE, ct_test_gaussian (3, 5, 2, 2, 4, 5, 5), &g, 3);
 
   /* 1 x 1, which skips im2col, with groups and without bias. */
   g = (NaiveConv) { 2, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, 2 };
   check_conv_forward ("name: 'c' type: 'Convolution' convolution_param { num_output: 4 "
                       "kernel_size: 1 group: 2 bias_term: false "
                       "weight_filler { type: 'gaussian' } }",
-                      FALSE, gaussian (4, 4, 2, 6, 3, 4), &g, 4);
+                      FALSE, ct_test_gaussian (4, 4, 2, 6, 3, 4), &g, 4);
 
   /* Deconvolution: 2x upsampling (layer_zoo's deconv1), grouped, dilated. */
   g = (NaiveConv) { 2, { 4, 4 }, { 2, 2 }, { 1, 1 }, { 1, 1 }, 1 };
   check_conv_forward ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 4 "
                       "kernel_size: 4 stride: 2 pad: 1 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      TRUE, gaussian (5, 4, 2, 3, 4, 5), &g, 4);
+                      TRUE, ct_test_gaussian (5, 4, 2, 3, 4, 5), &g, 4);
   g = (NaiveConv) { 2, { 3, 2 }, { 2, 3 }, { 1, 0 }, { 2, 1 }, 2 };
   check_conv_forward ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 6 "
                       "kernel_h: 3 kernel_w: 2 stride_h: 2 stride_w: 3 pad_h: 1 "
                       "dilation: 2 dilation: 1 group: 2 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      TRUE, gaussian (6, 4, 2, 4, 3, 4), &g, 6);
+                      TRUE, ct_test_gaussian (6, 4, 2, 4, 3, 4), &g, 6);
   g = (NaiveConv) { 3, { 2, 2, 3 }, { 2, 1, 2 }, { 0, 1, 1 }, { 1, 1, 1 }, 1 };
   check_conv_forward ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 2 "
                       "kernel_size: 2 kernel_size: 2 kernel_size: 3 stride: 2 stride: 1 "
                       "stride: 2 pad: 0 pad: 1 pad: 1 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      TRUE, gaussian (7, 5, 2, 3, 2, 3, 3), &g, 2);
+                      TRUE, ct_test_gaussian (7, 5, 2, 3, 2, 3, 3), &g, 2);
   g = (NaiveConv) { 2, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, 1 };
   check_conv_forward ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 3 "
                       "kernel_size: 1 weight_filler { type: 'gaussian' } "
                       "bias_filler { type: 'gaussian' } }",
-                      TRUE, gaussian (8, 4, 2, 2, 3, 3), &g, 3);
+                      TRUE, ct_test_gaussian (8, 4, 2, 2, 3, 3), &g, 3);
 }
 
 /* The channel axis need not be 1: axis 2 of a 2 x 3 x 4 x 6 blob is a 1-D
@@ -477,15 +429,15 @@ test_conv_axis (void)
                            "bias_filler { type: 'gaussian' } }";
   g_autoptr (CtLayer) a = layer_from_text (text_axis2, CAFFE__PHASE__TEST);
   g_autoptr (CtLayer) b = layer_from_text (text_axis1, CAFFE__PHASE__TEST);
-  CtBlob *input = gaussian (9, 4, 2, 3, 4, 6);
+  CtBlob *input = ct_test_gaussian (9, 4, 2, 3, 4, 6);
   CtBlob *flat = ct_blob_new ();
-  g_autoptr (GPtrArray) bottom_a = blob_list (input, NULL), bottom_b = NULL;
-  g_autoptr (GPtrArray) top_a = empty_blobs (1), top_b = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom_a = ct_test_blobs (input, NULL), bottom_b = NULL;
+  g_autoptr (GPtrArray) top_a = ct_test_empty_blobs (1), top_b = ct_test_empty_blobs (1);
 
   g_assert_true (ct_blob_reshape (flat, (gint64[]) { 6, 4, 6 }, 3, NULL));
   memcpy (ct_blob_mutable_cpu_data (flat, NULL), ct_blob_cpu_data (input, NULL),
           144 * sizeof (float));
-  bottom_b = blob_list (flat, NULL);
+  bottom_b = ct_test_blobs (flat, NULL);
   a->seed = b->seed = 7;
   setup_ok (a, bottom_a, top_a);
   setup_ok (b, bottom_b, top_b);
@@ -495,7 +447,7 @@ test_conv_axis (void)
   assert_close (ct_blob_cpu_data (CT_TOP (top_a, 0), NULL),
                 ct_blob_cpu_data (CT_TOP (top_b, 0), NULL), 180, 1e-6);
 
-  check_gradient (text_axis2, CAFFE__PHASE__TEST, blob_list (gaussian (10, 4, 2, 1, 3, 4), NULL),
+  check_gradient (text_axis2, CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (10, 4, 2, 1, 3, 4), NULL),
                   1, -1, 1e-2f, 1e-3f);
 }
 
@@ -506,42 +458,42 @@ test_conv_gradient (void)
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 2 "
                   "kernel_size: 3 stride: 2 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (11, 4, 2, 3, 6, 4), gaussian (12, 4, 2, 3, 6, 4), NULL),
+                  ct_test_blobs (ct_test_gaussian (11, 4, 2, 3, 6, 4), ct_test_gaussian (12, 4, 2, 3, 6, 4), NULL),
                   2, -1, 1e-2f, 1e-3f);
   /* Groups, pad, stride and dilation, as layer_zoo's conv1. */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 4 "
                   "kernel_size: 3 pad: 2 stride: 2 dilation: 2 group: 2 "
                   "weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'constant' value: 0.1 } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (13, 4, 2, 4, 6, 5), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (13, 4, 2, 4, 6, 5), NULL), 1, -1, 1e-2f, 1e-3f);
   /* Rectangular kernel, stride and pad, no bias. */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 3 "
                   "kernel_h: 3 kernel_w: 2 stride_h: 1 stride_w: 2 pad_h: 0 pad_w: 1 "
                   "bias_term: false weight_filler { type: 'gaussian' std: 0.5 } }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (14, 4, 2, 2, 5, 4), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (14, 4, 2, 2, 5, 4), NULL), 1, -1,
                   1e-2f, 1e-3f);
   /* 1 x 1 (no im2col). */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 3 "
                   "kernel_size: 1 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (15, 4, 2, 4, 3, 3), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (15, 4, 2, 4, 3, 3), NULL), 1, -1, 1e-2f, 1e-3f);
   /* N-D im2col forced on a 2-D input, with dilation. */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 2 "
                   "kernel_size: 2 dilation: 2 pad: 1 force_nd_im2col: true "
                   "weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (16, 4, 2, 2, 5, 4), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (16, 4, 2, 2, 5, 4), NULL), 1, -1, 1e-2f, 1e-3f);
   /* 3-D. */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 2 "
                   "kernel_size: 2 kernel_size: 3 kernel_size: 2 stride: 2 stride: 1 stride: 1 "
                   "pad: 1 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (17, 5, 1, 2, 3, 3, 3), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (17, 5, 1, 2, 3, 3, 3), NULL), 1, -1, 1e-2f, 1e-3f);
   /* No spatial axis at all (Caffe allows it): an inner product, grouped. */
   check_gradient ("name: 'c' type: 'Convolution' convolution_param { num_output: 4 group: 2 "
                   "weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (18, 2, 3, 6), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (18, 2, 3, 6), NULL), 1, -1, 1e-2f, 1e-3f);
 }
 
 static void
@@ -550,26 +502,26 @@ test_deconv_gradient (void)
   check_gradient ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 2 "
                   "kernel_size: 3 stride: 2 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (21, 4, 2, 3, 2, 2), gaussian (22, 4, 2, 3, 2, 2), NULL),
+                  ct_test_blobs (ct_test_gaussian (21, 4, 2, 3, 2, 2), ct_test_gaussian (22, 4, 2, 3, 2, 2), NULL),
                   2, -1, 1e-2f, 1e-3f);
   /* layer_zoo's deconv1 (2x upsampling), on fewer channels. */
   check_gradient ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 2 "
                   "kernel_size: 4 stride: 2 pad: 1 weight_filler { type: 'msra' } "
                   "bias_filler { type: 'constant' value: -0.05 } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (23, 4, 2, 2, 2, 3), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (23, 4, 2, 2, 2, 3), NULL), 1, -1, 1e-2f, 1e-3f);
   check_gradient ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 4 "
                   "kernel_h: 2 kernel_w: 3 stride: 1 dilation: 2 group: 2 "
                   "weight_filler { type: 'gaussian' std: 0.5 } bias_term: false }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (24, 4, 2, 2, 2, 2), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (24, 4, 2, 2, 2, 2), NULL), 1, -1,
                   1e-2f, 1e-3f);
   check_gradient ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 2 "
                   "kernel_size: 2 stride: 2 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (25, 5, 1, 2, 2, 2, 2), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (25, 5, 1, 2, 2, 2, 2), NULL), 1, -1, 1e-2f, 1e-3f);
   check_gradient ("name: 'd' type: 'Deconvolution' convolution_param { num_output: 3 "
                   "kernel_size: 1 weight_filler { type: 'gaussian' std: 0.5 } "
                   "bias_filler { type: 'gaussian' } }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (26, 4, 2, 2, 3, 2), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (26, 4, 2, 2, 3, 2), NULL), 1, -1, 1e-2f, 1e-3f);
 }
 
 /* Parameter diffs accumulate, and frozen parameters are left alone. */
@@ -580,8 +532,8 @@ test_conv_param_accumulation (void)
     "name: 'c' type: 'Convolution' convolution_param { num_output: 2 kernel_size: 3 "
     "weight_filler { type: 'gaussian' } bias_filler { type: 'gaussian' } }",
     CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (31, 4, 2, 2, 4, 4), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (31, 4, 2, 2, 4, 4), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
   CtBlob *w, *b;
   g_autofree float *once = NULL, *bias_once = NULL;
@@ -616,10 +568,10 @@ test_conv_given_weights (void)
   const char *text = "name: 'bad' type: 'Convolution' convolution_param { num_output: 4 "
                      "kernel_size: 3 group: 2 }";
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (32, 4, 1, 6, 5, 5), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (32, 4, 1, 6, 5, 5), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
-  CtBlob *w = gaussian (33, 4, 4, 3, 3, 3), *bias = gaussian (34, 1, 4);
+  CtBlob *w = ct_test_gaussian (33, 4, 4, 3, 3, 3), *bias = ct_test_gaussian (34, 1, 4);
   float first = ct_blob_cpu_data (w, NULL)[0];
 
   g_ptr_array_add (layer->blobs, w);
@@ -630,10 +582,10 @@ test_conv_given_weights (void)
 
   {
     g_autoptr (CtLayer) wrong = layer_from_text (text, CAFFE__PHASE__TEST);
-    g_autoptr (GPtrArray) top2 = empty_blobs (1);
+    g_autoptr (GPtrArray) top2 = ct_test_empty_blobs (1);
 
-    g_ptr_array_add (wrong->blobs, gaussian (35, 4, 4, 6, 3, 3));
-    g_ptr_array_add (wrong->blobs, gaussian (36, 1, 4));
+    g_ptr_array_add (wrong->blobs, ct_test_gaussian (35, 4, 4, 6, 3, 3));
+    g_ptr_array_add (wrong->blobs, ct_test_gaussian (36, 1, 4));
     g_assert_false (ct_layer_setup (wrong, bottom, top2, &error));
     g_test_message ("%s", error->message);
     g_assert_nonnull (strstr (error->message, "'bad'"));
@@ -645,49 +597,49 @@ static void
 test_conv_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { kernel_size: 3 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "num_output");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "num_output");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 7 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
+                      "kernel_size: 7 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
                       "larger than the padded input");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
                       "kernel_size: 3 dilation: 3 }",
-                      blob_list (gaussian (1, 4, 1, 2, 6, 6), NULL), 1,
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 6, 6), NULL), 1,
                       "larger than the padded input");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 3 group: 2 }", blob_list (gaussian (1, 4, 1, 3, 5, 5), NULL),
+                      "kernel_size: 3 group: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 3, 5, 5), NULL),
                       1, "groups");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 3 "
-                      "kernel_size: 3 group: 2 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL),
+                      "kernel_size: 3 group: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL),
                       1, "multiple of group");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
                       "kernel_size: 3 kernel_h: 3 kernel_w: 3 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "not both");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "not both");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_h: 3 kernel_w: 3 }", blob_list (gaussian (1, 5, 1, 2, 5, 5, 5), NULL),
+                      "kernel_h: 3 kernel_w: 3 }", ct_test_blobs (ct_test_gaussian (1, 5, 1, 2, 5, 5, 5), NULL),
                       1, "2-D");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
                       "kernel_size: 3 kernel_size: 3 kernel_size: 3 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "once per spatial axis");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "once per spatial axis");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "kernel_size");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "kernel_size");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 3 stride: 0 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL),
+                      "kernel_size: 3 stride: 0 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL),
                       1, "stride");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
                       "kernel_size: 3 stride_h: 2 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "stride");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "stride");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 0 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
+                      "kernel_size: 0 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
                       "positive");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 3 axis: 4 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL),
+                      "kernel_size: 3 axis: 4 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL),
                       1, "axis");
   assert_setup_fails ("name: 'bad' type: 'Deconvolution' convolution_param { num_output: 2 "
-                      "kernel_size: 2 pad: 3 }", blob_list (gaussian (1, 4, 1, 2, 2, 2), NULL),
+                      "kernel_size: 2 pad: 3 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 2, 2), NULL),
                       1, "output would have size");
   assert_setup_fails ("name: 'bad' type: 'Convolution' convolution_param { num_output: 2 "
-                      "kernel_size: 3 }", blob_list (gaussian (1, 4, 1, 2, 5, 5),
-                                                     gaussian (2, 4, 1, 2, 5, 6), NULL),
+                      "kernel_size: 3 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5),
+                                                     ct_test_gaussian (2, 4, 1, 2, 5, 6), NULL),
                       2, "same shape");
 
   /* A changed input is refused at reshape, naming the layer. */
@@ -695,8 +647,8 @@ test_conv_errors (void)
     g_autoptr (CtLayer) layer = layer_from_text (
       "name: 'bad' type: 'Convolution' convolution_param { num_output: 2 kernel_size: 3 }",
       CAFFE__PHASE__TEST);
-    g_autoptr (GPtrArray) bottom = blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL);
-    g_autoptr (GPtrArray) top = empty_blobs (1);
+    g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL);
+    g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
     g_autoptr (GError) error = NULL;
 
     setup_ok (layer, bottom, top);
@@ -722,12 +674,12 @@ check_pool_by_hand (const char *text, guint n_tops, int ph, int pw, const float 
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
   float input[24];
   g_autoptr (GPtrArray) bottom = NULL;
-  g_autoptr (GPtrArray) top = empty_blobs (n_tops);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (n_tops);
   gint64 n = ph * pw;
 
   memcpy (input, pool_image, sizeof pool_image);
   memcpy (input + 12, pool_image, sizeof pool_image);
-  bottom = blob_list (from_values (input, 4, 2, 1, 3, 4), NULL);
+  bottom = ct_test_blobs (from_values (input, 4, 2, 1, 3, 4), NULL);
   setup_ok (layer, bottom, top);
   forward_ok (layer, bottom, top);
   assert_shape (CT_TOP (top, 0), 4, 2, 1, ph, pw);
@@ -783,8 +735,8 @@ check_pool_size (const char *pool_param, int h, int w, int ph, int pw)
   g_autofree char *text = g_strdup_printf ("name: 'p' type: 'Pooling' pooling_param { %s }",
                                            pool_param);
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (1, 4, 1, 1, h, w), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, h, w), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
 
   setup_ok (layer, bottom, top);
   assert_shape (CT_TOP (top, 0), 4, 1, 1, ph, pw);
@@ -810,30 +762,30 @@ static void
 test_pool_gradient (void)
 {
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: MAX kernel_size: 3 "
-                  "stride: 2 }", CAFFE__PHASE__TEST, blob_list (distinct (1, 4, 2, 3, 6, 5), NULL),
+                  "stride: 2 }", CAFFE__PHASE__TEST, ct_test_blobs (distinct (1, 4, 2, 3, 6, 5), NULL),
                   1, -1, 1e-4f, 1e-2f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: MAX kernel_size: 3 "
                   "stride: 2 pad: 1 }", CAFFE__PHASE__TEST,
-                  blob_list (distinct (2, 4, 2, 2, 7, 6), NULL), 2, -1, 1e-4f, 1e-2f);
+                  ct_test_blobs (distinct (2, 4, 2, 2, 7, 6), NULL), 2, -1, 1e-4f, 1e-2f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: MAX kernel_h: 3 "
                   "kernel_w: 2 stride_h: 1 stride_w: 2 pad_h: 1 pad_w: 1 }",
-                  CAFFE__PHASE__TEST, blob_list (distinct (3, 4, 1, 2, 5, 4), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (distinct (3, 4, 1, 2, 5, 4), NULL), 1, -1,
                   1e-4f, 1e-2f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: AVE kernel_size: 3 "
                   "stride: 2 pad: 1 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (4, 4, 2, 2, 7, 6), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (4, 4, 2, 2, 7, 6), NULL), 1, -1, 1e-2f, 1e-3f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: AVE kernel_h: 2 "
                   "kernel_w: 3 stride: 2 pad_h: 1 pad_w: 2 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (5, 4, 2, 2, 5, 6), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (5, 4, 2, 2, 5, 6), NULL), 1, -1, 1e-2f, 1e-3f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: AVE kernel_size: 2 "
                   "stride: 2 round_mode: FLOOR }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (6, 4, 2, 2, 5, 5), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (6, 4, 2, 2, 5, 5), NULL), 1, -1, 1e-2f, 1e-3f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: MAX "
                   "global_pooling: true }", CAFFE__PHASE__TEST,
-                  blob_list (distinct (7, 4, 2, 3, 4, 5), NULL), 1, -1, 1e-4f, 1e-2f);
+                  ct_test_blobs (distinct (7, 4, 2, 3, 4, 5), NULL), 1, -1, 1e-4f, 1e-2f);
   check_gradient ("name: 'p' type: 'Pooling' pooling_param { pool: AVE "
                   "global_pooling: true }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (8, 4, 2, 3, 4, 5), NULL), 1, -1, 1e-2f, 1e-3f);
+                  ct_test_blobs (ct_test_gaussian (8, 4, 2, 3, 4, 5), NULL), 1, -1, 1e-2f, 1e-3f);
 }
 
 static void
@@ -842,8 +794,8 @@ test_pool_stochastic (void)
   const char *text = "name: 's' type: 'Pooling' pooling_param { pool: STOCHASTIC "
                      "kernel_size: 3 stride: 2 }";
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TRAIN);
-  g_autoptr (GPtrArray) bottom = blob_list (uniform (41, 0.1f, 1.0f, 4, 2, 3, 7, 6), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_uniform (41, 0.1f, 1.0f, 4, 2, 3, 7, 6), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autofree float *first = NULL;
   const float *in, *out;
   guint differs = 0;
@@ -879,11 +831,11 @@ test_pool_stochastic (void)
   g_assert_cmpuint (differs, >, 0);
 
   check_gradient (text, CAFFE__PHASE__TRAIN,
-                  blob_list (uniform (42, 0.1f, 1.0f, 4, 2, 2, 5, 5), NULL), 1, -1,
+                  ct_test_blobs (ct_test_uniform (42, 0.1f, 1.0f, 4, 2, 2, 5, 5), NULL), 1, -1,
                   1e-4f, 1e-2f);
   /* Testing: the activation-weighted average, and its exact gradient. */
   check_gradient (text, CAFFE__PHASE__TEST,
-                  blob_list (uniform (43, 0.1f, 1.0f, 4, 2, 2, 5, 5), NULL), 1, -1,
+                  ct_test_blobs (ct_test_uniform (43, 0.1f, 1.0f, 4, 2, 2, 5, 5), NULL), 1, -1,
                   1e-3f, 1e-2f);
 }
 
@@ -891,35 +843,35 @@ static void
 test_pool_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 2 "
-                      "kernel_h: 2 kernel_w: 2 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL),
+                      "kernel_h: 2 kernel_w: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL),
                       1, "not both");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_h: 2 }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "kernel_w");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "kernel_w");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { stride: 2 }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "kernel");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "kernel");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { global_pooling: true "
-                      "kernel_size: 2 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
+                      "kernel_size: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
                       "global_pooling");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { global_pooling: true "
-                      "stride: 2 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
+                      "stride: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
                       "stride 1");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 2 pad: 2 }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "smaller than the kernel");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "smaller than the kernel");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { pool: STOCHASTIC "
-                      "kernel_size: 3 pad: 1 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
+                      "kernel_size: 3 pad: 1 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
                       "MAX and AVE");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 2 pad: 1 "
-                      "pad_h: 1 pad_w: 1 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
+                      "pad_h: 1 pad_w: 1 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
                       "pad_h");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 2 "
-                      "stride_h: 2 }", blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
+                      "stride_h: 2 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1,
                       "stride_w");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 2 }",
-                      blob_list (gaussian (1, 3, 1, 4, 4), NULL), 1, "4 axes");
+                      ct_test_blobs (ct_test_gaussian (1, 3, 1, 4, 4), NULL), 1, "4 axes");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { pool: AVE kernel_size: 2 }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 2, "second top");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 2, "second top");
   assert_setup_fails ("name: 'bad' type: 'Pooling' pooling_param { kernel_size: 6 }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "does not fit");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "does not fit");
 }
 
 /* ---- SPP ---------------------------------------------------------------- */
@@ -930,8 +882,8 @@ test_spp_forward (void)
 {
   g_autoptr (CtLayer) spp = layer_from_text (
     "name: 's' type: 'SPP' spp_param { pyramid_height: 3 pool: AVE }", CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (51, 4, 2, 3, 9, 8), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (51, 4, 2, 3, 9, 8), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   /* 9 x 8 input: level 0 kernel (9, 8); level 1 (5, 4) pad (1, 0), 2 x 2
    * bins after the clip; level 2 (3, 2) pad (2, 0), 4 x 4 bins. */
   const char *levels[] = {
@@ -950,7 +902,7 @@ test_spp_forward (void)
   for (gsize l = 0; l < G_N_ELEMENTS (levels); l++)
     {
       g_autoptr (CtLayer) pool = layer_from_text (levels[l], CAFFE__PHASE__TEST);
-      g_autoptr (GPtrArray) ptop = empty_blobs (1);
+      g_autoptr (GPtrArray) ptop = ct_test_empty_blobs (1);
       gint64 per_image;
 
       setup_ok (pool, bottom, ptop);
@@ -968,7 +920,7 @@ test_spp_forward (void)
   {
     g_autoptr (CtLayer) one = layer_from_text (
       "name: 's' type: 'SPP' spp_param { pyramid_height: 1 }", CAFFE__PHASE__TEST);
-    g_autoptr (GPtrArray) top1 = empty_blobs (1);
+    g_autoptr (GPtrArray) top1 = ct_test_empty_blobs (1);
 
     setup_ok (one, bottom, top1);
     assert_shape (CT_TOP (top1, 0), 4, 2, 3, 1, 1);
@@ -979,13 +931,13 @@ static void
 test_spp_gradient (void)
 {
   check_gradient ("name: 's' type: 'SPP' spp_param { pyramid_height: 3 pool: MAX }",
-                  CAFFE__PHASE__TEST, blob_list (distinct (52, 4, 2, 2, 9, 8), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (distinct (52, 4, 2, 2, 9, 8), NULL), 1, -1,
                   1e-4f, 1e-2f);
   check_gradient ("name: 's' type: 'SPP' spp_param { pyramid_height: 2 pool: AVE }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (53, 4, 2, 2, 5, 6), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (53, 4, 2, 2, 5, 6), NULL), 1, -1,
                   1e-2f, 1e-3f);
   check_gradient ("name: 's' type: 'SPP' spp_param { pyramid_height: 1 pool: AVE }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (54, 4, 2, 2, 3, 4), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (54, 4, 2, 2, 3, 4), NULL), 1, -1,
                   1e-2f, 1e-3f);
 }
 
@@ -993,12 +945,12 @@ static void
 test_spp_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'SPP' spp_param { pool: MAX }",
-                      blob_list (gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "pyramid_height");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 4, 4), NULL), 1, "pyramid_height");
   /* 5 rows in 4 bins: kernel 2 with padding 2, which pooling refuses. */
   assert_setup_fails ("name: 'bad' type: 'SPP' spp_param { pyramid_height: 3 }",
-                      blob_list (gaussian (1, 4, 1, 1, 5, 8), NULL), 1, "pyramid level 2");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 5, 8), NULL), 1, "pyramid level 2");
   assert_setup_fails ("name: 'bad' type: 'SPP' spp_param { pyramid_height: 2 }",
-                      blob_list (gaussian (1, 2, 1, 8), NULL), 1, "4 axes");
+                      ct_test_blobs (ct_test_gaussian (1, 2, 1, 8), NULL), 1, "4 axes");
 }
 
 /* ---- Im2col ------------------------------------------------------------- */
@@ -1009,8 +961,8 @@ test_im2col_forward (void)
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'i' type: 'Im2col' convolution_param { kernel_size: 3 stride: 2 pad: 1 "
     "dilation: 2 }", CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (61, 4, 2, 3, 6, 5), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (61, 4, 2, 3, 6, 5), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   const float *in, *out;
   guint checked = 0;
 
@@ -1042,28 +994,28 @@ static void
 test_im2col_gradient (void)
 {
   check_gradient ("name: 'i' type: 'Im2col' convolution_param { kernel_size: 3 stride: 2 }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (62, 4, 2, 3, 6, 5), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (62, 4, 2, 3, 6, 5), NULL), 1, -1,
                   1e-2f, 1e-2f);
   check_gradient ("name: 'i' type: 'Im2col' convolution_param { kernel_h: 2 kernel_w: 3 "
                   "stride_h: 1 stride_w: 2 pad_h: 1 pad_w: 0 dilation: 2 }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (63, 4, 2, 2, 4, 5), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (63, 4, 2, 2, 4, 5), NULL), 1, -1,
                   1e-2f, 1e-2f);
   check_gradient ("name: 'i' type: 'Im2col' convolution_param { kernel_size: 2 pad: 1 "
                   "stride: 2 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (64, 5, 1, 2, 3, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
+                  ct_test_blobs (ct_test_gaussian (64, 5, 1, 2, 3, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
   check_gradient ("name: 'i' type: 'Im2col' convolution_param { kernel_size: 3 pad: 1 "
                   "force_nd_im2col: true }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (65, 4, 1, 2, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
+                  ct_test_blobs (ct_test_gaussian (65, 4, 1, 2, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
 }
 
 static void
 test_im2col_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'Im2col' convolution_param { kernel_size: 3 "
-                      "axis: -1 }", blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
+                      "axis: -1 }", ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1,
                       "spatial axis");
   assert_setup_fails ("name: 'bad' type: 'Im2col' convolution_param { kernel_size: 6 }",
-                      blob_list (gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "larger");
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 2, 5, 5), NULL), 1, "larger");
 }
 
 /* ---- Crop --------------------------------------------------------------- */
@@ -1074,8 +1026,8 @@ test_crop_forward (void)
   g_autoptr (CtLayer) layer = layer_from_text (
     "name: 'c' type: 'Crop' crop_param { axis: 2 offset: 1 offset: 2 }", CAFFE__PHASE__TEST);
   CtBlob *big = ct_blob_new_with_shape ((gint64[]) { 2, 3, 4, 5 }, 4, NULL);
-  g_autoptr (GPtrArray) bottom = blob_list (big, gaussian (1, 4, 1, 1, 2, 3), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (big, ct_test_gaussian (1, 4, 1, 1, 2, 3), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
   gboolean down[2] = { TRUE, TRUE };
   float *data = ct_blob_mutable_cpu_data (big, NULL);
@@ -1116,15 +1068,15 @@ static void
 test_crop_gradient (void)
 {
   check_gradient ("name: 'c' type: 'Crop' crop_param { axis: 2 offset: 1 }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (71, 4, 2, 3, 5, 4),
-                                                 gaussian (72, 4, 2, 3, 3, 2), NULL),
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (71, 4, 2, 3, 5, 4),
+                                                 ct_test_gaussian (72, 4, 2, 3, 3, 2), NULL),
                   1, 0, 1e-2f, 1e-3f);
   check_gradient ("name: 'c' type: 'Crop' crop_param { axis: 1 offset: 1 offset: 0 "
                   "offset: 2 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (73, 4, 2, 4, 3, 5), gaussian (74, 4, 2, 2, 3, 2), NULL),
+                  ct_test_blobs (ct_test_gaussian (73, 4, 2, 4, 3, 5), ct_test_gaussian (74, 4, 2, 2, 3, 2), NULL),
                   1, 0, 1e-2f, 1e-3f);
   check_gradient ("name: 'c' type: 'Crop' crop_param { axis: 0 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (75, 3, 3, 4, 5), gaussian (76, 3, 2, 4, 3), NULL),
+                  ct_test_blobs (ct_test_gaussian (75, 3, 3, 4, 5), ct_test_gaussian (76, 3, 2, 4, 3), NULL),
                   1, 0, 1e-2f, 1e-3f);
 }
 
@@ -1132,16 +1084,16 @@ static void
 test_crop_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'Crop' crop_param { axis: 2 offset: 3 }",
-                      blob_list (gaussian (1, 4, 1, 1, 5, 5), gaussian (2, 4, 1, 1, 3, 3), NULL),
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 5, 5), ct_test_gaussian (2, 4, 1, 1, 3, 3), NULL),
                       1, "out of bounds");
   assert_setup_fails ("name: 'bad' type: 'Crop' crop_param { axis: 1 offset: 1 offset: 1 }",
-                      blob_list (gaussian (1, 4, 1, 1, 5, 5), gaussian (2, 4, 1, 1, 3, 3), NULL),
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 5, 5), ct_test_gaussian (2, 4, 1, 1, 3, 3), NULL),
                       1, "offsets");
   assert_setup_fails ("name: 'bad' type: 'Crop' crop_param { axis: 5 }",
-                      blob_list (gaussian (1, 4, 1, 1, 5, 5), gaussian (2, 4, 1, 1, 3, 3), NULL),
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 5, 5), ct_test_gaussian (2, 4, 1, 1, 3, 3), NULL),
                       1, "axis");
   assert_setup_fails ("name: 'bad' type: 'Crop'",
-                      blob_list (gaussian (1, 4, 1, 1, 5, 5), gaussian (2, 3, 1, 1, 3), NULL),
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 1, 5, 5), ct_test_gaussian (2, 3, 1, 1, 3), NULL),
                       1, "cannot crop");
 }
 
@@ -1191,8 +1143,8 @@ check_lrn_forward (const char *text, int size, double alpha, double beta, double
                    gboolean within)
 {
   g_autoptr (CtLayer) layer = layer_from_text (text, CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (gaussian (81, 4, 2, 7, 3, 4), NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_gaussian (81, 4, 2, 7, 3, 4), NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   float expected[168];
 
   setup_ok (layer, bottom, top);
@@ -1226,24 +1178,24 @@ static void
 test_lrn_gradient (void)
 {
   check_gradient ("name: 'l' type: 'LRN'", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (82, 4, 2, 7, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
+                  ct_test_blobs (ct_test_gaussian (82, 4, 2, 7, 3, 3), NULL), 1, -1, 1e-2f, 1e-2f);
   check_gradient ("name: 'l' type: 'LRN' lrn_param { local_size: 3 alpha: 0.5 beta: 1.5 k: 2 }",
-                  CAFFE__PHASE__TEST, blob_list (gaussian (83, 4, 2, 4, 2, 3), NULL), 1, -1,
+                  CAFFE__PHASE__TEST, ct_test_blobs (ct_test_gaussian (83, 4, 2, 4, 2, 3), NULL), 1, -1,
                   1e-2f, 1e-2f);
   check_gradient ("name: 'l' type: 'LRN' lrn_param { norm_region: WITHIN_CHANNEL "
                   "local_size: 3 alpha: 0.1 beta: 0.75 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (84, 4, 2, 2, 4, 5), NULL), 1, -1, 1e-2f, 1e-2f);
+                  ct_test_blobs (ct_test_gaussian (84, 4, 2, 2, 4, 5), NULL), 1, -1, 1e-2f, 1e-2f);
   check_gradient ("name: 'l' type: 'LRN' lrn_param { norm_region: WITHIN_CHANNEL "
                   "local_size: 5 alpha: 2 beta: 0.5 }", CAFFE__PHASE__TEST,
-                  blob_list (gaussian (85, 4, 1, 2, 5, 4), NULL), 1, -1, 1e-2f, 1e-2f);
+                  ct_test_blobs (ct_test_gaussian (85, 4, 1, 2, 5, 4), NULL), 1, -1, 1e-2f, 1e-2f);
 }
 
 static void
 test_lrn_errors (void)
 {
   assert_setup_fails ("name: 'bad' type: 'LRN' lrn_param { local_size: 4 }",
-                      blob_list (gaussian (1, 4, 1, 5, 3, 3), NULL), 1, "odd");
-  assert_setup_fails ("name: 'bad' type: 'LRN'", blob_list (gaussian (1, 2, 5, 3), NULL), 1,
+                      ct_test_blobs (ct_test_gaussian (1, 4, 1, 5, 3, 3), NULL), 1, "odd");
+  assert_setup_fails ("name: 'bad' type: 'LRN'", ct_test_blobs (ct_test_gaussian (1, 2, 5, 3), NULL), 1,
                       "4 axes");
 }
 
@@ -1293,8 +1245,8 @@ static double
 run_zoo_case (const CtTestDump *dump, const Caffe__NetParameter *net, const ZooCase *zc)
 {
   g_autoptr (CtLayer) layer = layer_from_param (find_layer (net, zc->layer), CAFFE__PHASE__TEST);
-  g_autoptr (GPtrArray) bottom = blob_list (NULL);
-  g_autoptr (GPtrArray) top = empty_blobs (1);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (NULL);
+  g_autoptr (GPtrArray) top = ct_test_empty_blobs (1);
   g_autoptr (GError) error = NULL;
   const CtTestDumpRecord *out = ct_test_dump_find (dump, 0, zc->top, 0);
   gboolean down[2] = { TRUE, FALSE };
