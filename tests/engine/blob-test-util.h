@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "blob.h"
 #include "engine-error.h"
