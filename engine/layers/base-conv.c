@@ -163,25 +163,39 @@ nd_shapes (const CtConvGeometry *g, gint64 channels, const int64_t *im_dims,
   col_shape[0] = channels * kernel_size;
 }
 
-gboolean
-ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
-                         const int64_t *im_dims, const int64_t *col_dims, const float *im,
-                         float *col, GError **error)
+/* im2col from the image SRC into the column buffer DST when TO_COL, else
+ * col2im from the column buffer SRC into the image DST. */
+static gboolean
+columns (const CtLayer *layer, const CtConvGeometry *g, gboolean to_col, gint64 channels,
+         const int64_t *im_dims, const int64_t *col_dims, const float *src, float *dst,
+         GError **error)
 {
   int64_t im_shape[CT_BLOB_MAX_AXES + 1], col_shape[CT_BLOB_MAX_AXES + 1];
   CtStatus status;
 
   if (use_2d_kernel (g))
-    status = ct_cpu_im2col (im, channels, im_dims[0], im_dims[1], g->kernel[0], g->kernel[1],
-                            g->pad[0], g->pad[1], g->stride[0], g->stride[1],
-                            g->dilation[0], g->dilation[1], col);
+    status = (to_col ? ct_cpu_im2col : ct_cpu_col2im) (src, channels, im_dims[0], im_dims[1],
+                                                       g->kernel[0], g->kernel[1],
+                                                       g->pad[0], g->pad[1],
+                                                       g->stride[0], g->stride[1],
+                                                       g->dilation[0], g->dilation[1], dst);
   else
     {
       nd_shapes (g, channels, im_dims, col_dims, im_shape, col_shape);
-      status = ct_cpu_im2col_nd (im, g->num_spatial_axes, im_shape, col_shape, g->kernel,
-                                 g->pad, g->stride, g->dilation, col);
+      status = (to_col ? ct_cpu_im2col_nd : ct_cpu_col2im_nd) (src, g->num_spatial_axes,
+                                                               im_shape, col_shape, g->kernel,
+                                                               g->pad, g->stride, g->dilation,
+                                                               dst);
     }
-  return ct_vision_check (layer, status, _("im2col"), error);
+  return ct_vision_check (layer, status, to_col ? _("im2col") : _("col2im"), error);
+}
+
+gboolean
+ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
+                         const int64_t *im_dims, const int64_t *col_dims, const float *im,
+                         float *col, GError **error)
+{
+  return columns (layer, g, TRUE, channels, im_dims, col_dims, im, col, error);
 }
 
 gboolean
@@ -189,20 +203,7 @@ ct_conv_geometry_col2im (const CtLayer *layer, const CtConvGeometry *g, gint64 c
                          const int64_t *im_dims, const int64_t *col_dims, const float *col,
                          float *im, GError **error)
 {
-  int64_t im_shape[CT_BLOB_MAX_AXES + 1], col_shape[CT_BLOB_MAX_AXES + 1];
-  CtStatus status;
-
-  if (use_2d_kernel (g))
-    status = ct_cpu_col2im (col, channels, im_dims[0], im_dims[1], g->kernel[0], g->kernel[1],
-                            g->pad[0], g->pad[1], g->stride[0], g->stride[1],
-                            g->dilation[0], g->dilation[1], im);
-  else
-    {
-      nd_shapes (g, channels, im_dims, col_dims, im_shape, col_shape);
-      status = ct_cpu_col2im_nd (col, g->num_spatial_axes, im_shape, col_shape, g->kernel,
-                                 g->pad, g->stride, g->dilation, im);
-    }
-  return ct_vision_check (layer, status, _("col2im"), error);
+  return columns (layer, g, FALSE, channels, im_dims, col_dims, col, im, error);
 }
 
 /* "2 3 4 5", for messages about shapes. */

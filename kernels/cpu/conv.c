@@ -181,11 +181,12 @@ release_slot (Job *j, int slot)
   atomic_fetch_and (&j->busy, ~((uint_fast64_t) 1 << slot));
 }
 
-/* The column matrix of NB images from INPUT into COL, the images side by
- * side (rows NB * P floats long). (With one image and a 1x1 kernel the
- * callers use the image itself instead.) */
+/* Between NB images and their column matrix, the images side by side
+ * (rows NB * P floats long): im2col from the images SRC into DST when
+ * TO_COL, else col2im from the column matrix SRC into the images DST. (With
+ * one image and a 1x1 kernel the callers use the image itself instead.) */
 static CtStatus
-sub_batch_im2col (const Job *j, const float *input, int64_t nb, float *col)
+sub_batch_columns (const Job *j, int to_col, const float *src, int64_t nb, float *dst)
 {
   const CtConvShape *s = j->s;
   const int64_t p = j->p.positions;
@@ -193,49 +194,29 @@ sub_batch_im2col (const Job *j, const float *input, int64_t nb, float *col)
   CtStatus status = CT_STATUS_OK;
 
   if (j->p.one_by_one)
-    return ct_cpu_batch_pack (nb, j->p.col_rows, p, input, col, NULL);
+    return to_col ? ct_cpu_batch_pack (nb, j->p.col_rows, p, src, dst, NULL)
+                  : ct_cpu_batch_unpack (nb, j->p.col_rows, p, src, NULL, dst);
   if (!j->p.two_d)
     {
       im_shape[0] = s->in_channels;
       col_shape[0] = j->p.col_rows;
       memcpy (im_shape + 1, s->in_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
       memcpy (col_shape + 1, s->out_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
-      return ct_cpu_im2col_nd (input, s->num_spatial_axes, im_shape, col_shape, s->kernel,
-                               s->pad, s->stride, s->dilation, col);
+      return (to_col ? ct_cpu_im2col_nd : ct_cpu_col2im_nd) (src, s->num_spatial_axes, im_shape,
+                                                             col_shape, s->kernel, s->pad,
+                                                             s->stride, s->dilation, dst);
     }
   for (int64_t i = 0; i < nb && status == CT_STATUS_OK; i++)
-    status = ct_cpu_im2col_ld (input + i * j->p.in_dim, s->in_channels,
-                               s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
-                               s->pad[0], s->pad[1], s->stride[0], s->stride[1],
-                               s->dilation[0], s->dilation[1], col + i * p, nb * p);
-  return status;
-}
-
-/* INPUT_DIFF of NB images from the column matrix's gradient COL. */
-static CtStatus
-sub_batch_col2im (const Job *j, const float *col, int64_t nb, float *input_diff)
-{
-  const CtConvShape *s = j->s;
-  const int64_t p = j->p.positions;
-  int64_t im_shape[CT_IM2COL_MAX_AXES + 1], col_shape[CT_IM2COL_MAX_AXES + 1];
-  CtStatus status = CT_STATUS_OK;
-
-  if (j->p.one_by_one)
-    return ct_cpu_batch_unpack (nb, j->p.col_rows, p, col, NULL, input_diff);
-  if (!j->p.two_d)
-    {
-      im_shape[0] = s->in_channels;
-      col_shape[0] = j->p.col_rows;
-      memcpy (im_shape + 1, s->in_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
-      memcpy (col_shape + 1, s->out_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
-      return ct_cpu_col2im_nd (col, s->num_spatial_axes, im_shape, col_shape, s->kernel,
-                               s->pad, s->stride, s->dilation, input_diff);
-    }
-  for (int64_t i = 0; i < nb && status == CT_STATUS_OK; i++)
-    status = ct_cpu_col2im_ld (col + i * p, nb * p, s->in_channels,
-                               s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
-                               s->pad[0], s->pad[1], s->stride[0], s->stride[1],
-                               s->dilation[0], s->dilation[1], input_diff + i * j->p.in_dim);
+    if (to_col)
+      status = ct_cpu_im2col_ld (src + i * j->p.in_dim, s->in_channels,
+                                 s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
+                                 s->pad[0], s->pad[1], s->stride[0], s->stride[1],
+                                 s->dilation[0], s->dilation[1], dst + i * p, nb * p);
+    else
+      status = ct_cpu_col2im_ld (src + i * p, nb * p, s->in_channels,
+                                 s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
+                                 s->pad[0], s->pad[1], s->stride[0], s->stride[1],
+                                 s->dilation[0], s->dilation[1], dst + i * j->p.in_dim);
   return status;
 }
 
@@ -257,7 +238,7 @@ forward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch)
   if (nb == 1 && j->p.one_by_one)
     col = input;
   else
-    status = sub_batch_im2col (j, input, nb, scratch);
+    status = sub_batch_columns (j, 1, input, nb, scratch);
   for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
     status = ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, ld, k, 1.0f, j->weights + m * k * g,
                           col + g * k * ld, 0.0f, rows + g * m * ld);
@@ -307,7 +288,7 @@ backward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch, float *
       if (nb == 1 && j->p.one_by_one)
         in_col = input;
       else
-        status = sub_batch_im2col (j, input, nb, col);
+        status = sub_batch_columns (j, 1, input, nb, col);
       for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
         status = ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, k, ld, 1.0f, rows + g * m * ld,
                               in_col + g * k * ld, 1.0f, weight_diff + m * k * g);
@@ -322,7 +303,7 @@ backward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch, float *
                           rows + g * m * ld, 0.0f, col + g * k * ld);
   if (status != CT_STATUS_OK || (nb == 1 && j->p.one_by_one))
     return status;
-  return sub_batch_col2im (j, col, nb, input_diff);
+  return sub_batch_columns (j, 0, col, nb, input_diff);
 }
 
 static void
