@@ -3,64 +3,39 @@
  * top where the bottom was, which has the same signs for any slope >= 0. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
 
-typedef struct {
-  CtLayer parent;
-  float negative_slope;
-} CtReluLayer;
-
-static gboolean
-relu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+static float
+read_negative_slope (const Caffe__LayerParameter *param)
 {
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const Caffe__ReLUParameter *p = layer->param->relu_param;
-
-  self->negative_slope = p != NULL ? p->negative_slope : 0.0f;
-  return TRUE;
+  return param->relu_param != NULL ? param->relu_param->negative_slope : 0.0f;
 }
 
-static gboolean
-relu_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* ReLU's backward reads the bottom only (the top, in place: the same signs). */
+static CtStatus
+relu_backward (int64_t n, float negative_slope, const float *x, const float *y,
+               const float *dy, float *dx)
 {
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_relu_forward (n, self->negative_slope, x, y), error);
+  return ct_cpu_relu_backward (n, negative_slope, x, dy, dx);
 }
 
-static gboolean
-relu_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
-{
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_relu_backward (n, self->negative_slope, x, dy, dx),
-                          error);
-}
+static const CtNeuronKernels relu_kernels = {
+  .read_param = read_negative_slope,
+  .forward_with = ct_cpu_relu_forward,
+  .backward_with = relu_backward,
+};
 
 const CtLayerClass ct_relu_layer_class = {
   .type = "ReLU",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
-  .instance_size = sizeof (CtReluLayer),
+  .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
-  .setup = relu_setup,
+  .setup = ct_neuron_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = relu_forward,
-  .backward_cpu = relu_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &relu_kernels,
 };
