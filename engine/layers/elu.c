@@ -6,16 +6,31 @@
 #include "neuron.h"
 #include "neuron-private.h"
 
-static float
-read_alpha (const Caffe__LayerParameter *param)
+static gboolean
+elu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return param->elu_param != NULL ? param->elu_param->alpha : 1.0f;
+  CT_NEURON_PARAMS (layer)[0] = layer->param->elu_param != NULL
+                                ? layer->param->elu_param->alpha : 1.0f;
+  return TRUE;
+}
+
+/* params[0]: alpha. */
+static CtStatus
+elu_forward (const float *p, int64_t n, const float *x, float *y)
+{
+  return ct_cpu_elu_forward (n, p[0], x, y);
+}
+
+static CtStatus
+elu_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
+              float *dx)
+{
+  return ct_cpu_elu_backward (n, p[0], x, y, dy, dx);
 }
 
 static const CtNeuronKernels elu_kernels = {
-  .read_param = read_alpha,
-  .forward_with = ct_cpu_elu_forward,
-  .backward_with = ct_cpu_elu_backward,
+  .forward_with = elu_forward,
+  .backward_with = elu_backward,
 };
 
 const CtLayerClass ct_elu_layer_class = {
@@ -25,7 +40,7 @@ const CtLayerClass ct_elu_layer_class = {
   .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
-  .setup = ct_neuron_setup,
+  .setup = elu_setup,
   .reshape = ct_neuron_reshape,
   .forward_cpu = ct_neuron_forward,
   .backward_cpu = ct_neuron_backward,

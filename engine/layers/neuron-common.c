@@ -123,15 +123,6 @@ ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error)
 }
 
 gboolean
-ct_neuron_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  const CtNeuronKernels *k = layer->klass->type_data;
-
-  ((CtNeuronLayer *) layer)->param = k->read_param (layer->param);
-  return TRUE;
-}
-
-gboolean
 ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
   const CtNeuronKernels *k = layer->klass->type_data;
@@ -144,7 +135,7 @@ ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
   return ct_neuron_check (layer,
                           k->forward != NULL
                           ? k->forward (n, x, y)
-                          : k->forward_with (n, ((CtNeuronLayer *) layer)->param, x, y),
+                          : k->forward_with (CT_NEURON_PARAMS (layer), n, x, y),
                           error);
 }
 
@@ -164,7 +155,6 @@ ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
   return ct_neuron_check (layer,
                           k->backward != NULL
                           ? k->backward (n, k->backward_reads_top ? y : x, dy, dx)
-                          : k->backward_with (n, ((CtNeuronLayer *) layer)->param, x, y, dy,
-                                              dx),
+                          : k->backward_with (CT_NEURON_PARAMS (layer), n, x, y, dy, dx),
                           error);
 }

@@ -12,33 +12,33 @@
 G_BEGIN_DECLS
 
 /* The element-wise neurons that differ only in their kernels (AbsVal,
- * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold) share one implementation: the
- * class's type_data is one of these. Either the plain kernels or the ones
- * that take the type's one parameter, which READ_PARAM reads from the
- * layer's parameter message at setup. BACKWARD reads the top when
- * BACKWARD_READS_TOP, else the bottom; no backward at all: the type never
- * propagates down. */
+ * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold, Exp, Log, Power) share one
+ * implementation: the class's type_data is one of these. Either the plain
+ * kernels, or the ones that take the type's parameters, which the type's
+ * setup reads into the CtNeuronLayer's PARAMS (validating them).
+ * BACKWARD reads the top when BACKWARD_READS_TOP, else the bottom; a type
+ * with no backward never propagates down. */
 typedef struct {
   CtStatus (*forward) (int64_t n, const float *x, float *y);
   CtStatus (*backward) (int64_t n, const float *in, const float *dy, float *dx);
   gboolean backward_reads_top;
 
-  float (*read_param) (const Caffe__LayerParameter *param);
-  CtStatus (*forward_with) (int64_t n, float param, const float *x, float *y);
-  CtStatus (*backward_with) (int64_t n, float param, const float *x, const float *y,
+  CtStatus (*forward_with) (const float *params, int64_t n, const float *x, float *y);
+  CtStatus (*backward_with) (const float *params, int64_t n, const float *x, const float *y,
                              const float *dy, float *dx);
 } CtNeuronKernels;
 
-/* The instance of a neuron whose kernels take a parameter. */
+#define CT_NEURON_MAX_PARAMS 4
+
+/* The instance of a neuron whose kernels take parameters. */
 typedef struct {
   CtLayer parent;
-  float param;
+  float params[CT_NEURON_MAX_PARAMS];
 } CtNeuronLayer;
 
-/* The class hooks of those neurons: setup reads the parameter (the
- * instance must be a CtNeuronLayer), forward and backward run the
- * kernels. */
-gboolean ct_neuron_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+#define CT_NEURON_PARAMS(layer) (((CtNeuronLayer *) (layer))->params)
+
+/* The class hooks of those neurons: forward and backward run the kernels. */
 gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
 gboolean ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                              GPtrArray *bottom, GError **error);

@@ -6,23 +6,30 @@
 #include "neuron.h"
 #include "neuron-private.h"
 
-static float
-read_negative_slope (const Caffe__LayerParameter *param)
+static gboolean
+relu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return param->relu_param != NULL ? param->relu_param->negative_slope : 0.0f;
+  CT_NEURON_PARAMS (layer)[0] = layer->param->relu_param != NULL
+                                ? layer->param->relu_param->negative_slope : 0.0f;
+  return TRUE;
 }
 
-/* ReLU's backward reads the bottom only (the top, in place: the same signs). */
+/* params[0]: negative_slope. */
 static CtStatus
-relu_backward (int64_t n, float negative_slope, const float *x, const float *y,
-               const float *dy, float *dx)
+relu_forward (const float *p, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_relu_backward (n, negative_slope, x, dy, dx);
+  return ct_cpu_relu_forward (n, p[0], x, y);
+}
+
+static CtStatus
+relu_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
+               float *dx)
+{
+  return ct_cpu_relu_backward (n, p[0], x, dy, dx);
 }
 
 static const CtNeuronKernels relu_kernels = {
-  .read_param = read_negative_slope,
-  .forward_with = ct_cpu_relu_forward,
+  .forward_with = relu_forward,
   .backward_with = relu_backward,
 };
 
@@ -33,7 +40,7 @@ const CtLayerClass ct_relu_layer_class = {
   .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
-  .setup = ct_neuron_setup,
+  .setup = relu_setup,
   .reshape = ct_neuron_reshape,
   .forward_cpu = ct_neuron_forward,
   .backward_cpu = ct_neuron_backward,

@@ -6,15 +6,23 @@
 #include "neuron.h"
 #include "neuron-private.h"
 
-static float
-read_threshold (const Caffe__LayerParameter *param)
+static gboolean
+threshold_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return param->threshold_param != NULL ? param->threshold_param->threshold : 0.0f;
+  CT_NEURON_PARAMS (layer)[0] = layer->param->threshold_param != NULL
+                                ? layer->param->threshold_param->threshold : 0.0f;
+  return TRUE;
+}
+
+/* params[0]: threshold. */
+static CtStatus
+threshold_forward (const float *p, int64_t n, const float *x, float *y)
+{
+  return ct_cpu_threshold_forward (n, p[0], x, y);
 }
 
 static const CtNeuronKernels threshold_kernels = {
-  .read_param = read_threshold,
-  .forward_with = ct_cpu_threshold_forward,
+  .forward_with = threshold_forward,
 };
 
 const CtLayerClass ct_threshold_layer_class = {
@@ -24,7 +32,7 @@ const CtLayerClass ct_threshold_layer_class = {
   .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
-  .setup = ct_neuron_setup,
+  .setup = threshold_setup,
   .reshape = ct_neuron_reshape,
   .forward_cpu = ct_neuron_forward,
   .type_data = &threshold_kernels,
