@@ -26,8 +26,11 @@ read_repeated (const CtLayer *layer, const char *field, const uint32_t *values, 
 {
   if (!(n_values == 1 || n_values == (gsize) n || (has_default && n_values == 0)))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("%s must be given once, or once per spatial axis "
-                            "(given %u times for %d spatial axes)"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%s must be given once, or once per spatial axis "
+                                       "(given %u times for %d spatial axis)",
+                                       "%s must be given once, or once per spatial axis "
+                                       "(given %u times for %d spatial axes)", n),
                           field, (guint) n_values, n);
   for (int i = 0; i < n; i++)
     out[i] = n_values == 0 ? fallback : values[n_values == 1 ? 0 : i];
@@ -41,8 +44,12 @@ check_hw_form (const CtLayer *layer, const char *field, gsize n_repeated, int n,
 {
   if (n != 2)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("%s_h and %s_w can only be used for 2-D convolution "
-                            "(the input has %d spatial axes)"), field, field, n);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%s_h and %s_w can only be used for 2-D convolution "
+                                       "(the input has %d spatial axis)",
+                                       "%s_h and %s_w can only be used for 2-D convolution "
+                                       "(the input has %d spatial axes)", n),
+                          field, field, n);
   if (n_repeated != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("give either %s or %s_h and %s_w, not both"), field, field, field);
@@ -272,7 +279,10 @@ setup_params (CtBaseConv *conv, const Caffe__ConvolutionParameter *p, GError **e
       /* Shared or loaded by the net: check them, as Caffe does, and keep them. */
       if (layer->blobs->len != expected_blobs)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("has %u parameter blobs; expected %u"),
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "has %u parameter blob; expected %u",
+                                           "has %u parameter blobs; expected %u",
+                                           layer->blobs->len),
                               layer->blobs->len, expected_blobs);
       if (!check_param_shape (layer, 0, weight_dims, n_weight_dims, error))
         return FALSE;
@@ -315,8 +325,12 @@ ct_base_conv_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID, _("group must be positive"));
   if (conv->channels % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input's %" PRId64 " channels do not divide into %"
-                            PRId64 " groups"), conv->channels, conv->group);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input's %" PRId64 " channel does not divide "
+                                       "into %" PRId64 " groups",
+                                       "the input's %" PRId64 " channels do not divide "
+                                       "into %" PRId64 " groups", (gulong) conv->channels),
+                          conv->channels, conv->group);
   if (conv->num_output % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("num_output (%" PRId64 ") must be a multiple of group (%"
@@ -364,13 +378,20 @@ check_bottoms (CtBaseConv *conv, GPtrArray *bottom, GError **error)
 
   if (n_axes != (guint) (g->channel_axis + 1 + g->num_spatial_axes))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input has %u axes; it had %d when the layer was set up, "
-                            "and that may not change"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input has %u axis; it had %d when the layer was "
+                                       "set up, and that may not change",
+                                       "the input has %u axes; it had %d when the layer was "
+                                       "set up, and that may not change", n_axes),
                           n_axes, g->channel_axis + 1 + g->num_spatial_axes);
   if (ct_blob_get_shape (input)[g->channel_axis] != conv->channels)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input has %" PRId64 " channels; the weights were "
-                            "made for %" PRId64),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input has %" PRId64 " channel; the weights were "
+                                       "made for %" PRId64,
+                                       "the input has %" PRId64 " channels; the weights were "
+                                       "made for %" PRId64,
+                                       (gulong) ct_blob_get_shape (input)[g->channel_axis]),
                           ct_blob_get_shape (input)[g->channel_axis], conv->channels);
   for (guint i = 1; i < bottom->len; i++)
     {
