@@ -12,10 +12,10 @@
 G_BEGIN_DECLS
 
 /* The element-wise neurons that differ only in their kernels (AbsVal,
- * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold, Exp, Log, Power) share one
- * implementation: the class's type_data is one of these. Either the plain
- * kernels, or the ones that take the type's parameters, which the type's
- * setup reads into the CtNeuronLayer's PARAMS (validating them).
+ * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold, Clip, Exp, Log, Power) share
+ * one implementation: the class's type_data is one of these. Either the
+ * plain kernels, or the ones that take the type's parameters, which the
+ * type's setup reads into the CtNeuronLayer's PARAMS (validating them).
  * BACKWARD reads the top when BACKWARD_READS_TOP, else the bottom; a type
  * with no backward never propagates down. */
 typedef struct {

@@ -29,41 +29,11 @@ ct_test_layer_from_text (const char *text)
 }
 
 void
-ct_test_assert_shape (CtBlob *blob, guint n_axes, ...)
-{
-  va_list args;
-
-  g_assert_cmpuint (ct_blob_num_axes (blob), ==, n_axes);
-  va_start (args, n_axes);
-  for (guint i = 0; i < n_axes; i++)
-    g_assert_cmpint (ct_blob_get_shape (blob)[i], ==, va_arg (args, int));
-  va_end (args);
-}
-
-void
 ct_test_assert_floats (const float *got, const float *want, gint64 n, float tolerance)
 {
   for (gint64 i = 0; i < n; i++)
     if (fabsf (got[i] - want[i]) > tolerance * MAX (1.0f, fabsf (want[i])))
       g_error ("element %" G_GINT64_FORMAT ": got %.9g, want %.9g", i, got[i], want[i]);
-}
-
-void
-ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (!ct_layer_setup (layer, bottom, top, &error))
-    g_error ("setup failed: %s", error->message);
-}
-
-void
-ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  if (!ct_layer_forward (layer, bottom, top, FALSE, NULL, &error))
-    g_error ("forward failed: %s", error->message);
 }
 
 void

@@ -9,13 +9,7 @@
 
 CtLayer *ct_test_layer_from_text (const char *text);
 
-void ct_test_assert_shape (CtBlob *blob, guint n_axes, ...);
-
 void ct_test_assert_floats (const float *got, const float *want, gint64 n, float tolerance);
-
-void ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
-
-void ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
 
 void ct_test_backward_ok (CtLayer *layer, GPtrArray *top, GPtrArray *bottom);
 

@@ -71,14 +71,6 @@ ct_test_blob_with (const gint64 *dims, guint n_axes, const float *values)
   return blob;
 }
 
-static GPtrArray *
-add_blobs (GPtrArray *list, CtBlob *first, va_list args)
-{
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  return list;
-}
-
 GPtrArray *
 ct_test_blobs (CtBlob *first, ...)
 {
@@ -86,20 +78,18 @@ ct_test_blobs (CtBlob *first, ...)
   va_list args;
 
   va_start (args, first);
-  add_blobs (list, first, args);
+  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
+    g_ptr_array_add (list, b);
   va_end (args);
   return list;
 }
 
 GPtrArray *
-ct_test_borrowed (CtBlob *first, ...)
+ct_test_borrowed (CtBlob *blob)
 {
   GPtrArray *list = g_ptr_array_new ();
-  va_list args;
 
-  va_start (args, first);
-  add_blobs (list, first, args);
-  va_end (args);
+  g_ptr_array_add (list, blob);
   return list;
 }
 
@@ -111,4 +101,34 @@ ct_test_empty_blobs (guint n)
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (list, ct_blob_new ());
   return list;
+}
+
+void
+ct_test_assert_shape (CtBlob *blob, guint n_axes, ...)
+{
+  va_list args;
+
+  g_assert_cmpuint (ct_blob_num_axes (blob), ==, n_axes);
+  va_start (args, n_axes);
+  for (guint i = 0; i < n_axes; i++)
+    g_assert_cmpint (ct_blob_get_shape (blob)[i], ==, va_arg (args, int));
+  va_end (args);
+}
+
+void
+ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!ct_layer_setup (layer, bottom, top, &error))
+    g_error ("setup failed: %s", error->message);
+}
+
+void
+ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!ct_layer_forward (layer, bottom, top, FALSE, NULL, &error))
+    g_error ("forward failed: %s", error->message);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "blob.h"
+#include "layer.h"
 
 G_BEGIN_DECLS
 
@@ -18,12 +19,20 @@ CtBlob *ct_test_uniform (guint64 seed, float lo, float hi, guint n_axes, ...);
 /* A blob of shape DIMS holding VALUES. */
 CtBlob *ct_test_blob_with (const gint64 *dims, guint n_axes, const float *values);
 
-/* A list of the blobs up to NULL that owns them, or only borrows them (an
- * in-place layer's tops). */
+/* A list of the blobs up to NULL that owns them. */
 GPtrArray *ct_test_blobs (CtBlob *first, ...);
-GPtrArray *ct_test_borrowed (CtBlob *first, ...);
+
+/* A list of BLOB alone that only borrows it (an in-place layer's top). */
+GPtrArray *ct_test_borrowed (CtBlob *blob);
 
 /* N fresh empty blobs, owned: the tops of a layer about to be set up. */
 GPtrArray *ct_test_empty_blobs (guint n);
+
+/* BLOB has N_AXES axes, of the given sizes (int arguments). */
+void ct_test_assert_shape (CtBlob *blob, guint n_axes, ...);
+
+/* Setup and forward that must succeed (the test stops with the error). */
+void ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
+void ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
 
 G_END_DECLS

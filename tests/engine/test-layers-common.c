@@ -266,7 +266,7 @@ check_in_place_matches (const char *text)
   g_autoptr (GPtrArray) bottom1 = ct_test_blobs (ct_test_gaussian (60, 4, 2, 3, 2, 2), NULL);
   g_autoptr (GPtrArray) bottom2 = ct_test_blobs (ct_test_gaussian (60, 4, 2, 3, 2, 2), NULL);
   g_autoptr (GPtrArray) top1 = ct_test_empty_blobs (1);
-  g_autoptr (GPtrArray) top2 = ct_test_borrowed (CT_BOTTOM (bottom2, 0), NULL);
+  g_autoptr (GPtrArray) top2 = ct_test_borrowed (CT_BOTTOM (bottom2, 0));
   g_autoptr (CtBlob) grad = ct_test_gaussian (61, 4, 2, 3, 2, 2);
   gint64 count = ct_blob_count (grad);
 

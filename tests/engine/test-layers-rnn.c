@@ -64,15 +64,6 @@ sequence_bottoms (gint64 T, gboolean never_continue, gboolean with_static)
 }
 
 static void
-setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_no_error (error);
-}
-
-static void
 assert_shape (CtBlob *blob, const char *expected)
 {
   g_autofree char *shape = ct_blob_shape_string (blob);
@@ -86,7 +77,7 @@ test_rnn_setup (void)
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, FALSE);
   g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
-  setup_ok (layer, bottom, top);
+  ct_test_setup_ok (layer, bottom, top);
   assert_shape (top->pdata[0], "3 2 4 (24)");
   /* W_xh, b_h, W_hh, W_ho, b_o */
   g_assert_cmpuint (layer->blobs->len, ==, 5);
@@ -108,7 +99,7 @@ test_lstm_setup (void)
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, TRUE);
   g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
-  setup_ok (layer, bottom, top);
+  ct_test_setup_ok (layer, bottom, top);
   assert_shape (top->pdata[0], "3 2 4 (24)");
   /* W_xc, b_c, W_xc_static, W_hc */
   g_assert_cmpuint (layer->blobs->len, ==, 4);
@@ -188,13 +179,13 @@ check_step_by_step (const char *type)
   g_autofree float *expected = NULL;
   gint64 step_in = 3 * 2 * N_STREAMS, step_out = N_STREAMS * N_OUT;
 
-  setup_ok (whole, bottom, top);
+  ct_test_setup_ok (whole, bottom, top);
   g_assert_true (ct_layer_forward (whole, bottom, top, FALSE, NULL, &error));
   g_assert_no_error (error);
   expected = g_memdup2 (ct_blob_cpu_data (top->pdata[0], NULL),
                         (gsize) ct_blob_count (top->pdata[0]) * sizeof (float));
 
-  setup_ok (step, bottom1, top1);
+  ct_test_setup_ok (step, bottom1, top1);
   g_assert_cmpuint (step->blobs->len, ==, whole->blobs->len);
   for (guint i = 0; i < whole->blobs->len; i++)
     g_assert_true (ct_blob_copy_from (step->blobs->pdata[i], whole->blobs->pdata[i],
@@ -248,12 +239,12 @@ test_lstm_expose_hidden (void)
 
   g_ptr_array_add (bottom1, ct_blob_new_with_shape (state_dims, 3, NULL));
   g_ptr_array_add (bottom1, ct_blob_new_with_shape (state_dims, 3, NULL));
-  setup_ok (whole, bottom, top);
+  ct_test_setup_ok (whole, bottom, top);
   g_assert_true (ct_layer_forward (whole, bottom, top, FALSE, NULL, &error));
   expected = g_memdup2 (ct_blob_cpu_data (top->pdata[0], NULL),
                         (gsize) ct_blob_count (top->pdata[0]) * sizeof (float));
 
-  setup_ok (exposed, bottom1, top1);
+  ct_test_setup_ok (exposed, bottom1, top1);
   assert_shape (top1->pdata[1], "1 2 4 (8)");
   assert_shape (top1->pdata[2], "1 2 4 (8)");
   for (guint i = 0; i < whole->blobs->len; i++)

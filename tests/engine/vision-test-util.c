@@ -61,36 +61,6 @@ ct_test_from_values (const float *values, guint n, ...)
 }
 
 void
-ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  ct_layer_setup (layer, bottom, top, &error);
-  g_assert_no_error (error);
-}
-
-void
-ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  ct_layer_forward (layer, bottom, top, FALSE, NULL, &error);
-  g_assert_no_error (error);
-}
-
-void
-ct_test_assert_shape (CtBlob *blob, guint n, ...)
-{
-  va_list args;
-
-  g_assert_cmpuint (ct_blob_num_axes (blob), ==, n);
-  va_start (args, n);
-  for (guint i = 0; i < n; i++)
-    g_assert_cmpint (ct_blob_get_shape (blob)[i], ==, va_arg (args, int));
-  va_end (args);
-}
-
-void
 ct_test_assert_close (const float *ours, const float *expected, gint64 n, double tolerance)
 {
   for (gint64 i = 0; i < n; i++)

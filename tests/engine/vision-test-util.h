@@ -17,12 +17,6 @@ CtLayer *ct_test_layer_from_text (const char *text, Caffe__Phase phase);
 
 CtBlob *ct_test_from_values (const float *values, guint n, ...);
 
-void ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
-
-void ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
-
-void ct_test_assert_shape (CtBlob *blob, guint n, ...);
-
 void ct_test_assert_close (const float *ours, const float *expected, gint64 n, double tolerance);
 
 /* A gradient check of the layer TEXT over BOTTOM (owned), with Caffe's
