@@ -1,20 +1,16 @@
-/* base-conv.c: the geometry of a ConvolutionParameter, and the machinery
+/* base-conv.c: the geometry of a ConvolutionParameter, and what
  * Convolution and Deconvolution share (see base-conv-private.h): setup with
- * Caffe's checks and parameter shapes, reshape, the per-image matrix
- * products over the im2col buffer, group by group, and Convolution's
- * whole-batch products, which share the images between the kernels'
- * threads. */
+ * Caffe's checks and parameter shapes, reshape into the kernels' shape, the
+ * kernels' workspace, and forward and backward, which wire the blobs to the
+ * convolution kernels (kernels/conv.h) and compute nothing themselves. */
 #include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "base-conv-private.h"
-#include "blas.h"
 #include "engine-error.h"
 #include "filler.h"
-#include "common.h"
 #include "im2col.h"
-#include "parallel.h"
 #include "rng.h"
 #include "vision-private.h"
 
