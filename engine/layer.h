@@ -88,6 +88,9 @@ struct _CtLayerClass {
   gboolean (*allow_force_backward) (const CtLayer *layer, guint bottom_index);
   /* Free what the type's struct holds. Optional. */
   void (*finalize) (CtLayer *layer);
+  /* What an implementation shared by several types needs to know about
+   * this one (the element-wise neurons' kernels). Optional. */
+  gconstpointer type_data;
 };
 
 struct _CtLayer {

@@ -2,36 +2,14 @@
  * in place would erase, so like Caffe it refuses to run in place. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
 
-static gboolean
-absval_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_absval_forward (n, x, y), error);
-}
-
-static gboolean
-absval_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
-{
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_absval_backward (n, x, dy, dx), error);
-}
+static const CtNeuronKernels absval_kernels = {
+  .forward = ct_cpu_absval_forward,
+  .backward = ct_cpu_absval_backward,
+  .backward_reads_top = FALSE,
+};
 
 const CtLayerClass ct_absval_layer_class = {
   .type = "AbsVal",
@@ -42,6 +20,7 @@ const CtLayerClass ct_absval_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = ct_neuron_refuse_in_place,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = absval_forward,
-  .backward_cpu = absval_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &absval_kernels,
 };

@@ -1,20 +1,16 @@
-/* base-conv.c: the geometry of a ConvolutionParameter, and the machinery
+/* base-conv.c: the geometry of a ConvolutionParameter, and what
  * Convolution and Deconvolution share (see base-conv-private.h): setup with
- * Caffe's checks and parameter shapes, reshape, the per-image matrix
- * products over the im2col buffer, group by group, and Convolution's
- * whole-batch products, which share the images between the kernels'
- * threads. */
+ * Caffe's checks and parameter shapes, reshape into the kernels' shape, the
+ * kernels' workspace, and forward and backward, which wire the blobs to the
+ * convolution kernels (kernels/conv.h) and compute nothing themselves. */
 #include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "base-conv-private.h"
-#include "blas.h"
 #include "engine-error.h"
 #include "filler.h"
-#include "common.h"
 #include "im2col.h"
-#include "parallel.h"
 #include "rng.h"
 #include "vision-private.h"
 
@@ -26,8 +22,11 @@ read_repeated (const CtLayer *layer, const char *field, const uint32_t *values, 
 {
   if (!(n_values == 1 || n_values == (gsize) n || (has_default && n_values == 0)))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("%s must be given once, or once per spatial axis "
-                            "(given %u times for %d spatial axes)"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%s must be given once, or once per spatial axis "
+                                       "(given %u times for %d spatial axis)",
+                                       "%s must be given once, or once per spatial axis "
+                                       "(given %u times for %d spatial axes)", n),
                           field, (guint) n_values, n);
   for (int i = 0; i < n; i++)
     out[i] = n_values == 0 ? fallback : values[n_values == 1 ? 0 : i];
@@ -41,8 +40,12 @@ check_hw_form (const CtLayer *layer, const char *field, gsize n_repeated, int n,
 {
   if (n != 2)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
-                          _("%s_h and %s_w can only be used for 2-D convolution "
-                            "(the input has %d spatial axes)"), field, field, n);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%s_h and %s_w can only be used for 2-D convolution "
+                                       "(the input has %d spatial axis)",
+                                       "%s_h and %s_w can only be used for 2-D convolution "
+                                       "(the input has %d spatial axes)", n),
+                          field, field, n);
   if (n_repeated != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("give either %s or %s_h and %s_w, not both"), field, field, field);
@@ -125,15 +128,6 @@ ct_conv_geometry_extent (const CtConvGeometry *g, int i)
 }
 
 gboolean
-ct_conv_geometry_is_1x1 (const CtConvGeometry *g)
-{
-  for (int i = 0; i < g->num_spatial_axes; i++)
-    if (g->kernel[i] != 1 || g->stride[i] != 1 || g->pad[i] != 0)
-      return FALSE;
-  return TRUE;
-}
-
-gboolean
 ct_conv_geometry_output (const CtLayer *layer, const CtConvGeometry *g, int i, gint64 in,
                          gint64 *out, GError **error)
 {
@@ -172,25 +166,39 @@ nd_shapes (const CtConvGeometry *g, gint64 channels, const int64_t *im_dims,
   col_shape[0] = channels * kernel_size;
 }
 
-gboolean
-ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
-                         const int64_t *im_dims, const int64_t *col_dims, const float *im,
-                         float *col, GError **error)
+/* im2col from the image SRC into the column buffer DST when TO_COL, else
+ * col2im from the column buffer SRC into the image DST. */
+static gboolean
+columns (const CtLayer *layer, const CtConvGeometry *g, gboolean to_col, gint64 channels,
+         const int64_t *im_dims, const int64_t *col_dims, const float *src, float *dst,
+         GError **error)
 {
   int64_t im_shape[CT_BLOB_MAX_AXES + 1], col_shape[CT_BLOB_MAX_AXES + 1];
   CtStatus status;
 
   if (use_2d_kernel (g))
-    status = ct_cpu_im2col (im, channels, im_dims[0], im_dims[1], g->kernel[0], g->kernel[1],
-                            g->pad[0], g->pad[1], g->stride[0], g->stride[1],
-                            g->dilation[0], g->dilation[1], col);
+    status = (to_col ? ct_cpu_im2col : ct_cpu_col2im) (src, channels, im_dims[0], im_dims[1],
+                                                       g->kernel[0], g->kernel[1],
+                                                       g->pad[0], g->pad[1],
+                                                       g->stride[0], g->stride[1],
+                                                       g->dilation[0], g->dilation[1], dst);
   else
     {
       nd_shapes (g, channels, im_dims, col_dims, im_shape, col_shape);
-      status = ct_cpu_im2col_nd (im, g->num_spatial_axes, im_shape, col_shape, g->kernel,
-                                 g->pad, g->stride, g->dilation, col);
+      status = (to_col ? ct_cpu_im2col_nd : ct_cpu_col2im_nd) (src, g->num_spatial_axes,
+                                                               im_shape, col_shape, g->kernel,
+                                                               g->pad, g->stride, g->dilation,
+                                                               dst);
     }
-  return ct_vision_check (layer, status, _("im2col"), error);
+  return ct_vision_check (layer, status, to_col ? _("im2col") : _("col2im"), error);
+}
+
+gboolean
+ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
+                         const int64_t *im_dims, const int64_t *col_dims, const float *im,
+                         float *col, GError **error)
+{
+  return columns (layer, g, TRUE, channels, im_dims, col_dims, im, col, error);
 }
 
 gboolean
@@ -198,20 +206,7 @@ ct_conv_geometry_col2im (const CtLayer *layer, const CtConvGeometry *g, gint64 c
                          const int64_t *im_dims, const int64_t *col_dims, const float *col,
                          float *im, GError **error)
 {
-  int64_t im_shape[CT_BLOB_MAX_AXES + 1], col_shape[CT_BLOB_MAX_AXES + 1];
-  CtStatus status;
-
-  if (use_2d_kernel (g))
-    status = ct_cpu_col2im (col, channels, im_dims[0], im_dims[1], g->kernel[0], g->kernel[1],
-                            g->pad[0], g->pad[1], g->stride[0], g->stride[1],
-                            g->dilation[0], g->dilation[1], im);
-  else
-    {
-      nd_shapes (g, channels, im_dims, col_dims, im_shape, col_shape);
-      status = ct_cpu_col2im_nd (col, g->num_spatial_axes, im_shape, col_shape, g->kernel,
-                                 g->pad, g->stride, g->dilation, im);
-    }
-  return ct_vision_check (layer, status, _("col2im"), error);
+  return columns (layer, g, FALSE, channels, im_dims, col_dims, col, im, error);
 }
 
 /* "2 3 4 5", for messages about shapes. */
@@ -270,8 +265,8 @@ setup_params (CtBaseConv *conv, const Caffe__ConvolutionParameter *p, GError **e
   guint n_weight_dims = 2 + (guint) g->num_spatial_axes;
   guint expected_blobs = conv->bias_term ? 2 : 1;
 
-  weight_dims[0] = conv->conv_out_channels;
-  weight_dims[1] = conv->conv_in_channels / conv->group;
+  weight_dims[0] = conv->shape.out_channels;
+  weight_dims[1] = conv->shape.in_channels / conv->group;
   for (int i = 0; i < g->num_spatial_axes; i++)
     weight_dims[2 + i] = g->kernel[i];
 
@@ -280,7 +275,10 @@ setup_params (CtBaseConv *conv, const Caffe__ConvolutionParameter *p, GError **e
       /* Shared or loaded by the net: check them, as Caffe does, and keep them. */
       if (layer->blobs->len != expected_blobs)
         return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                              _("has %u parameter blobs; expected %u"),
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "has %u parameter blob; expected %u",
+                                           "has %u parameter blobs; expected %u",
+                                           layer->blobs->len),
                               layer->blobs->len, expected_blobs);
       if (!check_param_shape (layer, 0, weight_dims, n_weight_dims, error))
         return FALSE;
@@ -311,7 +309,6 @@ ct_base_conv_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
   if (!ct_conv_geometry_read (layer, p, input, &conv->geometry, error))
     return FALSE;
   conv->reverse = reverse;
-  conv->is_1x1 = ct_conv_geometry_is_1x1 (&conv->geometry);
   conv->channels = ct_blob_get_shape (input)[conv->geometry.channel_axis];
   conv->num_output = p->num_output;
   conv->group = p->group;
@@ -324,25 +321,30 @@ ct_base_conv_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID, _("group must be positive"));
   if (conv->channels % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input's %" PRId64 " channels do not divide into %"
-                            PRId64 " groups"), conv->channels, conv->group);
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input's %" PRId64 " channel does not divide "
+                                       "into %" PRId64 " groups",
+                                       "the input's %" PRId64 " channels do not divide "
+                                       "into %" PRId64 " groups", (gulong) conv->channels),
+                          conv->channels, conv->group);
   if (conv->num_output % conv->group != 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("num_output (%" PRId64 ") must be a multiple of group (%"
                             PRId64 ")"), conv->num_output, conv->group);
 
-  conv->conv_out_channels = reverse ? conv->channels : conv->num_output;
-  conv->conv_in_channels = reverse ? conv->num_output : conv->channels;
-  if (!setup_params (conv, p, error))
-    return FALSE;
-
-  conv->kernel_dim = ct_blob_count_from (g_ptr_array_index (layer->blobs, 0), 1, NULL);
-  conv->weight_offset = conv->conv_out_channels * conv->kernel_dim / conv->group;
-  if (conv->col_buffer == NULL)
-    conv->col_buffer = ct_blob_new ();
-  if (conv->bias_multiplier == NULL)
-    conv->bias_multiplier = ct_blob_new ();
-  return TRUE;
+  memset (&conv->shape, 0, sizeof conv->shape);
+  conv->shape.out_channels = reverse ? conv->channels : conv->num_output;
+  conv->shape.in_channels = reverse ? conv->num_output : conv->channels;
+  conv->shape.group = conv->group;
+  conv->shape.num_spatial_axes = conv->geometry.num_spatial_axes;
+  for (int i = 0; i < conv->geometry.num_spatial_axes; i++)
+    {
+      conv->shape.kernel[i] = conv->geometry.kernel[i];
+      conv->shape.pad[i] = conv->geometry.pad[i];
+      conv->shape.stride[i] = conv->geometry.stride[i];
+      conv->shape.dilation[i] = conv->geometry.dilation[i];
+    }
+  return setup_params (conv, p, error);
 }
 
 /* The top's spatial size on axis I: a convolution's output, or for a
@@ -372,13 +374,20 @@ check_bottoms (CtBaseConv *conv, GPtrArray *bottom, GError **error)
 
   if (n_axes != (guint) (g->channel_axis + 1 + g->num_spatial_axes))
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input has %u axes; it had %d when the layer was set up, "
-                            "and that may not change"),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input has %u axis; it had %d when the layer was "
+                                       "set up, and that may not change",
+                                       "the input has %u axes; it had %d when the layer was "
+                                       "set up, and that may not change", n_axes),
                           n_axes, g->channel_axis + 1 + g->num_spatial_axes);
   if (ct_blob_get_shape (input)[g->channel_axis] != conv->channels)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_SHAPE,
-                          _("the input has %" PRId64 " channels; the weights were "
-                            "made for %" PRId64),
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "the input has %" PRId64 " channel; the weights were "
+                                       "made for %" PRId64,
+                                       "the input has %" PRId64 " channels; the weights were "
+                                       "made for %" PRId64,
+                                       (gulong) ct_blob_get_shape (input)[g->channel_axis]),
                           ct_blob_get_shape (input)[g->channel_axis], conv->channels);
   for (guint i = 1; i < bottom->len; i++)
     {
@@ -407,7 +416,7 @@ ct_base_conv_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError 
   CtBlob *input = CT_BOTTOM (bottom, 0);
   const gint64 *in_shape = ct_blob_get_shape (input);
   const int first_spatial = g->channel_axis + 1;
-  gint64 top_shape[CT_BLOB_MAX_AXES], col_shape[CT_BLOB_MAX_AXES + 1];
+  gint64 top_shape[CT_BLOB_MAX_AXES];
   g_autoptr (GError) local = NULL;
 
   if (!check_bottoms (conv, bottom, error))
@@ -423,191 +432,24 @@ ct_base_conv_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError 
                           &local))
       return ct_layer_fail (layer, error, local->code, "%s", local->message);
 
-  conv->num = ct_blob_count_range (input, 0, g->channel_axis, NULL);
-  conv->bottom_dim = ct_blob_count_from (input, g->channel_axis, NULL);
-  conv->top_dim = ct_blob_count_from (CT_TOP (top, 0), g->channel_axis, NULL);
-  conv->out_spatial_dim = ct_blob_count_from (CT_TOP (top, 0), first_spatial, NULL);
+  conv->shape.num = ct_blob_count_range (input, 0, g->channel_axis, NULL);
+  conv->top_spatial_dim = ct_blob_count_from (CT_TOP (top, 0), first_spatial, NULL);
 
   /* The convolution computed: bottom to top, or top to bottom when reversed. */
-  conv->conv_out_spatial_dim = 1;
   for (int i = 0; i < g->num_spatial_axes; i++)
     {
       gint64 in = in_shape[first_spatial + i], out = top_shape[first_spatial + i];
 
-      conv->conv_input_dims[i] = conv->reverse ? out : in;
-      conv->conv_output_dims[i] = conv->reverse ? in : out;
-      conv->conv_out_spatial_dim *= conv->conv_output_dims[i];
-    }
-  conv->col_offset = conv->kernel_dim * conv->conv_out_spatial_dim;
-  conv->output_offset = conv->conv_out_channels * conv->conv_out_spatial_dim / conv->group;
-
-  col_shape[0] = conv->kernel_dim * conv->group;
-  for (int i = 0; i < g->num_spatial_axes; i++)
-    col_shape[i + 1] = conv->conv_output_dims[i];
-  if (!ct_blob_reshape (conv->col_buffer, col_shape, 1 + g->num_spatial_axes, &local))
-    return ct_layer_fail (layer, error, local->code, "%s", local->message);
-
-  if (conv->bias_term)
-    {
-      gint64 n = conv->out_spatial_dim;
-      float *ones;
-
-      if (!ct_blob_reshape (conv->bias_multiplier, &n, 1, &local)
-          || (ones = ct_blob_mutable_cpu_data (conv->bias_multiplier, &local)) == NULL)
-        return ct_layer_fail (layer, error, local->code, "%s", local->message);
-      return ct_vision_check (layer, ct_cpu_set (n, 1.0f, ones), _("filling the bias ones"),
-                              error);
+      conv->shape.in_dims[i] = conv->reverse ? out : in;
+      conv->shape.out_dims[i] = conv->reverse ? in : out;
     }
   return TRUE;
 }
 
-void
-ct_base_conv_finalize (CtLayer *layer)
-{
-  CtBaseConv *conv = (CtBaseConv *) layer;
-
-  g_clear_pointer (&conv->col_buffer, ct_blob_free);
-  g_clear_pointer (&conv->bias_multiplier, ct_blob_free);
-}
-
-static float *
-col_buffer (CtBaseConv *conv, GError **error)
-{
-  g_autoptr (GError) local = NULL;
-  float *data = ct_blob_mutable_cpu_data (conv->col_buffer, &local);
-
-  if (data == NULL)
-    ct_layer_fail (&conv->parent, error, local->code, "%s", local->message);
-  return data;
-}
-
-gboolean
-ct_base_conv_forward_gemm (CtBaseConv *conv, const float *input, const float *weights,
-                           float *output, gboolean skip_im2col, GError **error)
-{
-  CtLayer *layer = &conv->parent;
-  const float *col = input;
-
-  if (!conv->is_1x1)
-    {
-      float *buffer = col_buffer (conv, error);
-
-      if (buffer == NULL)
-        return FALSE;
-      if (!skip_im2col
-          && !ct_conv_geometry_im2col (layer, &conv->geometry, conv->conv_in_channels,
-                                       conv->conv_input_dims, conv->conv_output_dims,
-                                       input, buffer, error))
-        return FALSE;
-      col = buffer;
-    }
-  for (gint64 g = 0; g < conv->group; g++)
-    if (!ct_vision_check (layer,
-                          ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS,
-                                       conv->conv_out_channels / conv->group,
-                                       conv->conv_out_spatial_dim, conv->kernel_dim,
-                                       1.0f, weights + conv->weight_offset * g,
-                                       col + conv->col_offset * g,
-                                       0.0f, output + conv->output_offset * g),
-                          _("convolution product"), error))
-      return FALSE;
-  return TRUE;
-}
-
-gboolean
-ct_base_conv_forward_bias (CtBaseConv *conv, float *output, const float *bias, GError **error)
-{
-  const float *ones = ct_blob_cpu_data (conv->bias_multiplier, NULL);
-
-  return ct_vision_check (&conv->parent,
-                          ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, conv->num_output,
-                                       conv->out_spatial_dim, 1, 1.0f, bias, ones, 1.0f, output),
-                          _("adding the bias"), error);
-}
-
-gboolean
-ct_base_conv_backward_gemm (CtBaseConv *conv, const float *output, const float *weights,
-                            float *input, GError **error)
-{
-  CtLayer *layer = &conv->parent;
-  float *col = input;
-
-  if (!conv->is_1x1 && (col = col_buffer (conv, error)) == NULL)
-    return FALSE;
-  for (gint64 g = 0; g < conv->group; g++)
-    if (!ct_vision_check (layer,
-                          ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, conv->kernel_dim,
-                                       conv->conv_out_spatial_dim,
-                                       conv->conv_out_channels / conv->group,
-                                       1.0f, weights + conv->weight_offset * g,
-                                       output + conv->output_offset * g,
-                                       0.0f, col + conv->col_offset * g),
-                          _("convolution product"), error))
-      return FALSE;
-  if (conv->is_1x1)
-    return TRUE;
-  return ct_conv_geometry_col2im (layer, &conv->geometry, conv->conv_in_channels,
-                                  conv->conv_input_dims, conv->conv_output_dims, col, input,
-                                  error);
-}
-
-gboolean
-ct_base_conv_weight_gemm (CtBaseConv *conv, const float *input, const float *output,
-                          float *weight_diff, GError **error)
-{
-  CtLayer *layer = &conv->parent;
-  const float *col = input;
-
-  if (!conv->is_1x1)
-    {
-      float *buffer = col_buffer (conv, error);
-
-      if (buffer == NULL
-          || !ct_conv_geometry_im2col (layer, &conv->geometry, conv->conv_in_channels,
-                                       conv->conv_input_dims, conv->conv_output_dims,
-                                       input, buffer, error))
-        return FALSE;
-      col = buffer;
-    }
-  for (gint64 g = 0; g < conv->group; g++)
-    if (!ct_vision_check (layer,
-                          ct_cpu_gemm (CT_NO_TRANS, CT_TRANS,
-                                       conv->conv_out_channels / conv->group, conv->kernel_dim,
-                                       conv->conv_out_spatial_dim,
-                                       1.0f, output + conv->output_offset * g,
-                                       col + conv->col_offset * g,
-                                       1.0f, weight_diff + conv->weight_offset * g),
-                          _("weight gradient product"), error))
-      return FALSE;
-  return TRUE;
-}
-
-gboolean
-ct_base_conv_backward_bias (CtBaseConv *conv, float *bias_diff, const float *input,
-                            GError **error)
-{
-  const float *ones = ct_blob_cpu_data (conv->bias_multiplier, NULL);
-
-  return ct_vision_check (&conv->parent,
-                          ct_cpu_gemv (CT_NO_TRANS, conv->num_output, conv->out_spatial_dim,
-                                       1.0f, input, ones, 1.0f, bias_diff),
-                          _("bias gradient"), error);
-}
-
-/* Whole-batch products, in parallel */
-
-/* The floats a sub-batch's column matrix and output rows may take (256
- * KiB): small enough to stay in a core's L2 cache between im2col and the
- * product (larger sub-batches measured slower on LeNet and CIFAR-10), so
- * that only images with very few output positions are multiplied several
- * at a time. */
-#define SUB_BATCH_FLOATS ((gint64) 1 << 16)
-
-/* Scratch kept per thread and grown when a layer needs more: one buffer
- * serves every convolution the thread runs (layers run one at a time),
- * where per-layer buffers would add up over a deep net. COL holds a
- * thread's sub-batch; PARTIALS the calling thread's per-chunk parameter
- * gradients. */
+/* The kernels' workspace, kept per calling thread and grown when a layer
+ * needs more: layers run one at a time on a thread, so one buffer serves
+ * every convolution of a net, where per-layer buffers would add up over a
+ * deep net. */
 typedef struct {
   float *data;
   gsize capacity; /* floats */
@@ -622,311 +464,143 @@ workspace_free (gpointer data)
   g_free (w);
 }
 
-static GPrivate col_key = G_PRIVATE_INIT (workspace_free);
-static GPrivate partials_key = G_PRIVATE_INIT (workspace_free);
+static GPrivate workspace_key = G_PRIVATE_INIT (workspace_free);
 
-/* N floats of KEY's scratch for this thread, or NULL when memory is short. */
 static float *
-workspace_get (GPrivate *key, gsize n)
+workspace_get (CtBaseConv *conv, GError **error)
 {
-  Workspace *w = g_private_get (key);
+  Workspace *w = g_private_get (&workspace_key);
+  gsize n = ct_cpu_conv_workspace_floats (&conv->shape);
 
   if (w == NULL)
     {
       w = g_new0 (Workspace, 1);
-      g_private_set (key, w);
+      g_private_set (&workspace_key, w);
     }
-  if (w->capacity < n)
+  if (w->capacity < MAX (n, 1))
     {
       g_clear_pointer (&w->data, g_free);
       w->capacity = 0;
       if (n > G_MAXSIZE / sizeof (float)
-          || (w->data = g_try_malloc (n * sizeof (float))) == NULL)
-        return NULL;
-      w->capacity = n;
+          || (w->data = g_try_malloc (MAX (n, 1) * sizeof (float))) == NULL)
+        {
+          ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                         _("no memory for the convolution's column buffer"));
+          return NULL;
+        }
+      w->capacity = MAX (n, 1);
     }
   return w->data;
 }
 
-/* Rows of the column matrix: every group's kernel_dim. */
-static gint64
-col_rows (const CtBaseConv *conv)
+/* Parameter blob INDEX's data, and its diff when DIFF is not NULL and the
+ * gradient is wanted (else *DIFF is NULL). */
+static const float *
+param (CtLayer *layer, guint index, float **diff, GError **error)
 {
-  return conv->kernel_dim * conv->group;
-}
+  CtBlob *blob = g_ptr_array_index (layer->blobs, index);
 
-/* Images per sub-batch: as many as SUB_BATCH_FLOATS allows, at least one. */
-static gint64
-sub_batch_images (const CtBaseConv *conv)
-{
-  gint64 per_image = (col_rows (conv) + conv->conv_out_channels) * conv->conv_out_spatial_dim;
-
-  return MAX (1, SUB_BATCH_FLOATS / MAX (per_image, 1));
+  if (diff != NULL)
+    {
+      *diff = NULL;
+      if (ct_layer_param_propagate_down (layer, index)
+          && (*diff = ct_blob_mutable_cpu_diff (blob, error)) == NULL)
+        return NULL;
+    }
+  return ct_blob_cpu_data (blob, error);
 }
 
 gboolean
-ct_base_conv_can_batch (CtBaseConv *conv)
+ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return !conv->reverse && conv->num >= 1 && conv->conv_out_spatial_dim > 0
-         && (conv->is_1x1 || use_2d_kernel (&conv->geometry));
-}
+  CtBaseConv *conv = (CtBaseConv *) layer;
+  const float *weights, *bias = NULL;
+  float *workspace;
 
-typedef struct {
-  CtBaseConv *conv;
-  const float *input, *weights, *bias, *output_diff;
-  float *output, *weight_diff, *bias_diff, *input_diff;
-  float *partials;   /* per chunk after the first: weight then bias gradient */
-  gint64 sub_batch;  /* images per sub-batch */
-  CtStatus status[CT_PARALLEL_MAX_CHUNKS];
-} ConvJob;
-
-/* The column matrix of NB images from INPUT into COL, the images side by
- * side (rows NB * P floats long). (With one image and a 1x1 kernel the
- * callers use the image itself instead.) */
-static CtStatus
-sub_batch_im2col (const CtBaseConv *conv, const float *input, gint64 nb, float *col)
-{
-  const CtConvGeometry *g = &conv->geometry;
-  const gint64 p = conv->conv_out_spatial_dim;
-  CtStatus status = CT_STATUS_OK;
-
-  if (conv->is_1x1)
-    return ct_cpu_batch_pack (nb, col_rows (conv), p, input, col, NULL);
-  for (gint64 i = 0; i < nb && status == CT_STATUS_OK; i++)
-    status = ct_cpu_im2col_ld (input + i * conv->bottom_dim, conv->conv_in_channels,
-                               conv->conv_input_dims[0], conv->conv_input_dims[1],
-                               g->kernel[0], g->kernel[1], g->pad[0], g->pad[1],
-                               g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
-                               col + i * p, nb * p);
-  return status;
-}
-
-/* INPUT_DIFF of NB images from the column matrix's gradient COL. */
-static CtStatus
-sub_batch_col2im (const CtBaseConv *conv, const float *col, gint64 nb, float *input_diff)
-{
-  const CtConvGeometry *g = &conv->geometry;
-  const gint64 p = conv->conv_out_spatial_dim;
-  CtStatus status = CT_STATUS_OK;
-
-  if (conv->is_1x1)
-    return ct_cpu_batch_unpack (nb, col_rows (conv), p, col, NULL, input_diff);
-  for (gint64 i = 0; i < nb && status == CT_STATUS_OK; i++)
-    status = ct_cpu_col2im_ld (col + i * p, nb * p, conv->conv_in_channels,
-                               conv->conv_input_dims[0], conv->conv_input_dims[1],
-                               g->kernel[0], g->kernel[1], g->pad[0], g->pad[1],
-                               g->stride[0], g->stride[1], g->dilation[0], g->dilation[1],
-                               input_diff + i * conv->bottom_dim);
-  return status;
-}
-
-/* Forward of images [N, N + NB). One image is multiplied straight into
- * the top (and, with a 1x1 kernel, straight from the bottom); several go
- * through the column and row matrices of SCRATCH. */
-static CtStatus
-forward_sub_batch (const ConvJob *j, gint64 n, gint64 nb, float *scratch)
-{
-  const CtBaseConv *conv = j->conv;
-  const gint64 m = conv->conv_out_channels / conv->group, k = conv->kernel_dim;
-  const gint64 ld = nb * conv->conv_out_spatial_dim;
-  const float *input = j->input + n * conv->bottom_dim;
-  float *output = j->output + n * conv->top_dim;
-  const float *col = scratch;
-  float *rows = nb == 1 ? output : scratch + col_rows (conv) * ld;
-  CtStatus status = CT_STATUS_OK;
-
-  if (nb == 1 && conv->is_1x1)
-    col = input;
-  else
-    status = sub_batch_im2col (conv, input, nb, scratch);
-  for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
-    status = ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, ld, k, 1.0f,
-                          j->weights + conv->weight_offset * g, col + g * k * ld, 0.0f,
-                          rows + g * m * ld);
-  if (status != CT_STATUS_OK)
-    return status;
-  /* The bias is added as Caffe adds it: one rounding per element. */
-  if (nb == 1)
-    return j->bias != NULL ? ct_cpu_bias_forward (1, conv->conv_out_channels,
-                                                  conv->conv_out_spatial_dim, output, j->bias,
-                                                  output)
-                           : CT_STATUS_OK;
-  return ct_cpu_batch_unpack (nb, conv->conv_out_channels, conv->conv_out_spatial_dim, rows,
-                              j->bias, output);
-}
-
-/* Backward of images [N, N + NB): parameter gradients added to
- * WEIGHT_DIFF and BIAS_DIFF (either may be NULL), the input gradient
- * written. */
-static CtStatus
-backward_sub_batch (const ConvJob *j, gint64 n, gint64 nb, float *scratch, float *weight_diff,
-                    float *bias_diff)
-{
-  const CtBaseConv *conv = j->conv;
-  const gint64 m = conv->conv_out_channels / conv->group, k = conv->kernel_dim;
-  const gint64 p = conv->conv_out_spatial_dim, ld = nb * p;
-  const float *input = j->input + n * conv->bottom_dim;
-  const float *top_diff = j->output_diff + n * conv->top_dim;
-  float *input_diff = j->input_diff != NULL ? j->input_diff + n * conv->bottom_dim : NULL;
-  float *col = scratch;
-  const float *rows = top_diff;
-  CtStatus status = CT_STATUS_OK;
-
-  /* The top diff as one matrix (the image itself when alone); the bias
-   * gradient is its row sums. */
-  if (nb > 1)
-    {
-      float *packed = scratch + col_rows (conv) * ld;
-
-      status = ct_cpu_batch_pack (nb, conv->conv_out_channels, p, top_diff, packed, bias_diff);
-      rows = packed;
-    }
-  else if (bias_diff != NULL)
-    status = ct_cpu_bias_backward (1, conv->conv_out_channels, p, top_diff, 1, bias_diff);
-
-  if (status == CT_STATUS_OK && weight_diff != NULL)
-    {
-      const float *in_col = col;
-
-      if (nb == 1 && conv->is_1x1)
-        in_col = input;
-      else
-        status = sub_batch_im2col (conv, input, nb, col);
-      for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
-        status = ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, k, ld, 1.0f, rows + g * m * ld,
-                              in_col + g * k * ld, 1.0f, weight_diff + conv->weight_offset * g);
-    }
-  if (status != CT_STATUS_OK || input_diff == NULL)
-    return status;
-
-  if (nb == 1 && conv->is_1x1)
-    col = input_diff;
-  for (gint64 g = 0; g < conv->group && status == CT_STATUS_OK; g++)
-    status = ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, k, ld, m, 1.0f,
-                          j->weights + conv->weight_offset * g, rows + g * m * ld, 0.0f,
-                          col + g * k * ld);
-  if (status != CT_STATUS_OK || (nb == 1 && conv->is_1x1))
-    return status;
-  return sub_batch_col2im (conv, col, nb, input_diff);
-}
-
-static gsize
-scratch_floats (const ConvJob *j)
-{
-  const CtBaseConv *conv = j->conv;
-
-  return (gsize) ((col_rows (conv) + conv->conv_out_channels) * j->sub_batch
-                  * conv->conv_out_spatial_dim);
-}
-
-static void
-forward_chunk (gint64 begin, gint64 end, int chunk, void *data)
-{
-  ConvJob *j = data;
-  float *scratch = workspace_get (&col_key, scratch_floats (j));
-  CtStatus status = scratch != NULL ? CT_STATUS_OK : CT_STATUS_OUT_OF_MEMORY;
-
-  for (gint64 n = begin; n < end && status == CT_STATUS_OK; n += j->sub_batch)
-    status = forward_sub_batch (j, n, MIN (j->sub_batch, end - n), scratch);
-  j->status[chunk] = status;
-}
-
-/* Weights then bias: the parameter gradient a chunk accumulates. */
-static gint64
-param_floats (const CtBaseConv *conv)
-{
-  return conv->conv_out_channels * conv->kernel_dim + conv->num_output;
-}
-
-static void
-backward_chunk (gint64 begin, gint64 end, int chunk, void *data)
-{
-  ConvJob *j = data;
-  const CtBaseConv *conv = j->conv;
-  float *scratch = workspace_get (&col_key, scratch_floats (j));
-  float *weight_diff = j->weight_diff, *bias_diff = j->bias_diff;
-  CtStatus status = scratch != NULL ? CT_STATUS_OK : CT_STATUS_OUT_OF_MEMORY;
-
-  /* Chunk 0 adds into the gradients; the others into their own partial
-   * sums, added in chunk order afterwards so that results repeat. */
-  if (chunk > 0 && (weight_diff != NULL || bias_diff != NULL))
-    {
-      float *part = j->partials + (chunk - 1) * param_floats (conv);
-
-      memset (part, 0, (gsize) param_floats (conv) * sizeof (float));
-      weight_diff = weight_diff != NULL ? part : NULL;
-      bias_diff = bias_diff != NULL ? part + conv->conv_out_channels * conv->kernel_dim : NULL;
-    }
-  for (gint64 n = begin; n < end && status == CT_STATUS_OK; n += j->sub_batch)
-    status = backward_sub_batch (j, n, MIN (j->sub_batch, end - n), scratch, weight_diff,
-                                 bias_diff);
-  j->status[chunk] = status;
-}
-
-/* Runs FUNC over the batch: in CHUNKS chunks of images on the pool's
- * threads, or as one chunk in this thread (where the products themselves
- * may then use the threads). */
-static gboolean
-run_chunks (ConvJob *j, int chunks, CtParallelFunc func, GError **error)
-{
-  CtStatus status = CT_STATUS_OK;
-
-  if (chunks > 1)
-    ct_cpu_parallel_for_chunks (j->conv->num, chunks, func, j);
-  else
-    func (0, j->conv->num, 0, j);
-  for (int c = 0; c < chunks && status == CT_STATUS_OK; c++)
-    status = j->status[c];
-  if (status == CT_STATUS_OUT_OF_MEMORY)
-    return ct_layer_fail (&j->conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                          _("no memory for the convolution's column buffer"));
-  return ct_vision_check (&j->conv->parent, status, _("convolution product"), error);
-}
-
-gboolean
-ct_base_conv_forward_batch (CtBaseConv *conv, const float *input, const float *weights,
-                            const float *bias, float *output, GError **error)
-{
-  ConvJob j = {
-    .conv = conv, .input = input, .weights = weights, .output = output,
-    .bias = conv->bias_term ? bias : NULL,
-  };
-  int chunks = ct_cpu_parallel_chunks (conv->num, 1);
-
-  j.sub_batch = MIN (sub_batch_images (conv), (conv->num + chunks - 1) / chunks);
-  return run_chunks (&j, chunks, forward_chunk, error);
-}
-
-gboolean
-ct_base_conv_backward_batch (CtBaseConv *conv, const float *input, const float *output_diff,
-                             const float *weights, float *weight_diff, float *bias_diff,
-                             float *input_diff, GError **error)
-{
-  ConvJob j = {
-    .conv = conv, .input = input, .output_diff = output_diff, .weights = weights,
-    .weight_diff = weight_diff, .bias_diff = bias_diff, .input_diff = input_diff,
-  };
-  /* One chunk per thread: each chunk after the first keeps its own
-   * parameter gradient, added at the end. */
-  int chunks = (int) MIN (conv->num, ct_cpu_num_threads ());
-  gint64 params = param_floats (conv);
-
-  j.sub_batch = MIN (sub_batch_images (conv), (conv->num + chunks - 1) / chunks);
-  if (chunks > 1 && (weight_diff != NULL || bias_diff != NULL)
-      && (j.partials = workspace_get (&partials_key, (gsize) ((chunks - 1) * params))) == NULL)
-    return ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                          _("no memory for the convolution's gradient buffers"));
-  if (!run_chunks (&j, chunks, backward_chunk, error))
+  if ((weights = param (layer, 0, NULL, error)) == NULL
+      || (conv->bias_term && (bias = param (layer, 1, NULL, error)) == NULL)
+      || (workspace = workspace_get (conv, error)) == NULL)
     return FALSE;
-  for (int c = 1; c < chunks; c++)
-    {
-      const float *part = j.partials + (c - 1) * params;
 
-      if (weight_diff != NULL)
-        ct_cpu_axpy (conv->conv_out_channels * conv->kernel_dim, 1.0f, part, weight_diff);
-      if (bias_diff != NULL)
-        ct_cpu_axpy (conv->num_output, 1.0f, part + conv->conv_out_channels * conv->kernel_dim,
-                     bias_diff);
+  for (guint i = 0; i < bottom->len; i++)
+    {
+      const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error);
+      float *out = ct_blob_mutable_cpu_data (CT_TOP (top, i), error);
+      CtStatus status;
+
+      if (in == NULL || out == NULL)
+        return FALSE;
+      if (!conv->reverse)
+        status = ct_cpu_conv_forward (&conv->shape, in, weights, bias, out, workspace);
+      else
+        {
+          status = ct_cpu_conv_backward (&conv->shape, NULL, in, weights, NULL, NULL, out,
+                                         workspace);
+          if (status == CT_STATUS_OK && bias != NULL)
+            status = ct_cpu_conv_bias_forward (conv->shape.num, conv->num_output,
+                                               conv->top_spatial_dim, bias, out);
+        }
+      if (!ct_vision_check (layer, status, _("convolution product"), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Deconvolution's backward: its top is the convolution's input and its
+ * bottom the convolution's output. */
+static CtStatus
+reverse_backward (CtBaseConv *conv, const float *top_diff, const float *in,
+                  const float *weights, float *weight_diff, float *bias_diff, float *in_diff,
+                  float *workspace)
+{
+  CtStatus status = CT_STATUS_OK;
+
+  if (bias_diff != NULL)
+    status = ct_cpu_conv_bias_backward (conv->shape.num, conv->num_output,
+                                        conv->top_spatial_dim, top_diff, bias_diff);
+  if (status == CT_STATUS_OK && weight_diff != NULL)
+    status = ct_cpu_conv_backward (&conv->shape, top_diff, in, NULL, weight_diff, NULL, NULL,
+                                   workspace);
+  if (status == CT_STATUS_OK && in_diff != NULL)
+    status = ct_cpu_conv_forward (&conv->shape, top_diff, weights, NULL, in_diff, workspace);
+  return status;
+}
+
+gboolean
+ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, GError **error)
+{
+  CtBaseConv *conv = (CtBaseConv *) layer;
+  const float *weights;
+  float *weight_diff, *bias_diff = NULL, *workspace;
+
+  if ((weights = param (layer, 0, &weight_diff, error)) == NULL
+      || (conv->bias_term && param (layer, 1, &bias_diff, error) == NULL)
+      || (workspace = workspace_get (conv, error)) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < top->len; i++)
+    {
+      const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, i), error);
+      const float *in = NULL;
+      float *in_diff = NULL;
+      CtStatus status;
+
+      if (top_diff == NULL)
+        return FALSE;
+      if (weight_diff != NULL && (in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error)) == NULL)
+        return FALSE;
+      if (propagate_down[i]
+          && (in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error)) == NULL)
+        return FALSE;
+      if (!conv->reverse)
+        status = ct_cpu_conv_backward (&conv->shape, in, top_diff, weights, weight_diff,
+                                       bias_diff, in_diff, workspace);
+      else
+        status = reverse_backward (conv, top_diff, in, weights, weight_diff, bias_diff, in_diff,
+                                   workspace);
+      if (!ct_vision_check (layer, status, _("convolution product"), error))
+        return FALSE;
     }
   return TRUE;
 }

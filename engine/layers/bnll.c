@@ -3,36 +3,14 @@
  * reads the top instead (as Caffe would). */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
 
-static gboolean
-bnll_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_bnll_forward (n, x, y), error);
-}
-
-static gboolean
-bnll_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
-{
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_bnll_backward (n, x, dy, dx), error);
-}
+static const CtNeuronKernels bnll_kernels = {
+  .forward = ct_cpu_bnll_forward,
+  .backward = ct_cpu_bnll_backward,
+  .backward_reads_top = FALSE,
+};
 
 const CtLayerClass ct_bnll_layer_class = {
   .type = "BNLL",
@@ -42,6 +20,7 @@ const CtLayerClass ct_bnll_layer_class = {
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .reshape = ct_neuron_reshape,
-  .forward_cpu = bnll_forward,
-  .backward_cpu = bnll_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &bnll_kernels,
 };

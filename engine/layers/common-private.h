@@ -14,6 +14,22 @@
 
 G_BEGIN_DECLS
 
+/* Forward and backward of the types with nothing to compute: the top
+ * shares the bottom's data and diff (Flatten, Reshape), or nothing goes
+ * down (Parameter). */
+static inline gboolean
+ct_common_nothing_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return TRUE;
+}
+
+static inline gboolean
+ct_common_nothing_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, GError **error)
+{
+  return TRUE;
+}
+
 /* AXIS of BLOB made non-negative, or -1 with an error naming LAYER. */
 static inline int
 ct_common_axis (const CtLayer *layer, const CtBlob *blob, int axis, GError **error)

@@ -4,21 +4,15 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "engine-error.h"
 #include "neuron.h"
 #include "neuron-private.h"
-
-typedef struct {
-  CtLayer parent;
-  float inner_scale, outer_scale;
-} CtExpLayer;
 
 static gboolean
 exp_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
   static const Caffe__ExpParameter defaults = CAFFE__EXP_PARAMETER__INIT;
-  CtExpLayer *self = (CtExpLayer *) layer;
+  float *params = CT_NEURON_PARAMS (layer);
   const Caffe__ExpParameter *p = layer->param->exp_param ? layer->param->exp_param : &defaults;
   gboolean natural = p->base == -1.0f;
   float log_base;
@@ -27,53 +21,43 @@ exp_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("exp_param.base must be a finite number above 0, or -1 for e"));
   log_base = natural ? 1.0f : logf (p->base);
-  self->inner_scale = log_base * p->scale;
+  params[0] = log_base * p->scale;
   if (p->shift == 0.0f)
-    self->outer_scale = 1.0f;
+    params[1] = 1.0f;
   else
-    self->outer_scale = natural ? expf (p->shift) : powf (p->base, p->shift);
+    params[1] = natural ? expf (p->shift) : powf (p->base, p->shift);
   return TRUE;
 }
 
-static gboolean
-exp_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* params: inner_scale, outer_scale. */
+static CtStatus
+exp_forward (const float *p, int64_t n, const float *x, float *y)
 {
-  CtExpLayer *self = (CtExpLayer *) layer;
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_exp_forward (n, self->inner_scale, self->outer_scale,
-                                                     x, y), error);
+  return ct_cpu_exp_forward (n, p[0], p[1], x, y);
 }
 
-static gboolean
-exp_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-              GPtrArray *bottom, GError **error)
+static CtStatus
+exp_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
+              float *dx)
 {
-  CtExpLayer *self = (CtExpLayer *) layer;
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_exp_backward (n, self->inner_scale, y, dy, dx), error);
+  return ct_cpu_exp_backward (n, p[0], y, dy, dx);
 }
+
+static const CtNeuronKernels exp_kernels = {
+  .forward_with = exp_forward,
+  .backward_with = exp_backward,
+};
 
 const CtLayerClass ct_exp_layer_class = {
   .type = "Exp",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Exponential, base ^ (shift + scale x)"),
-  .instance_size = sizeof (CtExpLayer),
+  .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .setup = exp_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = exp_forward,
-  .backward_cpu = exp_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &exp_kernels,
 };

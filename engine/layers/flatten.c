@@ -58,19 +58,6 @@ flatten_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   return share_all (layer, CT_TOP (top, 0), in, error);
 }
 
-static gboolean
-flatten_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return TRUE;
-}
-
-static gboolean
-flatten_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return TRUE;
-}
-
 const CtLayerClass ct_flatten_layer_class = {
   .type = "Flatten",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -80,6 +67,6 @@ const CtLayerClass ct_flatten_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = flatten_setup,
   .reshape = flatten_reshape,
-  .forward_cpu = flatten_forward,
-  .backward_cpu = flatten_backward,
+  .forward_cpu = ct_common_nothing_forward,
+  .backward_cpu = ct_common_nothing_backward,
 };

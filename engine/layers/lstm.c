@@ -99,10 +99,7 @@ lstm_write_unrolled (const CtRecurrentLayer *self, GString *text)
   /* c_T under a fixed name, whatever T is. */
   g_string_append_printf (text, "layer { name: \"%s\" type: \"Split\" bottom: \"c_%"
                           G_GINT64_FORMAT "\" top: \"c_T\" }\n", prefix, self->T);
-  g_string_append_printf (text, "layer { name: \"%sh_concat\" type: \"Concat\"", prefix);
-  for (gint64 t = 1; t <= self->T; t++)
-    g_string_append_printf (text, " bottom: \"h_%" G_GINT64_FORMAT "\"", t);
-  g_string_append (text, " top: \"h\" concat_param { axis: 0 } }\n");
+  ct_recurrent_append_concat (text, prefix, "h", self->T);
 }
 
 static const CtRecurrentOps lstm_ops = {
@@ -113,13 +110,6 @@ static const CtRecurrentOps lstm_ops = {
   .write_unrolled = lstm_write_unrolled,
 };
 
-static gboolean
-lstm_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  ((CtRecurrentLayer *) layer)->ops = &lstm_ops;
-  return ct_recurrent_setup (layer, bottom, top, error);
-}
-
 const CtLayerClass ct_lstm_layer_class = {
   .type = "LSTM",
   .family = CT_LAYER_FAMILY_RECURRENT,
@@ -127,10 +117,11 @@ const CtLayerClass ct_lstm_layer_class = {
   .instance_size = sizeof (CtRecurrentLayer),
   .bottoms = CT_BETWEEN (2, 5),
   .tops = CT_BETWEEN (1, 3),
-  .setup = lstm_setup,
+  .setup = ct_recurrent_setup,
   .reshape = ct_recurrent_reshape,
   .forward_cpu = ct_recurrent_forward,
   .backward_cpu = ct_recurrent_backward,
   .allow_force_backward = ct_recurrent_allow_force_backward,
   .finalize = ct_recurrent_finalize,
+  .type_data = &lstm_ops,
 };

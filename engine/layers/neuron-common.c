@@ -1,5 +1,6 @@
 /* neuron-common.c: the helpers of neuron-private.h, shared by the neuron
- * and normalisation layer files. */
+ * and normalisation layer files, and the one implementation of the
+ * element-wise neurons that differ only in their kernels. */
 #include <glib/gi18n-lib.h>
 
 #include "neuron-private.h"
@@ -119,4 +120,41 @@ ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error)
   if (ct_engine_check_status (status, _("computing the layer"), &local))
     return TRUE;
   return wrap (layer, local, error);
+}
+
+gboolean
+ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  const CtNeuronKernels *k = layer->klass->type_data;
+  const float *x;
+  float *y;
+  gint64 n;
+
+  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+    return FALSE;
+  return ct_neuron_check (layer,
+                          k->forward != NULL
+                          ? k->forward (n, x, y)
+                          : k->forward_with (CT_NEURON_PARAMS (layer), n, x, y),
+                          error);
+}
+
+gboolean
+ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  const CtNeuronKernels *k = layer->klass->type_data;
+  const float *x, *y, *dy;
+  float *dx;
+  gint64 n;
+
+  if (!propagate_down[0])
+    return TRUE;
+  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
+    return FALSE;
+  return ct_neuron_check (layer,
+                          k->backward != NULL
+                          ? k->backward (n, k->backward_reads_top ? y : x, dy, dx)
+                          : k->backward_with (CT_NEURON_PARAMS (layer), n, x, y, dy, dx),
+                          error);
 }

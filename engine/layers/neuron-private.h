@@ -11,6 +11,38 @@
 
 G_BEGIN_DECLS
 
+/* The element-wise neurons that differ only in their kernels (AbsVal,
+ * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold, Clip, Exp, Log, Power) share
+ * one implementation: the class's type_data is one of these. Either the
+ * plain kernels, or the ones that take the type's parameters, which the
+ * type's setup reads into the CtNeuronLayer's PARAMS (validating them).
+ * BACKWARD reads the top when BACKWARD_READS_TOP, else the bottom; a type
+ * with no backward never propagates down. */
+typedef struct {
+  CtStatus (*forward) (int64_t n, const float *x, float *y);
+  CtStatus (*backward) (int64_t n, const float *in, const float *dy, float *dx);
+  gboolean backward_reads_top;
+
+  CtStatus (*forward_with) (const float *params, int64_t n, const float *x, float *y);
+  CtStatus (*backward_with) (const float *params, int64_t n, const float *x, const float *y,
+                             const float *dy, float *dx);
+} CtNeuronKernels;
+
+#define CT_NEURON_MAX_PARAMS 4
+
+/* The instance of a neuron whose kernels take parameters. */
+typedef struct {
+  CtLayer parent;
+  float params[CT_NEURON_MAX_PARAMS];
+} CtNeuronLayer;
+
+#define CT_NEURON_PARAMS(layer) (((CtNeuronLayer *) (layer))->params)
+
+/* The class hooks of those neurons: forward and backward run the kernels. */
+gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+gboolean ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                             GPtrArray *bottom, GError **error);
+
 /* The top takes the bottom's shape (nothing to do in place). */
 gboolean ct_neuron_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
 

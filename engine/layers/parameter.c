@@ -60,13 +60,6 @@ parameter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
   return parameter_reshape (layer, bottom, top, error);
 }
 
-static gboolean
-parameter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return TRUE;
-}
-
 const CtLayerClass ct_parameter_layer_class = {
   .type = "Parameter",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -77,5 +70,5 @@ const CtLayerClass ct_parameter_layer_class = {
   .setup = parameter_setup,
   .reshape = parameter_reshape,
   .forward_cpu = parameter_forward,
-  .backward_cpu = parameter_backward,
+  .backward_cpu = ct_common_nothing_backward,
 };

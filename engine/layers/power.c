@@ -4,67 +4,50 @@
  * instead, exactly as Caffe would. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
-
-typedef struct {
-  CtLayer parent;
-  float power, scale, shift;
-} CtPowerLayer;
 
 static gboolean
 power_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  CtPowerLayer *self = (CtPowerLayer *) layer;
+  float *params = CT_NEURON_PARAMS (layer);
   const Caffe__PowerParameter *p = layer->param->power_param;
 
-  self->power = p != NULL ? p->power : 1.0f;
-  self->scale = p != NULL ? p->scale : 1.0f;
-  self->shift = p != NULL ? p->shift : 0.0f;
+  params[0] = p != NULL ? p->power : 1.0f;
+  params[1] = p != NULL ? p->scale : 1.0f;
+  params[2] = p != NULL ? p->shift : 0.0f;
   return TRUE;
 }
 
-static gboolean
-power_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* params: power, scale, shift. */
+static CtStatus
+power_forward (const float *p, int64_t n, const float *x, float *y)
 {
-  CtPowerLayer *self = (CtPowerLayer *) layer;
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_power_forward (n, self->power, self->scale,
-                                                       self->shift, x, y), error);
+  return ct_cpu_power_forward (n, p[0], p[1], p[2], x, y);
 }
 
-static gboolean
-power_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+static CtStatus
+power_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
+                float *dx)
 {
-  CtPowerLayer *self = (CtPowerLayer *) layer;
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_power_backward (n, self->power, self->scale,
-                                                        self->shift, x, y, dy, dx), error);
+  return ct_cpu_power_backward (n, p[0], p[1], p[2], x, y, dy, dx);
 }
+
+static const CtNeuronKernels power_kernels = {
+  .forward_with = power_forward,
+  .backward_with = power_backward,
+};
 
 const CtLayerClass ct_power_layer_class = {
   .type = "Power",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Power of an affine map, (shift + scale x) ^ power"),
-  .instance_size = sizeof (CtPowerLayer),
+  .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .setup = power_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = power_forward,
-  .backward_cpu = power_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &power_kernels,
 };

@@ -243,6 +243,7 @@ ct_recurrent_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
   g_autoptr (GError) local = NULL;
   guint n_layers;
 
+  self->ops = layer->klass->type_data;
   self->expose_hidden = p != NULL && p->expose_hidden;
   self->num_output = p != NULL ? p->num_output : 0;
   if (self->num_output == 0)
@@ -447,4 +448,13 @@ ct_recurrent_finalize (CtLayer *layer)
   g_clear_pointer (&self->recur_output_blobs, g_ptr_array_unref);
   g_clear_pointer (&self->inner_owners, g_ptr_array_unref);
   g_clear_pointer (&self->unrolled, ct_net_free);
+}
+
+void
+ct_recurrent_append_concat (GString *text, const char *prefix, const char *name, gint64 T)
+{
+  g_string_append_printf (text, "layer { name: \"%s%s_concat\" type: \"Concat\"", prefix, name);
+  for (gint64 t = 1; t <= T; t++)
+    g_string_append_printf (text, " bottom: \"%s_%" G_GINT64_FORMAT "\"", name, t);
+  g_string_append_printf (text, " top: \"%s\" concat_param { axis: 0 } }\n", name);
 }

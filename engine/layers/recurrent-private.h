@@ -47,7 +47,8 @@ struct _CtRecurrentLayer {
   GPtrArray *inner_owners;   /* the unrolled net's own parameters, borrowed */
 };
 
-/* The class members RNN and LSTM share. */
+/* The class members RNN and LSTM share; the class's type_data is its
+ * CtRecurrentOps. */
 gboolean ct_recurrent_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
 gboolean ct_recurrent_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                GError **error);
@@ -64,5 +65,10 @@ void ct_recurrent_finalize (CtLayer *layer);
 char *ct_recurrent_prefix (const CtRecurrentLayer *self);
 void ct_recurrent_append_filler (GString *text, const char *field,
                                  const Caffe__FillerParameter *filler);
+
+/* The Concat layer that joins the T timesteps' NAME_1 … NAME_T along axis
+ * 0 into NAME. */
+void ct_recurrent_append_concat (GString *text, const char *prefix, const char *name,
+                                 gint64 T);
 
 G_END_DECLS

@@ -3,64 +3,46 @@
  * top where the bottom was, which has the same signs for any slope >= 0. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
-
-typedef struct {
-  CtLayer parent;
-  float negative_slope;
-} CtReluLayer;
 
 static gboolean
 relu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const Caffe__ReLUParameter *p = layer->param->relu_param;
-
-  self->negative_slope = p != NULL ? p->negative_slope : 0.0f;
+  CT_NEURON_PARAMS (layer)[0] = layer->param->relu_param != NULL
+                                ? layer->param->relu_param->negative_slope : 0.0f;
   return TRUE;
 }
 
-static gboolean
-relu_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* params[0]: negative_slope. */
+static CtStatus
+relu_forward (const float *p, int64_t n, const float *x, float *y)
 {
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_relu_forward (n, self->negative_slope, x, y), error);
+  return ct_cpu_relu_forward (n, p[0], x, y);
 }
 
-static gboolean
-relu_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
+static CtStatus
+relu_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
+               float *dx)
 {
-  CtReluLayer *self = (CtReluLayer *) layer;
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_relu_backward (n, self->negative_slope, x, dy, dx),
-                          error);
+  return ct_cpu_relu_backward (n, p[0], x, dy, dx);
 }
+
+static const CtNeuronKernels relu_kernels = {
+  .forward_with = relu_forward,
+  .backward_with = relu_backward,
+};
 
 const CtLayerClass ct_relu_layer_class = {
   .type = "ReLU",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
-  .instance_size = sizeof (CtReluLayer),
+  .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .setup = relu_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = relu_forward,
-  .backward_cpu = relu_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &relu_kernels,
 };

@@ -169,19 +169,6 @@ reshape_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   return TRUE;
 }
 
-static gboolean
-reshape_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return TRUE;
-}
-
-static gboolean
-reshape_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return TRUE;
-}
-
 const CtLayerClass ct_reshape_layer_class = {
   .type = "Reshape",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -191,6 +178,6 @@ const CtLayerClass ct_reshape_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = reshape_setup,
   .reshape = reshape_reshape,
-  .forward_cpu = reshape_forward,
-  .backward_cpu = reshape_backward,
+  .forward_cpu = ct_common_nothing_forward,
+  .backward_cpu = ct_common_nothing_backward,
 };

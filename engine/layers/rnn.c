@@ -107,10 +107,7 @@ rnn_write_unrolled (const CtRecurrentLayer *self, GString *text)
                               "type: \"TanH\" bottom: \"W_ho_h_%" G_GINT64_FORMAT "\" "
                               "top: \"o_%" G_GINT64_FORMAT "\" }\n", prefix, t, t, t);
     }
-  g_string_append_printf (text, "layer { name: \"%so_concat\" type: \"Concat\"", prefix);
-  for (gint64 t = 1; t <= self->T; t++)
-    g_string_append_printf (text, " bottom: \"o_%" G_GINT64_FORMAT "\"", t);
-  g_string_append (text, " top: \"o\" concat_param { axis: 0 } }\n");
+  ct_recurrent_append_concat (text, prefix, "o", self->T);
 }
 
 static const CtRecurrentOps rnn_ops = {
@@ -121,13 +118,6 @@ static const CtRecurrentOps rnn_ops = {
   .write_unrolled = rnn_write_unrolled,
 };
 
-static gboolean
-rnn_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  ((CtRecurrentLayer *) layer)->ops = &rnn_ops;
-  return ct_recurrent_setup (layer, bottom, top, error);
-}
-
 const CtLayerClass ct_rnn_layer_class = {
   .type = "RNN",
   .family = CT_LAYER_FAMILY_RECURRENT,
@@ -135,10 +125,11 @@ const CtLayerClass ct_rnn_layer_class = {
   .instance_size = sizeof (CtRecurrentLayer),
   .bottoms = CT_BETWEEN (2, 4),
   .tops = CT_BETWEEN (1, 2),
-  .setup = rnn_setup,
+  .setup = ct_recurrent_setup,
   .reshape = ct_recurrent_reshape,
   .forward_cpu = ct_recurrent_forward,
   .backward_cpu = ct_recurrent_backward,
   .allow_force_backward = ct_recurrent_allow_force_backward,
   .finalize = ct_recurrent_finalize,
+  .type_data = &rnn_ops,
 };

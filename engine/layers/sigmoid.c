@@ -2,36 +2,14 @@
  * 0.5 as Caffe does. Backward uses only the top, so it runs in place. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
 
-static gboolean
-sigmoid_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_sigmoid_forward (n, x, y), error);
-}
-
-static gboolean
-sigmoid_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
-
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_sigmoid_backward (n, y, dy, dx), error);
-}
+static const CtNeuronKernels sigmoid_kernels = {
+  .forward = ct_cpu_sigmoid_forward,
+  .backward = ct_cpu_sigmoid_backward,
+  .backward_reads_top = TRUE,
+};
 
 const CtLayerClass ct_sigmoid_layer_class = {
   .type = "Sigmoid",
@@ -41,6 +19,7 @@ const CtLayerClass ct_sigmoid_layer_class = {
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .reshape = ct_neuron_reshape,
-  .forward_cpu = sigmoid_forward,
-  .backward_cpu = sigmoid_backward,
+  .forward_cpu = ct_neuron_forward,
+  .backward_cpu = ct_neuron_backward,
+  .type_data = &sigmoid_kernels,
 };

@@ -3,46 +3,37 @@
  * learns through it. */
 #include <glib/gi18n-lib.h>
 
-#include "layer.h"
 #include "neuron.h"
 #include "neuron-private.h"
-
-typedef struct {
-  CtLayer parent;
-  float threshold;
-} CtThresholdLayer;
 
 static gboolean
 threshold_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  CtThresholdLayer *self = (CtThresholdLayer *) layer;
-  const Caffe__ThresholdParameter *p = layer->param->threshold_param;
-
-  self->threshold = p != NULL ? p->threshold : 0.0f;
+  CT_NEURON_PARAMS (layer)[0] = layer->param->threshold_param != NULL
+                                ? layer->param->threshold_param->threshold : 0.0f;
   return TRUE;
 }
 
-static gboolean
-threshold_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* params[0]: threshold. */
+static CtStatus
+threshold_forward (const float *p, int64_t n, const float *x, float *y)
 {
-  CtThresholdLayer *self = (CtThresholdLayer *) layer;
-  const float *x;
-  float *y;
-  gint64 n;
-
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
-    return FALSE;
-  return ct_neuron_check (layer, ct_cpu_threshold_forward (n, self->threshold, x, y), error);
+  return ct_cpu_threshold_forward (n, p[0], x, y);
 }
+
+static const CtNeuronKernels threshold_kernels = {
+  .forward_with = threshold_forward,
+};
 
 const CtLayerClass ct_threshold_layer_class = {
   .type = "Threshold",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Step function: 1 above threshold, 0 otherwise (no gradient)"),
-  .instance_size = sizeof (CtThresholdLayer),
+  .instance_size = sizeof (CtNeuronLayer),
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .setup = threshold_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = threshold_forward,
+  .forward_cpu = ct_neuron_forward,
+  .type_data = &threshold_kernels,
 };

@@ -2,29 +2,6 @@
 #include <math.h>
 
 #include "gradient-checker.h"
-#include "rng.h"
-
-CtBlob *
-ct_test_blob_gaussian (const gint64 *dims, guint n_axes, guint64 seed)
-{
-  g_autoptr (CtRng) rng = ct_rng_new (seed);
-  CtBlob *blob = ct_blob_new_with_shape (dims, n_axes, NULL);
-
-  g_assert_nonnull (blob);
-  ct_rng_gaussian (rng, ct_blob_count (blob), 0.0f, 1.0f, ct_blob_mutable_cpu_data (blob, NULL));
-  return blob;
-}
-
-CtBlob *
-ct_test_blob_uniform (const gint64 *dims, guint n_axes, float lo, float hi, guint64 seed)
-{
-  g_autoptr (CtRng) rng = ct_rng_new (seed);
-  CtBlob *blob = ct_blob_new_with_shape (dims, n_axes, NULL);
-
-  g_assert_nonnull (blob);
-  ct_rng_uniform (rng, ct_blob_count (blob), lo, hi, ct_blob_mutable_cpu_data (blob, NULL));
-  return blob;
-}
 
 static void
 forward (const CtGradientChecker *checker, CtLayer *layer, GPtrArray *bottom, GPtrArray *top)

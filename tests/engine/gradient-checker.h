@@ -5,6 +5,7 @@
 #pragma once
 
 #include "layer.h"
+#include "layer-test-util.h"
 
 typedef struct {
   float stepsize;   /* h */
@@ -33,7 +34,3 @@ void ct_check_gradient_single (const CtGradientChecker *checker, CtLayer *layer,
                                GPtrArray *bottom, GPtrArray *top, int check_bottom,
                                int top_id, gint64 top_data_id, gboolean element_wise);
 
-/* Blobs for tests: a blob of the given shape filled with gaussian (std 1) or
- * uniform [lo, hi] numbers from SEED. */
-CtBlob *ct_test_blob_gaussian (const gint64 *dims, guint n_axes, guint64 seed);
-CtBlob *ct_test_blob_uniform (const gint64 *dims, guint n_axes, float lo, float hi, guint64 seed);

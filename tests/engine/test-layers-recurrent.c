@@ -8,31 +8,7 @@
 
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
-
-static GPtrArray *
-blob_list (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
-
-static CtBlob *
-blob_with (const gint64 *dims, guint n_axes, const float *values)
-{
-  g_autoptr (GError) error = NULL;
-  CtBlob *blob = ct_blob_new_with_shape (dims, n_axes, &error);
-
-  g_assert_no_error (error);
-  memcpy (ct_blob_mutable_cpu_data (blob, NULL), values,
-          (gsize) ct_blob_count (blob) * sizeof (float));
-  return blob;
-}
+#include "layer-test-util.h"
 
 static CtLayer *
 lstm_unit_layer (void)
@@ -65,10 +41,10 @@ test_forward_by_hand (void)
   };
   static const float cont[] = { 1.0f, 0.0f };
   g_autoptr (CtLayer) layer = lstm_unit_layer ();
-  g_autoptr (GPtrArray) bottom = blob_list (blob_with (c_dims, 3, c_prev),
-                                            blob_with (x_dims, 3, x),
-                                            blob_with (i_dims, 2, cont), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_with (c_dims, 3, c_prev),
+                                            ct_test_blob_with (x_dims, 3, x),
+                                            ct_test_blob_with (i_dims, 2, cont), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   const float *c, *h;
   guint checked = 0;
@@ -107,10 +83,10 @@ test_gradient (void)
   for (int b = 0; b < 2; b++)
     {
       g_autoptr (CtLayer) layer = lstm_unit_layer ();
-      g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (c_dims, 3, 1701),
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (c_dims, 3, 1701),
                                                 ct_test_blob_gaussian (x_dims, 3, 1702),
-                                                blob_with (i_dims, 2, cont), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+                                                ct_test_blob_with (i_dims, 2, cont), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
 
       ct_check_gradient_exhaustive (&checker, layer, bottom, top, b);
     }
@@ -121,11 +97,11 @@ test_no_gradient_to_indicators (void)
 {
   static const gint64 c_dims[] = { 1, 2, 3 }, x_dims[] = { 1, 2, 12 }, i_dims[] = { 1, 2 };
   g_autoptr (CtLayer) layer = lstm_unit_layer ();
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (c_dims, 3, 1),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (c_dims, 3, 1),
                                             ct_test_blob_gaussian (x_dims, 3, 2),
                                             ct_test_blob_uniform (i_dims, 2, 1.0f, 1.0f, 3),
                                             NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down[3] = { TRUE, TRUE, TRUE };
 
@@ -149,10 +125,10 @@ check_shape_error (const gint64 *c_dims, guint c_axes, const gint64 *x_dims, gui
                    const gint64 *i_dims, guint i_axes)
 {
   g_autoptr (CtLayer) layer = lstm_unit_layer ();
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (c_dims, c_axes, 1),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (c_dims, c_axes, 1),
                                             ct_test_blob_gaussian (x_dims, x_axes, 2),
                                             ct_test_blob_gaussian (i_dims, i_axes, 3), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
 
   g_assert_false (ct_layer_setup (layer, bottom, top, &error));
@@ -180,9 +156,9 @@ test_wrong_counts (void)
 {
   static const gint64 c[] = { 1, 2, 3 }, x[] = { 1, 2, 12 };
   g_autoptr (CtLayer) layer = lstm_unit_layer ();
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (c, 3, 1),
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (c, 3, 1),
                                             ct_test_blob_gaussian (x, 3, 2), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
 
   g_assert_false (ct_layer_setup (layer, bottom, top, &error));

@@ -10,25 +10,13 @@
 
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "net.h"
 #include "text-format.h"
 
 #define T_STEPS 3
 #define N_STREAMS 2
 #define N_OUT 4
-
-static GPtrArray *
-blob_list (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
 
 static CtLayer *
 recurrent_layer (const char *type, const char *extra)
@@ -69,19 +57,10 @@ sequence_bottoms (gint64 T, gboolean never_continue, gboolean with_static)
 
   for (gint64 i = 0; i < T * N_STREAMS; i++)
     c[i] = !never_continue && i >= N_STREAMS ? 1.0f : 0.0f;
-  bottoms = blob_list (x, cont, NULL);
+  bottoms = ct_test_blobs (x, cont, NULL);
   if (with_static)
     g_ptr_array_add (bottoms, ct_test_blob_uniform (static_dims, 2, -1.0f, 1.0f, 23));
   return bottoms;
-}
-
-static void
-setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
-{
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_no_error (error);
 }
 
 static void
@@ -96,9 +75,9 @@ test_rnn_setup (void)
 {
   g_autoptr (CtLayer) layer = recurrent_layer ("RNN", "");
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, FALSE);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
-  setup_ok (layer, bottom, top);
+  ct_test_setup_ok (layer, bottom, top);
   assert_shape (top->pdata[0], "3 2 4 (24)");
   /* W_xh, b_h, W_hh, W_ho, b_o */
   g_assert_cmpuint (layer->blobs->len, ==, 5);
@@ -118,9 +97,9 @@ test_lstm_setup (void)
 {
   g_autoptr (CtLayer) layer = recurrent_layer ("LSTM", "");
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, TRUE);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
-  setup_ok (layer, bottom, top);
+  ct_test_setup_ok (layer, bottom, top);
   assert_shape (top->pdata[0], "3 2 4 (24)");
   /* W_xc, b_c, W_xc_static, W_hc */
   g_assert_cmpuint (layer->blobs->len, ==, 4);
@@ -136,7 +115,7 @@ check_gradients (const char *type, gboolean never_continue, gboolean with_static
   CtGradientChecker checker = CT_GRADIENT_CHECKER_DEFAULT;
   g_autoptr (CtLayer) layer = recurrent_layer (type, "");
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, never_continue, with_static);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
   /* The input, then the static input (never the indicators); parameters
    * are checked with each. */
@@ -193,20 +172,20 @@ check_step_by_step (const char *type)
   g_autoptr (CtLayer) whole = recurrent_layer (type, "");
   g_autoptr (CtLayer) step = recurrent_layer (type, "");
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, FALSE);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GPtrArray) bottom1 = sequence_bottoms (1, FALSE, FALSE);
-  g_autoptr (GPtrArray) top1 = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top1 = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   g_autofree float *expected = NULL;
   gint64 step_in = 3 * 2 * N_STREAMS, step_out = N_STREAMS * N_OUT;
 
-  setup_ok (whole, bottom, top);
+  ct_test_setup_ok (whole, bottom, top);
   g_assert_true (ct_layer_forward (whole, bottom, top, FALSE, NULL, &error));
   g_assert_no_error (error);
   expected = g_memdup2 (ct_blob_cpu_data (top->pdata[0], NULL),
                         (gsize) ct_blob_count (top->pdata[0]) * sizeof (float));
 
-  setup_ok (step, bottom1, top1);
+  ct_test_setup_ok (step, bottom1, top1);
   g_assert_cmpuint (step->blobs->len, ==, whole->blobs->len);
   for (guint i = 0; i < whole->blobs->len; i++)
     g_assert_true (ct_blob_copy_from (step->blobs->pdata[i], whole->blobs->pdata[i],
@@ -250,22 +229,22 @@ test_lstm_expose_hidden (void)
   g_autoptr (CtLayer) whole = recurrent_layer ("LSTM", "");
   g_autoptr (CtLayer) exposed = recurrent_layer ("LSTM", "expose_hidden: true");
   g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, FALSE);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   const gint64 state_dims[] = { 1, N_STREAMS, N_OUT };
   g_autoptr (GPtrArray) bottom1 = sequence_bottoms (1, FALSE, FALSE);
-  g_autoptr (GPtrArray) top1 = blob_list (ct_blob_new (), ct_blob_new (), ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) top1 = ct_test_blobs (ct_blob_new (), ct_blob_new (), ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   g_autofree float *expected = NULL;
   gint64 step_in = 3 * 2 * N_STREAMS, step_out = N_STREAMS * N_OUT;
 
   g_ptr_array_add (bottom1, ct_blob_new_with_shape (state_dims, 3, NULL));
   g_ptr_array_add (bottom1, ct_blob_new_with_shape (state_dims, 3, NULL));
-  setup_ok (whole, bottom, top);
+  ct_test_setup_ok (whole, bottom, top);
   g_assert_true (ct_layer_forward (whole, bottom, top, FALSE, NULL, &error));
   expected = g_memdup2 (ct_blob_cpu_data (top->pdata[0], NULL),
                         (gsize) ct_blob_count (top->pdata[0]) * sizeof (float));
 
-  setup_ok (exposed, bottom1, top1);
+  ct_test_setup_ok (exposed, bottom1, top1);
   assert_shape (top1->pdata[1], "1 2 4 (8)");
   assert_shape (top1->pdata[2], "1 2 4 (8)");
   for (guint i = 0; i < whole->blobs->len; i++)
@@ -318,7 +297,7 @@ test_errors (void)
       g_autoptr (CtLayer) layer = ct_layer_new (ct_layer_catalogue_lookup (cases[i].type), param,
                                                 CAFFE__PHASE__TRAIN);
       g_autoptr (GPtrArray) bottom = sequence_bottoms (T_STEPS, FALSE, FALSE);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
       protobuf_c_message_free_unpacked (&param->base, NULL);
       if (cases[i].bad_cont)

@@ -7,20 +7,8 @@
 
 #include "gradient-checker.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "reference-dump.h"
-
-static GPtrArray *
-blob_list (CtBlob *first, ...)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_blob_free);
-  va_list args;
-
-  va_start (args, first);
-  for (CtBlob *b = first; b != NULL; b = va_arg (args, CtBlob *))
-    g_ptr_array_add (list, b);
-  va_end (args);
-  return list;
-}
 
 static CtLayer *
 softmax_layer (int axis, gboolean set_axis)
@@ -84,8 +72,8 @@ test_forward_axes (void)
   for (gsize a = 0; a < G_N_ELEMENTS (axes); a++)
     {
       g_autoptr (CtLayer) layer = softmax_layer (axes[a], TRUE);
-      g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (dims, 4, 1701 + a), NULL);
-      g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+      g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (dims, 4, 1701 + a), NULL);
+      g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
       g_autoptr (GError) error = NULL;
       g_autofree double *want = g_new (double, 120);
       int axis = axes[a] < 0 ? axes[a] + 4 : axes[a];
@@ -110,8 +98,8 @@ test_forward_by_hand (void)
   static const gint64 dims[] = { 2, 3 };
   static const float x[] = { 0.0f, 1.0f, 2.0f, 1000.0f, 1000.0f, 1000.0f };
   g_autoptr (CtLayer) layer = softmax_layer (0, FALSE);
-  g_autoptr (GPtrArray) bottom = blob_list (ct_blob_new_with_shape (dims, 2, NULL), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_blob_new_with_shape (dims, 2, NULL), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
   double e1 = exp (1.0), e2 = exp (2.0), s = 1.0 + e1 + e2;
   const float *y;
@@ -135,8 +123,8 @@ check_gradient (int axis)
   static const gint64 dims[] = { 2, 10, 2, 3 };
   CtGradientChecker checker = CT_GRADIENT_CHECKER_DEFAULT;
   g_autoptr (CtLayer) layer = softmax_layer (axis, TRUE);
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (dims, 4, 1701), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (dims, 4, 1701), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
 
   ct_check_gradient_exhaustive (&checker, layer, bottom, top, -1);
 }
@@ -155,10 +143,10 @@ test_in_place (void)
   static const gint64 dims[] = { 3, 4, 2 };
   g_autoptr (CtLayer) apart = softmax_layer (1, TRUE);
   g_autoptr (CtLayer) inplace = softmax_layer (1, TRUE);
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (dims, 3, 7), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
-  g_autoptr (GPtrArray) same = blob_list (ct_test_blob_gaussian (dims, 3, 7), NULL);
-  g_autoptr (GPtrArray) diffs = blob_list (ct_test_blob_gaussian (dims, 3, 8), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (dims, 3, 7), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) same = ct_test_blobs (ct_test_blob_gaussian (dims, 3, 7), NULL);
+  g_autoptr (GPtrArray) diffs = ct_test_blobs (ct_test_blob_gaussian (dims, 3, 8), NULL);
   g_autoptr (GError) error = NULL;
   gboolean down = TRUE;
   const float *a, *b;
@@ -191,8 +179,8 @@ test_bad_axis (void)
 {
   static const gint64 dims[] = { 2, 3 };
   g_autoptr (CtLayer) layer = softmax_layer (2, TRUE);
-  g_autoptr (GPtrArray) bottom = blob_list (ct_test_blob_gaussian (dims, 2, 1), NULL);
-  g_autoptr (GPtrArray) top = blob_list (ct_blob_new (), NULL);
+  g_autoptr (GPtrArray) bottom = ct_test_blobs (ct_test_blob_gaussian (dims, 2, 1), NULL);
+  g_autoptr (GPtrArray) top = ct_test_blobs (ct_blob_new (), NULL);
   g_autoptr (GError) error = NULL;
 
   g_assert_false (ct_layer_setup (layer, bottom, top, &error));
@@ -222,11 +210,11 @@ test_reference (void)
   in = ct_test_dump_find (dump, 0, "reshape1", 0);
   out = ct_test_dump_find (dump, 0, "softmax1", 0);
   g_assert_cmpint (in->count, ==, 32);
-  bottom = blob_list (ct_test_dump_blob (in), NULL);
+  bottom = ct_test_blobs (ct_test_dump_blob (in), NULL);
   /* reshape1's diff is what backward must produce: start from NaN. */
   for (int i = 0; i < 32; i++)
     ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), NULL)[i] = NAN;
-  top = blob_list (ct_blob_new (), NULL);
+  top = ct_test_blobs (ct_blob_new (), NULL);
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
   g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
   memcpy (ct_blob_mutable_cpu_diff (CT_TOP (top, 0), NULL), out->diff, 32 * sizeof (float));

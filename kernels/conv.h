@@ -1,0 +1,89 @@
+/* conv.h: a batch of convolutions, as Caffe's Convolution layer computes
+ * them (groups, padding, stride, dilation, any number of spatial axes), and
+ * the transposed passes that Deconvolution is made of.
+ *
+ * A CtConvShape describes the convolution itself, whichever layer uses it:
+ * NUM images of IN_CHANNELS x in_dims floats (the INPUT) give NUM images of
+ * OUT_CHANNELS x out_dims floats (the OUTPUT), each image contiguous, the
+ * images one after the other. The weights are OUT_CHANNELS x (IN_CHANNELS /
+ * GROUP) x kernel floats, the bias OUT_CHANNELS floats. The caller computes
+ * out_dims (Caffe's rule, see im2col.h); a shape whose numbers are out of
+ * range gives CT_STATUS_INVALID and writes nothing.
+ *
+ * The products run over im2col column matrices, group by group; images are
+ * shared between the threads of the pool (parallel.h), and small images are
+ * multiplied a few at a time, their column matrices side by side. Parameter
+ * gradients are summed per chunk of images and added in a fixed order, so
+ * results repeat for a given thread count.
+ *
+ * Kernels never allocate: the caller asks ct_cpu_conv_workspace_floats for
+ * the scratch a shape needs (for every pass) and passes that many floats as
+ * WORKSPACE. The CUDA twins (ct_cuda_conv_*) take the same arguments, with
+ * device pointers. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "im2col.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int64_t num;                                /* images */
+  int64_t in_channels, out_channels, group;   /* both channel counts divide by group */
+  int num_spatial_axes;                       /* 0 .. CT_IM2COL_MAX_AXES */
+  int64_t in_dims[CT_IM2COL_MAX_AXES];
+  int64_t out_dims[CT_IM2COL_MAX_AXES];
+  int64_t kernel[CT_IM2COL_MAX_AXES];
+  int64_t pad[CT_IM2COL_MAX_AXES];
+  int64_t stride[CT_IM2COL_MAX_AXES];
+  int64_t dilation[CT_IM2COL_MAX_AXES];
+} CtConvShape;
+
+/* The floats of WORKSPACE that every pass over S needs (0 for an invalid
+ * shape); it depends on the pool's thread count, fixed after its first use. */
+size_t ct_cpu_conv_workspace_floats (const CtConvShape *s);
+
+/* OUTPUT = conv (INPUT, WEIGHTS) + BIAS (BIAS may be NULL). The bias is
+ * added after the product, one rounding per element, as Caffe adds it. */
+CtStatus ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weights,
+                              const float *bias, float *output, float *workspace);
+
+/* The backward passes in one sweep over the images, each one only when its
+ * output is not NULL:
+ *   WEIGHT_DIFF += the weight gradient (reads INPUT and OUTPUT_DIFF),
+ *   BIAS_DIFF += the sum of OUTPUT_DIFF over images and positions,
+ *   INPUT_DIFF = the input gradient (reads WEIGHTS and OUTPUT_DIFF),
+ * INPUT and WEIGHTS may be NULL when nothing reads them. */
+CtStatus ct_cpu_conv_backward (const CtConvShape *s, const float *input,
+                               const float *output_diff, const float *weights,
+                               float *weight_diff, float *bias_diff, float *input_diff,
+                               float *workspace);
+
+/* Deconvolution's bias, on images of CHANNELS x SPATIAL floats: adds
+ * bias[c] to every position of channel c of NUM images, and its gradient
+ * (BIAS_DIFF += the sum of DIFF over images and positions). */
+CtStatus ct_cpu_conv_bias_forward (int64_t num, int64_t channels, int64_t spatial,
+                                   const float *bias, float *data);
+CtStatus ct_cpu_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial,
+                                    const float *diff, float *bias_diff);
+
+size_t ct_cuda_conv_workspace_floats (const CtConvShape *s);
+CtStatus ct_cuda_conv_forward (const CtConvShape *s, const float *input, const float *weights,
+                               const float *bias, float *output, float *workspace);
+CtStatus ct_cuda_conv_backward (const CtConvShape *s, const float *input,
+                                const float *output_diff, const float *weights,
+                                float *weight_diff, float *bias_diff, float *input_diff,
+                                float *workspace);
+CtStatus ct_cuda_conv_bias_forward (int64_t num, int64_t channels, int64_t spatial,
+                                    const float *bias, float *data);
+CtStatus ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial,
+                                     const float *diff, float *bias_diff);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,436 @@
+/* cpu/conv.c: the CPU side of conv.h, on im2col (im2col.h) and OpenBLAS.
+ *
+ * The images are cut into chunks that the pool's threads take (parallel.h).
+ * A chunk walks its images in sub-batches: with few output positions per
+ * image, several images' column matrices sit side by side in one matrix, so
+ * that each product is large enough for BLAS to run at speed; one image is
+ * multiplied straight into the output (and, with a 1x1 kernel, straight from
+ * the input). Spatial shapes other than 2-D go one image at a time through
+ * the N-D im2col.
+ *
+ * The workspace holds one scratch slot per thread that can run at once
+ * (a chunk claims a free slot and gives it back), and for the backward pass
+ * the parameter gradients of every chunk after the first, added in chunk
+ * order at the end so that results repeat. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "blas.h"
+#include "common.h"
+#include "conv.h"
+#include "parallel.h"
+
+/* The floats a sub-batch's column matrix and output rows may take (256
+ * KiB): small enough to stay in a core's L2 cache between im2col and the
+ * product (larger sub-batches measured slower on LeNet and CIFAR-10), so
+ * that only images with very few output positions are multiplied several
+ * at a time. */
+#define SUB_BATCH_FLOATS ((int64_t) 1 << 16)
+
+/* What a shape needs, worked out once per call. */
+typedef struct {
+  int64_t positions;   /* output positions per image: prod (out_dims) */
+  int64_t kernel_dim;  /* weights per output channel: in / group * prod (kernel) */
+  int64_t col_rows;    /* rows of the column matrix: kernel_dim * group */
+  int64_t in_dim, out_dim;  /* floats per image */
+  int64_t params;      /* weights then bias: one chunk's parameter gradient */
+  int one_by_one;      /* the column matrix is the input itself */
+  int two_d;           /* the 2-D im2col, which can put images side by side */
+} Plan;
+
+/* How a pass cuts the batch. */
+typedef struct {
+  int chunks;
+  int slots;           /* scratch slots: threads that may run chunks at once */
+  int64_t sub_batch;   /* images per sub-batch */
+  size_t slot_floats;
+} Split;
+
+static int
+mul_ok (int64_t a, int64_t b, int64_t *out)
+{
+  return !__builtin_mul_overflow (a, b, out);
+}
+
+static int
+plan_shape (const CtConvShape *s, Plan *p)
+{
+  int64_t in_spatial = 1, kernel_size = 1;
+
+  memset (p, 0, sizeof *p);
+  if (s->num < 0 || s->in_channels <= 0 || s->out_channels <= 0 || s->group <= 0
+      || s->in_channels % s->group != 0 || s->out_channels % s->group != 0
+      || s->num_spatial_axes < 0 || s->num_spatial_axes > CT_IM2COL_MAX_AXES)
+    return 0;
+  p->positions = 1;
+  p->one_by_one = 1;
+  for (int i = 0; i < s->num_spatial_axes; i++)
+    {
+      if (s->in_dims[i] <= 0 || s->out_dims[i] <= 0 || s->kernel[i] <= 0 || s->pad[i] < 0
+          || s->stride[i] <= 0 || s->dilation[i] <= 0
+          || !mul_ok (in_spatial, s->in_dims[i], &in_spatial)
+          || !mul_ok (p->positions, s->out_dims[i], &p->positions)
+          || !mul_ok (kernel_size, s->kernel[i], &kernel_size))
+        return 0;
+      if (s->kernel[i] != 1 || s->stride[i] != 1 || s->pad[i] != 0)
+        p->one_by_one = 0;
+    }
+  if (p->one_by_one && in_spatial != p->positions)
+    return 0;
+  p->two_d = s->num_spatial_axes == 2;
+  return mul_ok (s->in_channels / s->group, kernel_size, &p->kernel_dim)
+         && mul_ok (p->kernel_dim, s->group, &p->col_rows)
+         && mul_ok (s->in_channels, in_spatial, &p->in_dim)
+         && mul_ok (s->out_channels, p->positions, &p->out_dim)
+         && mul_ok (s->out_channels, p->kernel_dim, &p->params)
+         && !__builtin_add_overflow (p->params, s->out_channels, &p->params)
+         && (int64_t) (p->col_rows + s->out_channels) < INT64_MAX / p->positions;
+}
+
+/* CHUNKS chunks of the batch; sub-batches as large as SUB_BATCH_FLOATS
+ * allows (at least one image) where images can sit side by side. */
+static void
+plan_split (const CtConvShape *s, const Plan *p, int chunks, Split *split)
+{
+  int64_t per_image = (p->col_rows + s->out_channels) * p->positions;
+  int64_t fit = SUB_BATCH_FLOATS / per_image;
+  int threads = ct_cpu_num_threads ();
+
+  split->chunks = chunks;
+  split->slots = chunks < threads ? chunks : threads;
+  split->sub_batch = 1;
+  if (p->one_by_one || p->two_d)
+    {
+      int64_t per_chunk = (s->num + chunks - 1) / chunks;
+
+      split->sub_batch = fit < 1 ? 1 : fit;
+      if (split->sub_batch > per_chunk)
+        split->sub_batch = per_chunk;
+    }
+  split->slot_floats = (size_t) (per_image * split->sub_batch);
+}
+
+static void
+plan_forward (const CtConvShape *s, const Plan *p, Split *split)
+{
+  plan_split (s, p, ct_cpu_parallel_chunks (s->num, 1), split);
+}
+
+/* One chunk per thread: each chunk after the first keeps its own parameter
+ * gradient, added at the end. */
+static void
+plan_backward (const CtConvShape *s, const Plan *p, Split *split)
+{
+  int threads = ct_cpu_num_threads ();
+
+  plan_split (s, p, s->num < threads ? (int) s->num : threads, split);
+}
+
+static size_t
+backward_partials (const Plan *p, const Split *split)
+{
+  return (size_t) (split->chunks - 1) * (size_t) p->params;
+}
+
+size_t
+ct_cpu_conv_workspace_floats (const CtConvShape *s)
+{
+  Plan p;
+  Split f, b;
+  size_t forward, backward;
+
+  if (!plan_shape (s, &p) || s->num == 0)
+    return 0;
+  plan_forward (s, &p, &f);
+  plan_backward (s, &p, &b);
+  forward = (size_t) f.slots * f.slot_floats;
+  backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
+  return forward > backward ? forward : backward;
+}
+
+typedef struct {
+  const CtConvShape *s;
+  Plan p;
+  Split split;
+  const float *input, *weights, *bias, *output_diff;
+  float *output, *weight_diff, *bias_diff, *input_diff;
+  float *slots;      /* split.slots slots of split.slot_floats */
+  float *partials;   /* per chunk after the first: weight then bias gradient */
+  atomic_uint_fast64_t busy;  /* one bit per slot in use */
+  CtStatus status[CT_PARALLEL_MAX_CHUNKS];
+} Job;
+
+/* The slot this thread took last: the pool's threads live on, and the
+ * caller passes the same workspace call after call, so a thread that takes
+ * its own slot again finds it in its core's cache. Only a hint. */
+static _Thread_local int preferred_slot;
+
+/* A free scratch slot. At most split.slots chunks run at once, so one is
+ * always free, or about to be. */
+static int
+claim_slot (Job *j)
+{
+  for (;;)
+    for (int k = 0; k < j->split.slots; k++)
+      {
+        int i = (preferred_slot + k) % j->split.slots;
+        uint_fast64_t bit = (uint_fast64_t) 1 << i;
+
+        if ((atomic_fetch_or (&j->busy, bit) & bit) == 0)
+          return preferred_slot = i;
+      }
+}
+
+static void
+release_slot (Job *j, int slot)
+{
+  atomic_fetch_and (&j->busy, ~((uint_fast64_t) 1 << slot));
+}
+
+/* Between NB images and their column matrix, the images side by side
+ * (rows NB * P floats long): im2col from the images SRC into DST when
+ * TO_COL, else col2im from the column matrix SRC into the images DST. (With
+ * one image and a 1x1 kernel the callers use the image itself instead.) */
+static CtStatus
+sub_batch_columns (const Job *j, int to_col, const float *src, int64_t nb, float *dst)
+{
+  const CtConvShape *s = j->s;
+  const int64_t p = j->p.positions;
+  int64_t im_shape[CT_IM2COL_MAX_AXES + 1], col_shape[CT_IM2COL_MAX_AXES + 1];
+  CtStatus status = CT_STATUS_OK;
+
+  if (j->p.one_by_one)
+    return to_col ? ct_cpu_batch_pack (nb, j->p.col_rows, p, src, dst, NULL)
+                  : ct_cpu_batch_unpack (nb, j->p.col_rows, p, src, NULL, dst);
+  if (!j->p.two_d)
+    {
+      im_shape[0] = s->in_channels;
+      col_shape[0] = j->p.col_rows;
+      memcpy (im_shape + 1, s->in_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
+      memcpy (col_shape + 1, s->out_dims, (size_t) s->num_spatial_axes * sizeof (int64_t));
+      return (to_col ? ct_cpu_im2col_nd : ct_cpu_col2im_nd) (src, s->num_spatial_axes, im_shape,
+                                                             col_shape, s->kernel, s->pad,
+                                                             s->stride, s->dilation, dst);
+    }
+  for (int64_t i = 0; i < nb && status == CT_STATUS_OK; i++)
+    if (to_col)
+      status = ct_cpu_im2col_ld (src + i * j->p.in_dim, s->in_channels,
+                                 s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
+                                 s->pad[0], s->pad[1], s->stride[0], s->stride[1],
+                                 s->dilation[0], s->dilation[1], dst + i * p, nb * p);
+    else
+      status = ct_cpu_col2im_ld (src + i * p, nb * p, s->in_channels,
+                                 s->in_dims[0], s->in_dims[1], s->kernel[0], s->kernel[1],
+                                 s->pad[0], s->pad[1], s->stride[0], s->stride[1],
+                                 s->dilation[0], s->dilation[1], dst + i * j->p.in_dim);
+  return status;
+}
+
+/* Forward of images [N, N + NB). One image is multiplied straight into
+ * the output (and, with a 1x1 kernel, straight from the input); several go
+ * through the column and row matrices of SCRATCH. */
+static CtStatus
+forward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch)
+{
+  const CtConvShape *s = j->s;
+  const int64_t m = s->out_channels / s->group, k = j->p.kernel_dim;
+  const int64_t ld = nb * j->p.positions;
+  const float *input = j->input + n * j->p.in_dim;
+  float *output = j->output + n * j->p.out_dim;
+  const float *col = scratch;
+  float *rows = nb == 1 ? output : scratch + j->p.col_rows * ld;
+  CtStatus status = CT_STATUS_OK;
+
+  if (nb == 1 && j->p.one_by_one)
+    col = input;
+  else
+    status = sub_batch_columns (j, 1, input, nb, scratch);
+  for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
+    status = ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, ld, k, 1.0f, j->weights + m * k * g,
+                          col + g * k * ld, 0.0f, rows + g * m * ld);
+  if (status != CT_STATUS_OK)
+    return status;
+  /* The bias is added as Caffe adds it: one rounding per element. */
+  if (nb == 1)
+    return j->bias != NULL ? ct_cpu_bias_forward (1, s->out_channels, j->p.positions, output,
+                                                  j->bias, output)
+                           : CT_STATUS_OK;
+  return ct_cpu_batch_unpack (nb, s->out_channels, j->p.positions, rows, j->bias, output);
+}
+
+/* Backward of images [N, N + NB): parameter gradients added to
+ * WEIGHT_DIFF and BIAS_DIFF (either may be NULL), the input gradient
+ * written. */
+static CtStatus
+backward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch, float *weight_diff,
+                    float *bias_diff)
+{
+  const CtConvShape *s = j->s;
+  const int64_t m = s->out_channels / s->group, k = j->p.kernel_dim;
+  const int64_t p = j->p.positions, ld = nb * p;
+  const float *top_diff = j->output_diff + n * j->p.out_dim;
+  float *input_diff = j->input_diff != NULL ? j->input_diff + n * j->p.in_dim : NULL;
+  float *col = scratch;
+  const float *rows = top_diff;
+  CtStatus status = CT_STATUS_OK;
+
+  /* The output diff as one matrix (the image itself when alone); the bias
+   * gradient is its row sums. */
+  if (nb > 1)
+    {
+      float *packed = scratch + j->p.col_rows * ld;
+
+      status = ct_cpu_batch_pack (nb, s->out_channels, p, top_diff, packed, bias_diff);
+      rows = packed;
+    }
+  else if (bias_diff != NULL)
+    status = ct_cpu_bias_backward (1, s->out_channels, p, top_diff, 1, bias_diff);
+
+  if (status == CT_STATUS_OK && weight_diff != NULL)
+    {
+      const float *input = j->input + n * j->p.in_dim;
+      const float *in_col = col;
+
+      if (nb == 1 && j->p.one_by_one)
+        in_col = input;
+      else
+        status = sub_batch_columns (j, 1, input, nb, col);
+      for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
+        status = ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, k, ld, 1.0f, rows + g * m * ld,
+                              in_col + g * k * ld, 1.0f, weight_diff + m * k * g);
+    }
+  if (status != CT_STATUS_OK || input_diff == NULL)
+    return status;
+
+  if (nb == 1 && j->p.one_by_one)
+    col = input_diff;
+  for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
+    status = ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, k, ld, m, 1.0f, j->weights + m * k * g,
+                          rows + g * m * ld, 0.0f, col + g * k * ld);
+  if (status != CT_STATUS_OK || (nb == 1 && j->p.one_by_one))
+    return status;
+  return sub_batch_columns (j, 0, col, nb, input_diff);
+}
+
+static void
+forward_chunk (int64_t begin, int64_t end, int chunk, void *data)
+{
+  Job *j = data;
+  int slot = claim_slot (j);
+  float *scratch = j->slots + (size_t) slot * j->split.slot_floats;
+  CtStatus status = CT_STATUS_OK;
+
+  for (int64_t n = begin; n < end && status == CT_STATUS_OK; n += j->split.sub_batch)
+    status = forward_sub_batch (j, n, end - n < j->split.sub_batch ? end - n
+                                                                    : j->split.sub_batch,
+                                scratch);
+  release_slot (j, slot);
+  j->status[chunk] = status;
+}
+
+static void
+backward_chunk (int64_t begin, int64_t end, int chunk, void *data)
+{
+  Job *j = data;
+  int slot = claim_slot (j);
+  float *scratch = j->slots + (size_t) slot * j->split.slot_floats;
+  float *weight_diff = j->weight_diff, *bias_diff = j->bias_diff;
+  const int64_t weights = j->p.params - j->s->out_channels;
+  CtStatus status = CT_STATUS_OK;
+
+  /* Chunk 0 adds into the gradients; the others into their own partial
+   * sums, added in chunk order afterwards so that results repeat. */
+  if (chunk > 0 && (weight_diff != NULL || bias_diff != NULL))
+    {
+      float *part = j->partials + (chunk - 1) * j->p.params;
+
+      memset (part, 0, (size_t) j->p.params * sizeof (float));
+      weight_diff = weight_diff != NULL ? part : NULL;
+      bias_diff = bias_diff != NULL ? part + weights : NULL;
+    }
+  for (int64_t n = begin; n < end && status == CT_STATUS_OK; n += j->split.sub_batch)
+    status = backward_sub_batch (j, n, end - n < j->split.sub_batch ? end - n
+                                                                     : j->split.sub_batch,
+                                 scratch, weight_diff, bias_diff);
+  release_slot (j, slot);
+  j->status[chunk] = status;
+}
+
+/* Runs FUNC over the batch: in the split's chunks on the pool's threads,
+ * or as one chunk in this thread (where the products themselves may then
+ * use the threads). */
+static CtStatus
+run_chunks (Job *j, CtParallelFunc func)
+{
+  CtStatus status = CT_STATUS_OK;
+
+  atomic_init (&j->busy, 0);
+  if (j->split.chunks > 1)
+    ct_cpu_parallel_for_chunks (j->s->num, j->split.chunks, func, j);
+  else
+    func (0, j->s->num, 0, j);
+  for (int c = 0; c < j->split.chunks && status == CT_STATUS_OK; c++)
+    status = j->status[c];
+  return status;
+}
+
+CtStatus
+ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weights,
+                     const float *bias, float *output, float *workspace)
+{
+  Job j = { .s = s, .input = input, .weights = weights, .bias = bias, .output = output,
+            .slots = workspace };
+
+  if (!plan_shape (s, &j.p))
+    return CT_STATUS_INVALID;
+  if (s->num == 0)
+    return CT_STATUS_OK;
+  plan_forward (s, &j.p, &j.split);
+  return run_chunks (&j, forward_chunk);
+}
+
+CtStatus
+ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *output_diff,
+                      const float *weights, float *weight_diff, float *bias_diff,
+                      float *input_diff, float *workspace)
+{
+  Job j = { .s = s, .input = input, .output_diff = output_diff, .weights = weights,
+            .weight_diff = weight_diff, .bias_diff = bias_diff, .input_diff = input_diff };
+  int64_t weights_size;
+  CtStatus status;
+
+  if (!plan_shape (s, &j.p))
+    return CT_STATUS_INVALID;
+  weights_size = j.p.params - s->out_channels;
+  if (s->num == 0 || (weight_diff == NULL && bias_diff == NULL && input_diff == NULL))
+    return CT_STATUS_OK;
+  plan_backward (s, &j.p, &j.split);
+  j.partials = workspace;
+  j.slots = workspace + backward_partials (&j.p, &j.split);
+  if ((status = run_chunks (&j, backward_chunk)) != CT_STATUS_OK)
+    return status;
+  for (int c = 1; c < j.split.chunks; c++)
+    {
+      const float *part = j.partials + (c - 1) * j.p.params;
+
+      if (weight_diff != NULL)
+        ct_cpu_axpy (weights_size, 1.0f, part, weight_diff);
+      if (bias_diff != NULL)
+        ct_cpu_axpy (s->out_channels, 1.0f, part + weights_size, bias_diff);
+    }
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_conv_bias_forward (int64_t num, int64_t channels, int64_t spatial, const float *bias,
+                          float *data)
+{
+  return ct_cpu_bias_forward (num, channels, spatial, data, bias, data);
+}
+
+CtStatus
+ct_cpu_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial, const float *diff,
+                           float *bias_diff)
+{
+  return ct_cpu_bias_backward (num, channels, spatial, diff, 1, bias_diff);
+}
