@@ -41,16 +41,6 @@ static const CtNeuronKernels clip_kernels = {
   .backward_with = clip_backward,
 };
 
-const CtLayerClass ct_clip_layer_class = {
-  .type = "Clip",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Clamps values to the range [min, max]"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = clip_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &clip_kernels,
-};
+CT_DEFINE_NEURON_CLASS (clip, "Clip",
+                        N_("Clamps values to the range [min, max]"),
+                        CtNeuronLayer, clip_setup, clip_kernels);

@@ -33,16 +33,6 @@ static const CtNeuronKernels elu_kernels = {
   .backward_with = elu_backward,
 };
 
-const CtLayerClass ct_elu_layer_class = {
-  .type = "ELU",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Exponential linear unit: x above 0, alpha (exp(x) - 1) below"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = elu_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &elu_kernels,
-};
+CT_DEFINE_NEURON_CLASS (elu, "ELU",
+                        N_("Exponential linear unit: x above 0, alpha (exp(x) - 1) below"),
+                        CtNeuronLayer, elu_setup, elu_kernels);

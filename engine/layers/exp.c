@@ -48,16 +48,6 @@ static const CtNeuronKernels exp_kernels = {
   .backward_with = exp_backward,
 };
 
-const CtLayerClass ct_exp_layer_class = {
-  .type = "Exp",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Exponential, base ^ (shift + scale x)"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = exp_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &exp_kernels,
-};
+CT_DEFINE_NEURON_CLASS (exp, "Exp",
+                        N_("Exponential, base ^ (shift + scale x)"),
+                        CtNeuronLayer, exp_setup, exp_kernels);

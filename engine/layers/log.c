@@ -50,16 +50,6 @@ static const CtNeuronKernels log_kernels = {
   .backward_with = log_backward,
 };
 
-const CtLayerClass ct_log_layer_class = {
-  .type = "Log",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Logarithm, log_base(shift + scale x)"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = log_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &log_kernels,
-};
+CT_DEFINE_NEURON_CLASS (log, "Log",
+                        N_("Logarithm, log_base(shift + scale x)"),
+                        CtNeuronLayer, log_setup, log_kernels);

@@ -38,6 +38,24 @@ typedef struct {
 
 #define CT_NEURON_PARAMS(layer) (((CtNeuronLayer *) (layer))->params)
 
+/* One definition for every such class: NAME's class, of type TYPE_NAME,
+ * with INSTANCE (CtLayer, or CtNeuronLayer for kernels that take
+ * parameters), SETUP (may be NULL) and KERNELS. */
+#define CT_DEFINE_NEURON_CLASS(name, type_name, description_, instance, setup_, kernels) \
+  const CtLayerClass ct_##name##_layer_class = {                                      \
+    .type = type_name,                                                                \
+    .family = CT_LAYER_FAMILY_NEURON,                                                 \
+    .description = description_,                                                     \
+    .instance_size = sizeof (instance),                                               \
+    .bottoms = CT_EXACTLY (1),                                                        \
+    .tops = CT_EXACTLY (1),                                                           \
+    .setup = setup_,                                                                  \
+    .reshape = ct_neuron_reshape,                                                     \
+    .forward_cpu = ct_neuron_forward,                                                 \
+    .backward_cpu = ct_neuron_backward,                                               \
+    .type_data = &(kernels),                                                          \
+  }
+
 /* The class hooks of those neurons: forward and backward run the kernels. */
 gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
 gboolean ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,

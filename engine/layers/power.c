@@ -38,16 +38,6 @@ static const CtNeuronKernels power_kernels = {
   .backward_with = power_backward,
 };
 
-const CtLayerClass ct_power_layer_class = {
-  .type = "Power",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Power of an affine map, (shift + scale x) ^ power"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = power_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &power_kernels,
-};
+CT_DEFINE_NEURON_CLASS (power, "Power",
+                        N_("Power of an affine map, (shift + scale x) ^ power"),
+                        CtNeuronLayer, power_setup, power_kernels);

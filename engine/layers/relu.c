@@ -33,16 +33,6 @@ static const CtNeuronKernels relu_kernels = {
   .backward_with = relu_backward,
 };
 
-const CtLayerClass ct_relu_layer_class = {
-  .type = "ReLU",
-  .family = CT_LAYER_FAMILY_NEURON,
-  .description = N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
-  .instance_size = sizeof (CtNeuronLayer),
-  .bottoms = CT_EXACTLY (1),
-  .tops = CT_EXACTLY (1),
-  .setup = relu_setup,
-  .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .backward_cpu = ct_neuron_backward,
-  .type_data = &relu_kernels,
-};
+CT_DEFINE_NEURON_CLASS (relu, "ReLU",
+                        N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
+                        CtNeuronLayer, relu_setup, relu_kernels);

@@ -1,0 +1,50 @@
+/* plain-neurons.c: the element-wise neurons without parameters, which differ
+ * only in their kernels (kernels/neuron.h):
+ *
+ * - AbsVal, y = |x|. Backward needs the bottom's signs, which running in
+ *   place would erase, so like Caffe it refuses to run in place.
+ * - BNLL (binomial normal log likelihood), y = ln(1 + exp(x)), the softplus.
+ *   Backward reads the bottom; run in place, it reads the top instead, as
+ *   Caffe's would.
+ * - Sigmoid, y = 1 / (1 + exp(-x)), evaluated as 0.5 tanh(x / 2) + 0.5 as
+ *   Caffe does. Backward uses only the top, so it runs in place.
+ * - TanH, the hyperbolic tangent. Backward uses only the top (1 - y^2), so
+ *   it runs in place. */
+#include <glib/gi18n-lib.h>
+
+#include "neuron.h"
+#include "neuron-private.h"
+
+static const CtNeuronKernels absval_kernels = {
+  .forward = ct_cpu_absval_forward,
+  .backward = ct_cpu_absval_backward,
+  .backward_reads_top = FALSE,
+};
+
+static const CtNeuronKernels bnll_kernels = {
+  .forward = ct_cpu_bnll_forward,
+  .backward = ct_cpu_bnll_backward,
+  .backward_reads_top = FALSE,
+};
+
+static const CtNeuronKernels sigmoid_kernels = {
+  .forward = ct_cpu_sigmoid_forward,
+  .backward = ct_cpu_sigmoid_backward,
+  .backward_reads_top = TRUE,
+};
+
+static const CtNeuronKernels tanh_kernels = {
+  .forward = ct_cpu_tanh_forward,
+  .backward = ct_cpu_tanh_backward,
+  .backward_reads_top = TRUE,
+};
+
+CT_DEFINE_NEURON_CLASS (absval, "AbsVal", N_("Absolute value, |x|"),
+                        CtLayer, ct_neuron_refuse_in_place, absval_kernels);
+CT_DEFINE_NEURON_CLASS (bnll, "BNLL",
+                        N_("Binomial normal log likelihood (softplus), ln(1 + exp(x))"),
+                        CtLayer, NULL, bnll_kernels);
+CT_DEFINE_NEURON_CLASS (sigmoid, "Sigmoid", N_("Logistic sigmoid, 1 / (1 + exp(-x))"),
+                        CtLayer, NULL, sigmoid_kernels);
+CT_DEFINE_NEURON_CLASS (tanh, "TanH", N_("Hyperbolic tangent"),
+                        CtLayer, NULL, tanh_kernels);
