@@ -170,8 +170,8 @@ test_lut (void)
   ct_color_lut_map (&lut, &s, v, G_N_ELEMENTS (v), px);
   g_assert_cmphex (px[0], ==, 0xff053061);
   g_assert_cmphex (px[1], ==, 0xff67001f);
-  /* 0 falls on entry 128 (127.5 rounds up), just past the centre. */
-  g_assert_cmphex (px[2], ==, lut.argb[128]);
+  /* 0 falls on the middle entry, the centre colour exactly. */
+  g_assert_cmphex (px[2], ==, 0xfff7f7f7);
   g_assert_cmphex (px[3], ==, 0xff053061);
   g_assert_cmphex (px[4], ==, 0xffff00ff);
   g_assert_cmphex (px[5], ==, 0xff00ff00);

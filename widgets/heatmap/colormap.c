@@ -246,8 +246,8 @@ void
 ct_color_lut_init (CtColorLut *lut, CtColormap map)
 {
   lut->map = map;
-  for (guint i = 0; i < 256; i++)
-    lut->argb[i] = ct_rgb_to_argb (ct_colormap_at (map, i / 255.0));
+  for (guint i = 0; i < CT_COLOR_LUT_SIZE; i++)
+    lut->argb[i] = ct_rgb_to_argb (ct_colormap_at (map, i / (CT_COLOR_LUT_SIZE - 1.0)));
 }
 
 void
@@ -258,7 +258,8 @@ ct_color_lut_map (const CtColorLut *lut,
                   guint32 *pixels)
 {
   const float lo = (float) scale->lo;
-  const float k = (float) (255.0 / (scale->hi - scale->lo));
+  const float last = CT_COLOR_LUT_SIZE - 1;
+  const float k = (float) (last / (scale->hi - scale->lo));
   const guint32 nan_px = ct_rgb_to_argb (ct_colormap_nan_color ());
   const guint32 pinf_px = ct_rgb_to_argb (ct_colormap_inf_color (TRUE));
   const guint32 ninf_px = ct_rgb_to_argb (ct_colormap_inf_color (FALSE));
@@ -274,7 +275,7 @@ ct_color_lut_map (const CtColorLut *lut,
           continue;
         }
       x = (v - lo) * k + 0.5f;
-      x = x < 0.0f ? 0.0f : (x > 255.0f ? 255.0f : x);
+      x = x < 0.0f ? 0.0f : (x > last ? last : x);
       pixels[i] = lut->argb[(int) x];
     }
 }

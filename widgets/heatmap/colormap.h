@@ -47,11 +47,13 @@ typedef struct {
   double lo, hi;
 } CtScaleLock;
 
-/* A 256-entry look-up table of cairo ARGB32 pixels (opaque), for mapping
- * many values fast. */
+/* A look-up table of cairo ARGB32 pixels (opaque), for mapping many values
+ * fast. An odd number of entries, so that the middle of a scale (zero on
+ * the diverging map) has an entry of its own: exactly the centre colour. */
+#define CT_COLOR_LUT_SIZE 257
 typedef struct {
   CtColormap map;
-  guint32 argb[256];
+  guint32 argb[CT_COLOR_LUT_SIZE];
 } CtColorLut;
 
 /* The map's colour at T in [0, 1] (clamped; NaN gives the NaN colour). */
@@ -89,11 +91,11 @@ CtColorScale ct_color_scale_for_range (CtColormap map,
 void ct_scale_lock_widen (CtScaleLock *lock, double lo, double hi);
 void ct_scale_lock_reset (CtScaleLock *lock);
 
-/* Fill LUT with 256 samples of MAP (entry i at t = i / 255). */
+/* Fill LUT with samples of MAP (entry i at t = i / (CT_COLOR_LUT_SIZE - 1)). */
 void ct_color_lut_init (CtColorLut *lut, CtColormap map);
 
 /* Map N values to ARGB32 pixels through LUT, rounding each value to the
- * nearest of the 256 entries. */
+ * nearest entry. */
 void ct_color_lut_map (const CtColorLut *lut,
                        const CtColorScale *scale,
                        const float *values,

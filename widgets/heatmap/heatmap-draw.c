@@ -151,9 +151,10 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
       return;
     }
 
-  /* The colour bar: 256 cells of the map, stretched. */
+  /* The colour bar: the look-up table's cells, stretched. */
   {
-    cairo_surface_t *bar = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 256, 1);
+    cairo_surface_t *bar = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                       CT_COLOR_LUT_SIZE, 1);
     guint32 *px;
 
     cairo_surface_flush (bar);
@@ -163,10 +164,10 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
     cairo_surface_mark_dirty (bar);
     cairo_save (cr);
     cairo_translate (cr, bar_x, bar_y);
-    cairo_scale (cr, bar_w / 256.0, 12.0);
+    cairo_scale (cr, bar_w / CT_COLOR_LUT_SIZE, 12.0);
     cairo_set_source_surface (cr, bar, 0, 0);
     cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
-    cairo_rectangle (cr, 0, 0, 256, 1);
+    cairo_rectangle (cr, 0, 0, CT_COLOR_LUT_SIZE, 1);
     cairo_fill (cr);
     cairo_restore (cr);
     cairo_surface_destroy (bar);
