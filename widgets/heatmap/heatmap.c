@@ -266,6 +266,12 @@ ct_heatmap_set_rgb_per_filter (CtHeatmap *h, gboolean per_filter)
 }
 
 gboolean
+ct_heatmap_get_rgb_per_filter (const CtHeatmap *h)
+{
+  return h->rgb_per_filter;
+}
+
+gboolean
 ct_heatmap_set_zoom (CtHeatmap *h, int channel)
 {
   if (h->kind != CT_HEATMAP_GRID || !h->has_data || channel >= h->shape.c)

@@ -66,6 +66,7 @@ CtHeatmapKind ct_heatmap_get_kind (const CtHeatmap *heatmap);
 /* RGB filters: each filter rescaled to its own range, or all to the
  * blob's range. */
 gboolean ct_heatmap_set_rgb_per_filter (CtHeatmap *heatmap, gboolean per_filter);
+gboolean ct_heatmap_get_rgb_per_filter (const CtHeatmap *heatmap);
 /* The channel shown alone (grid only), or -1 for the grid. */
 gboolean ct_heatmap_set_zoom (CtHeatmap *heatmap, int channel);
 int ct_heatmap_get_zoom (const CtHeatmap *heatmap);
