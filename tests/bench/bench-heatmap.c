@@ -81,6 +81,22 @@ main (void)
               mode == 0 ? "per blob" : "per channel",
               median (changed, RUNS), median (cached, RUNS), RUNS);
     }
+  /* The drawing really happened: the first tile's middle is not the
+   * white background. */
+  {
+    CtHeatmapLayout l;
+    guint32 *px = (guint32 *) cairo_image_surface_get_data (surface);
+    int stride = cairo_image_surface_get_stride (surface) / 4;
+
+    ct_heatmap_get_layout (h, 800, 600, &l);
+    if ((px[(int) (l.y + l.tile_h / 2) * stride + (int) (l.x + l.tile_w / 2)] & 0xffffff)
+        == 0xffffff)
+      {
+        fprintf (stderr, "nothing was drawn\n");
+        return 1;
+      }
+    printf ("(%d columns, tiles %.0f px, scale %.2f)\n", l.columns, l.tile_w, l.cell_w);
+  }
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return 0;

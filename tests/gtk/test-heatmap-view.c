@@ -162,6 +162,18 @@ test_pointer (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ct_heatmap_view_get_pointer_text (f->view), ==, expected);
   g_signal_emit_by_name (motion, "leave");
   g_assert_null (ct_heatmap_view_get_pointer_text (f->view));
+  /* Moving the pointer maps no values again. */
+  {
+    CtHeatmap *heatmap = ct_heatmap_view_get_heatmap (f->view);
+    guint builds = ct_heatmap_get_pixel_builds (heatmap);
+
+    g_assert_cmpuint (builds, >=, 1);
+    for (int i = 0; i < 10; i++)
+      g_signal_emit_by_name (motion, "motion", x + i, y);
+    gtk_widget_queue_draw (GTK_WIDGET (f->view));
+    wait_for_frame (f);
+    g_assert_cmpuint (ct_heatmap_get_pixel_builds (heatmap), ==, builds);
+  }
 
   /* The largest value, in the second sample. */
   ct_heatmap_view_set_sample (f->view, 1);

@@ -2,6 +2,7 @@
 #include "geometry.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ ct_heatmap_shape_init (CtHeatmapShape *shape,
     if (dims[i] < 0 || dims[i] > G_MAXINT)
       {
         g_set_error (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_SHAPE,
-                     _("Axis %u of the blob has a size of %" G_GINT64_FORMAT
+                     _("Axis %u of the blob has a size of %" PRId64
                        ", which a heatmap cannot show"), i, dims[i]);
         return FALSE;
       }
@@ -36,7 +37,7 @@ ct_heatmap_shape_init (CtHeatmapShape *shape,
   if (folded > G_MAXINT)
     {
       g_set_error (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_SHAPE,
-                   _("The blob's last axes hold %" G_GINT64_FORMAT
+                   _("The blob's last axes hold %" PRId64
                      " values per row, more than a heatmap can show"), folded);
       return FALSE;
     }
@@ -357,7 +358,7 @@ ct_heatmap_shape_format_index (const CtHeatmapShape *shape, gsize index)
       index /= (guint64) d;
     }
   for (guint i = 0; i < shape->ndims; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i > 0 ? ", " : "", at[i]);
+    g_string_append_printf (s, "%s%" PRId64, i > 0 ? ", " : "", at[i]);
   g_string_append_c (s, ')');
   return g_string_free (s, FALSE);
 }
@@ -368,6 +369,6 @@ ct_heatmap_shape_format (const CtHeatmapShape *shape)
   GString *s = g_string_new (NULL);
 
   for (guint i = 0; i < shape->ndims; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i > 0 ? "×" : "", shape->dims[i]);
+    g_string_append_printf (s, "%s%" PRId64, i > 0 ? "×" : "", shape->dims[i]);
   return g_string_free (s, FALSE);
 }

@@ -71,8 +71,7 @@ ct_heatmap_set_data (CtHeatmap *h,
       g_autofree char *text = ct_heatmap_shape_format (&shape);
 
       g_set_error (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_SHAPE,
-                   _("A blob of shape %s holds %" G_GSIZE_FORMAT
-                     " values, but %" G_GSIZE_FORMAT " bytes were given"),
+                   _("A blob of shape %s holds %zu values, but %zu bytes were given"),
                    text, ct_heatmap_shape_count (&shape), size);
       return FALSE;
     }
