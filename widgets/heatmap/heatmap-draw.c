@@ -203,15 +203,16 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
                             h->sample + 1, h->shape.n);
   else
     what = g_strdup (ct_scale_mode_get_label (h->mode));
+  /* The scale's name beside the bar, the colours of NaN and Inf below
+   * it, only for those the blob has. */
   x = bar_x + bar_w + 16;
-  x += draw_text (h, cr, layout, what, x, bar_y - 2, FALSE) + 16;
+  draw_text (h, cr, layout, what, x, bar_y - 3, FALSE);
   if (h->nan_count > 0)
-    draw_swatch (h, cr, layout, ct_colormap_nan_color (), "NaN", &x, bar_y);
-  if (h->inf_count > 0)
-    {
-      draw_swatch (h, cr, layout, ct_colormap_inf_color (TRUE), "+Inf", &x, bar_y);
-      draw_swatch (h, cr, layout, ct_colormap_inf_color (FALSE), "−Inf", &x, bar_y);
-    }
+    draw_swatch (h, cr, layout, ct_colormap_nan_color (), "NaN", &x, bar_y + 15);
+  if (h->pos_inf_count > 0)
+    draw_swatch (h, cr, layout, ct_colormap_inf_color (TRUE), "+Inf", &x, bar_y + 15);
+  if (h->neg_inf_count > 0)
+    draw_swatch (h, cr, layout, ct_colormap_inf_color (FALSE), "−Inf", &x, bar_y + 15);
 }
 
 void

@@ -11,7 +11,7 @@ struct _CtHeatmap {
   gboolean has_data;
   gboolean have_range; /* the blob has a finite value */
   double lo, hi;       /* its finite range */
-  gsize nan_count, inf_count;
+  gsize nan_count, pos_inf_count, neg_inf_count;
 
   int sample;
   CtColormap map;

@@ -84,14 +84,16 @@ ct_heatmap_set_data (CtHeatmap *h,
   h->shape = shape;
   h->has_data = TRUE;
 
-  h->nan_count = h->inf_count = 0;
+  h->nan_count = h->pos_inf_count = h->neg_inf_count = 0;
   for (gsize i = 0, n = ct_heatmap_shape_count (&shape); i < n; i++)
     if (G_UNLIKELY (!isfinite (values[i])))
       {
         if (isnan (values[i]))
           h->nan_count++;
+        else if (values[i] > 0)
+          h->pos_inf_count++;
         else
-          h->inf_count++;
+          h->neg_inf_count++;
       }
   h->have_range = ct_value_range (values, ct_heatmap_shape_count (&shape), &h->lo, &h->hi);
   if (h->have_range)
@@ -140,7 +142,7 @@ ct_heatmap_get_nan_count (const CtHeatmap *h)
 gsize
 ct_heatmap_get_inf_count (const CtHeatmap *h)
 {
-  return h->inf_count;
+  return h->pos_inf_count + h->neg_inf_count;
 }
 
 gboolean
