@@ -49,8 +49,11 @@ draw_tiles (CtHeatmap *h, cairo_t *cr, const CtHeatmapLayout *l)
       cairo_set_source_surface (cr, h->pixels, 0, -(double) src * rows_per_tile);
       pattern = cairo_get_source (cr);
       cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-      /* PAD, not NONE: a downscaled tile's last cells must not fade out. */
-      cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+      /* PAD, so that a downscaled tile's last cells never fade out; but
+       * NONE for rows past what a cairo surface can hold, so they are
+       * left empty rather than copies of the last row. */
+      cairo_pattern_set_extend (pattern, (gint64) (src + 1) * rows_per_tile > surface_rows
+                                           ? CAIRO_EXTEND_NONE : CAIRO_EXTEND_PAD);
       cairo_paint (cr);
       cairo_restore (cr);
     }
