@@ -402,6 +402,15 @@ do_forward (CtRunWorker *worker)
     forward_one (worker);
 }
 
+static gboolean
+any_computes (CtRunWorker *worker, int from)
+{
+  for (int i = from; i >= 0; i--)
+    if (ct_net_layer_need_backward (worker->net, (guint) i))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 do_backward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us)
 {
@@ -425,11 +434,16 @@ do_backward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
     {
       gboolean computes = ct_net_layer_need_backward (worker->net, (guint) worker->next_layer);
 
-      if (!backward_one (worker) || computes)
-        break;
-      if (!is_current (worker, command))
+      if (!backward_one (worker))
+        return;
+      if (computes || !is_current (worker, command))
         break;
     }
+  /* When no layer below computes, this step ends the pass. */
+  if (worker->next_layer >= 0 && !any_computes (worker, worker->next_layer))
+    while (worker->next_layer >= 0 && is_current (worker, command))
+      if (!backward_one (worker))
+        return;
 }
 
 static void
