@@ -537,6 +537,8 @@ handle (CtRunWorker *worker, CtRunCommand *command)
       break;
     case CT_RUN_CMD_WATCH:
       set_watch (worker, command->names);
+      if (worker->net == NULL)
+        return TRUE;
       break;
     case CT_RUN_CMD_INPUT:
       g_hash_table_replace (worker->inputs, g_steal_pointer (&command->name),
