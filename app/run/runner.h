@@ -28,7 +28,7 @@
  *   (the next iteration: data layers read their next batch).
  * - Backward one layer runs backward from NEXT down to the next layer that
  *   needs backward (layers that need none compute nothing and are passed in
- *   the same step). Before the forward pass is complete, it first runs the
+ *   the same step; when none below computes, the step ends the pass). Before the forward pass is complete, it first runs the
  *   rest of forward (gradients need the whole forward pass). Once the
  *   backward pass is complete it is refused (CT_RUN_ERROR_PASS_COMPLETE):
  *   step forward to start a new pass. Parameter diffs are cleared when a

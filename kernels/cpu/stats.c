@@ -94,8 +94,10 @@ ct_cpu_stats (int64_t n, const float *x, int64_t n_bins, int64_t *bins, CtStats 
   stats->n_zeros = n_zeros;
   stats->n_nan = n_nan;
   stats->n_inf = n_inf;
-  stats->min = n_finite > 0 ? lo : 0.0;
-  stats->max = n_finite > 0 ? hi : 0.0;
+  /* Adding +0 turns a -0 extreme into +0 (signed zeros are kept by our
+   * flags): a blob of zeros should not read "min -0". */
+  stats->min = n_finite > 0 ? lo + 0.0 : 0.0;
+  stats->max = n_finite > 0 ? hi + 0.0 : 0.0;
   stats->mean = mean;
   stats->std = n_finite > 0 ? sqrt (total_dev / (double) n_finite) : 0.0;
   stats->l2_norm = sqrt (total_sq);

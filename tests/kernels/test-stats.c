@@ -51,6 +51,7 @@ test_non_finite (void)
   g_assert_cmpint (s.n_finite, ==, 3);
   g_assert_cmpint (s.n_zeros, ==, 1); /* -0 is an exact zero */
   g_assert_cmpfloat (s.min, ==, 0.0);
+  g_assert_false (signbit (s.min)); /* and the minimum reads 0, not -0 */
   g_assert_cmpfloat (s.max, ==, 6.0);
   g_assert_cmpfloat (s.mean, ==, 8.0 / 3.0);
   /* Deviations from 8/3: (8/3)², (2/3)², (10/3)² → (64 + 4 + 100) / 9 / 3. */
