@@ -193,6 +193,16 @@ print_stats_row (const char *name, const char *part, CtBlob *blob, const CtBlobS
 #define STATS_HEADER "blob\tpart\tshape\tcount\tmin\tmax\tmean\tstd\tl2\tzeros\tnan\tinf" \
                      "\thealth\thistogram\n"
 
+/* The statistics of BLOB's data or diff; NULL with ERROR when its memory
+ * cannot be read. */
+static CtBlobStats *
+blob_stats (CtBlob *blob, gboolean diff, GError **error)
+{
+  const float *values = diff ? ct_blob_cpu_diff (blob, error) : ct_blob_cpu_data (blob, error);
+
+  return values != NULL ? ct_blob_stats_compute (values, ct_blob_count (blob)) : NULL;
+}
+
 static gboolean
 print_stats (CtNet *net, gboolean backward, GError **error)
 {
@@ -201,24 +211,20 @@ print_stats (CtNet *net, gboolean backward, GError **error)
     {
       CtBlob *blob = ct_net_get_blob (net, i);
       const char *name = ct_net_get_blob_name (net, i);
-      const float *data = ct_blob_cpu_data (blob, error);
-      g_autoptr (CtBlobStats) data_stats = NULL;
+      g_autoptr (CtBlobStats) data_stats = blob_stats (blob, FALSE, error);
+      g_autoptr (CtBlobStats) diff_stats = NULL;
 
-      if (data == NULL)
+      if (data_stats == NULL)
         return FALSE;
-      data_stats = ct_blob_stats_compute (data, ct_blob_count (blob));
       print_stats_row (name, "data", blob, data_stats, NULL);
       /* Diffs only where backward computes one, as the inspector shows. */
-      if (backward && (ct_net_blob_need_backward (net, i) || ct_net_blob_loss_weight (net, i) != 0.0f))
-        {
-          const float *diff = ct_blob_cpu_diff (blob, error);
-          g_autoptr (CtBlobStats) diff_stats = NULL;
-
-          if (diff == NULL)
-            return FALSE;
-          diff_stats = ct_blob_stats_compute (diff, ct_blob_count (blob));
-          print_stats_row (name, "diff", blob, diff_stats, data_stats);
-        }
+      if (!backward ||
+          (!ct_net_blob_need_backward (net, i) && ct_net_blob_loss_weight (net, i) == 0.0f))
+        continue;
+      diff_stats = blob_stats (blob, TRUE, error);
+      if (diff_stats == NULL)
+        return FALSE;
+      print_stats_row (name, "diff", blob, diff_stats, data_stats);
     }
   return TRUE;
 }

@@ -65,7 +65,7 @@ void ct_run_input_free (CtRunInput *input);
 typedef struct {
   CtRunCommandKind kind;
   int epoch;                    /* the runner's epoch when queued */
-  Caffe__NetParameter *param;   /* REBUILD, CONFIG */
+  GBytes *param;                /* REBUILD, CONFIG: the net, packed */
   CtRunConfig config;           /* CONFIG; WEIGHTS points into WEIGHTS_COPY */
   char *weights_copy;
   char **names;                 /* WATCH */
@@ -117,7 +117,7 @@ typedef struct {
   GAsyncQueue *queue;
   const int *epoch;                  /* the runner's, read atomically */
 
-  Caffe__NetParameter *param;
+  GBytes *param;                     /* the net, packed (a private copy) */
   CtRunConfig config;
   char *weights;
   CtNet *net;

@@ -176,16 +176,12 @@ build (CtRunWorker *worker, GError **error)
     .phase = worker->config.phase,
     .seed = worker->config.seed,
   };
-  gsize size;
-  g_autofree guint8 *bytes = NULL;
   gboolean ok;
 
-  /* The worker's copy, upgraded first so that legacy input shapes are
-   * Input layers whose batch can be lowered. */
-  size = protobuf_c_message_get_packed_size (&worker->param->base);
-  bytes = g_malloc (size ? size : 1);
-  protobuf_c_message_pack (&worker->param->base, bytes);
-  param = caffe__net_parameter__unpack (NULL, size, bytes);
+  /* A fresh message, upgraded first so that legacy input shapes are Input
+   * layers whose batch can be lowered. */
+  param = caffe__net_parameter__unpack (NULL, g_bytes_get_size (worker->param),
+                                        g_bytes_get_data (worker->param, NULL));
   if (param == NULL)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
@@ -490,8 +486,7 @@ take_config (CtRunWorker *worker, CtRunCommand *command)
 {
   if (command->param != NULL)
     {
-      if (worker->param != NULL)
-        protobuf_c_message_free_unpacked (&worker->param->base, NULL);
+      g_clear_pointer (&worker->param, g_bytes_unref);
       worker->param = g_steal_pointer (&command->param);
     }
   g_free (worker->weights);
@@ -548,8 +543,7 @@ handle (CtRunWorker *worker, CtRunCommand *command)
       worker->budget = command->budget;
       return TRUE;
     case CT_RUN_CMD_REBUILD:
-      if (worker->param != NULL)
-        protobuf_c_message_free_unpacked (&worker->param->base, NULL);
+      g_clear_pointer (&worker->param, g_bytes_unref);
       worker->param = g_steal_pointer (&command->param);
       drop_net (worker, TRUE);
       worker->invalidated = TRUE;
@@ -577,8 +571,7 @@ static void
 worker_free (CtRunWorker *worker)
 {
   drop_net (worker, FALSE);
-  if (worker->param != NULL)
-    protobuf_c_message_free_unpacked (&worker->param->base, NULL);
+  g_clear_pointer (&worker->param, g_bytes_unref);
   g_free (worker->weights);
   g_strfreev (worker->reinitialised);
   g_hash_table_unref (worker->watch);

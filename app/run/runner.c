@@ -123,8 +123,7 @@ ct_run_input_free (CtRunInput *input)
 void
 ct_run_command_free (CtRunCommand *command)
 {
-  if (command->param != NULL)
-    protobuf_c_message_free_unpacked (&command->param->base, NULL);
+  g_clear_pointer (&command->param, g_bytes_unref);
   g_free (command->weights_copy);
   g_strfreev (command->names);
   g_free (command->name);
@@ -132,14 +131,16 @@ ct_run_command_free (CtRunCommand *command)
   g_free (command);
 }
 
-static Caffe__NetParameter *
-copy_param (const Caffe__NetParameter *param)
+/* The runner's own copy of the net: packed, so that it is immutable and
+ * the worker unpacks a fresh message for every build. */
+static GBytes *
+pack_param (const Caffe__NetParameter *param)
 {
   gsize size = protobuf_c_message_get_packed_size (&param->base);
-  g_autofree guint8 *bytes = g_malloc (size ? size : 1);
+  guint8 *bytes = g_malloc (MAX (size, 1));
 
   protobuf_c_message_pack (&param->base, bytes);
-  return caffe__net_parameter__unpack (NULL, size, bytes);
+  return g_bytes_new_take (bytes, size);
 }
 
 static CtRunCommand *
@@ -192,7 +193,7 @@ ct_runner_new (const Caffe__NetParameter *param, const CtRunConfig *config,
   /* The first command gives the worker its net and configuration, so that
    * everything it holds comes through the queue. */
   command = command_new (runner, CT_RUN_CMD_CONFIG);
-  command->param = copy_param (param);
+  command->param = pack_param (param);
   set_config (command, config);
   queue (runner, command);
 
@@ -305,7 +306,7 @@ ct_runner_rebuild (CtRunner *runner, const Caffe__NetParameter *param)
   g_return_if_fail (param != NULL);
   g_atomic_int_inc (&runner->epoch);
   command = command_new (runner, CT_RUN_CMD_REBUILD);
-  command->param = copy_param (param);
+  command->param = pack_param (param);
   queue (runner, command);
 }
 

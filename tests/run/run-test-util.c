@@ -80,6 +80,13 @@ ct_test_run_init (CtTestRun *run, const char *text, const CtRunConfig *config)
 }
 
 void
+ct_test_run_init_small (CtTestRun *run, const CtRunConfig *config)
+{
+  ct_test_run_init (run, ct_test_small_net, config);
+  ct_test_set_small_inputs (run->runner);
+}
+
+void
 ct_test_run_clear (CtTestRun *run)
 {
   g_clear_pointer (&run->runner, ct_runner_free);

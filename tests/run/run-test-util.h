@@ -32,6 +32,8 @@ typedef struct {
 
 /* A runner for TEXT with CONFIG, whose snapshots land in RUN. */
 void ct_test_run_init (CtTestRun *run, const char *text, const CtRunConfig *config);
+/* The same for the small net, its inputs given. */
+void ct_test_run_init_small (CtTestRun *run, const CtRunConfig *config);
 void ct_test_run_clear (CtTestRun *run);
 /* Iterate the main context until a snapshot newer than the last one
  * waited for arrives (failing after 60 s); returns it (borrowed). */

@@ -39,8 +39,7 @@ test_rebuild_keeps_weights (void)
   CtTestRun run;
   CtRunSnapshot *snapshot;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_watch (run.runner, (const char *const[]) { "conv1", "ip", NULL });
   ct_runner_step_forward (run.runner);
   ct_runner_step_forward (run.runner);
@@ -136,8 +135,7 @@ test_errors (void)
   ct_test_run_clear (&run);
 
   /* A layer failing: label 7 of 3 classes. The run stays before it. */
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_set_input (run.runner, "label", (const gint64[]) { 2 }, 1, (const float[]) { 0, 7 });
   ct_runner_run_pass (run.runner);
   for (;;)
@@ -161,8 +159,7 @@ test_coalesce (void)
   CtTestRun run;
   CtRunSnapshot *snapshot;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   for (int i = 0; i < 7; i++)
     ct_runner_step_forward (run.runner);
   for (int i = 0; i < 7; i++)

@@ -63,8 +63,7 @@ test_step_order (void)
   CtTestRun run;
   CtRunSnapshot *snapshot;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   for (int i = 0; i < 7; i++)
     {
       ct_runner_step_forward (run.runner);
@@ -146,8 +145,7 @@ test_backward_finishes_forward (void)
   CtRunSnapshot *snapshot;
   static const int want[] = { 2, 3, 4, 5, 6, 6 };
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_step_forward (run.runner);
   ct_runner_step_forward (run.runner);
   ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 2);
@@ -173,8 +171,7 @@ test_in_place_history (void)
   const CtRunVersion *before, *after;
   guint negatives = 0;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_watch (run.runner, watch);
   ct_runner_step_forward (run.runner);
   ct_runner_step_forward (run.runner);
@@ -237,8 +234,7 @@ test_matches_whole_run (void)
   for (guint i = 0; i < ct_net_n_blobs (ref); i++)
     g_ptr_array_add (names, (gpointer) ct_net_get_blob_name (ref, i));
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_watch (run.runner, (const char *const *) names->pdata);
   for (int i = 0; i < 7; i++)
     ct_runner_step_forward (run.runner);
@@ -286,8 +282,7 @@ test_only_watched_copied (void)
   CtTestRun run;
   CtRunSnapshot *snapshot;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_watch (run.runner, watch);
   ct_runner_run_pass (run.runner);
   snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 7);
@@ -321,8 +316,7 @@ test_history_budget (void)
   CtRunSnapshot *snapshot;
   const CtRunBlob *conv1;
 
-  ct_test_run_init (&run, ct_test_small_net, &small_config);
-  ct_test_set_small_inputs (run.runner);
+  ct_test_run_init_small (&run, &small_config);
   ct_runner_watch (run.runner, (const char *const[]) { "conv1", NULL });
   ct_runner_set_history_budget (run.runner, 100);
   ct_runner_run_pass (run.runner);
