@@ -73,13 +73,10 @@ drop_net (CtRunWorker *worker, gboolean keep_weights)
 }
 
 static void
-lower (gboolean *changed, guint32 *value, guint limit)
+lower (guint32 *value, guint limit)
 {
   if (*value > limit)
-    {
-      *value = limit;
-      *changed = TRUE;
-    }
+    *value = limit;
 }
 
 static void
@@ -93,8 +90,6 @@ lower_shape (Caffe__BlobShape *shape, guint limit)
 static void
 apply_batch_size (Caffe__NetParameter *param, guint limit)
 {
-  gboolean changed = FALSE;
-
   for (gsize i = 0; i < param->n_layer && limit > 0; i++)
     {
       Caffe__LayerParameter *layer = param->layer[i];
@@ -107,18 +102,18 @@ apply_batch_size (Caffe__NetParameter *param, guint limit)
           for (gsize s = 0; s < layer->dummy_data_param->n_shape; s++)
             lower_shape (layer->dummy_data_param->shape[s], limit);
           for (gsize s = 0; s < layer->dummy_data_param->n_num; s++)
-            lower (&changed, &layer->dummy_data_param->num[s], limit);
+            lower (&layer->dummy_data_param->num[s], limit);
         }
       if (layer->data_param != NULL)
-        lower (&changed, &layer->data_param->batch_size, limit);
+        lower (&layer->data_param->batch_size, limit);
       if (layer->image_data_param != NULL)
-        lower (&changed, &layer->image_data_param->batch_size, limit);
+        lower (&layer->image_data_param->batch_size, limit);
       if (layer->hdf5_data_param != NULL)
-        lower (&changed, &layer->hdf5_data_param->batch_size, limit);
+        lower (&layer->hdf5_data_param->batch_size, limit);
       if (layer->memory_data_param != NULL)
-        lower (&changed, &layer->memory_data_param->batch_size, limit);
+        lower (&layer->memory_data_param->batch_size, limit);
       if (layer->window_data_param != NULL)
-        lower (&changed, &layer->window_data_param->batch_size, limit);
+        lower (&layer->window_data_param->batch_size, limit);
     }
 }
 
