@@ -276,6 +276,11 @@ test_lenet (void)
       stepped = ct_run_snapshot_get_stepped (snapshot, &n);
       g_assert_cmpmem (stepped, n * sizeof (int), &stepped_want, sizeof (int));
       g_assert_cmpstr (ct_run_snapshot_get_layer (snapshot, i)->name, ==, layers[i]);
+      /* The first step also builds the net. */
+      g_test_message ("%s: %.0f us in the layer, %.0f us besides", layers[i],
+                      ct_run_snapshot_get_compute_us (snapshot),
+                      ct_run_snapshot_get_overhead_us (snapshot));
+      g_assert_cmpfloat (ct_run_snapshot_get_compute_us (snapshot), >=, 0.0);
     }
   g_assert_cmpint (ct_test_blob (snapshot, "data")->dims[0], ==, 2);
   g_assert_cmpmem (&loss, sizeof loss, (float[]) { ct_run_snapshot_get_loss (snapshot) },
