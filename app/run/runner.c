@@ -92,6 +92,9 @@ ct_run_mailbox_post (CtRunMailbox *mailbox, CtRunSnapshot *snapshot)
    * error not yet shown carries that error on (it is not shared yet). */
   if (replaced != NULL && replaced->error != NULL && snapshot->error == NULL)
     snapshot->error = g_steal_pointer (&replaced->error);
+  /* Likewise the layers run: all since the window last took a snapshot. */
+  if (replaced != NULL)
+    g_array_prepend_vals (snapshot->stepped, replaced->stepped->data, replaced->stepped->len);
   mailbox->pending = snapshot;
   schedule = !mailbox->scheduled;
   mailbox->scheduled = TRUE;

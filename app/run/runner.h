@@ -12,7 +12,7 @@
  * CtRunSnapshotFunc runs. Hand-overs coalesce: when the main loop has not
  * yet taken the previous snapshot, the new one replaces it (a fast worker
  * cannot flood the main loop); an error is never coalesced away, the
- * replacing snapshot carries it. ct_runner_stop(), ct_runner_rebuild() and
+ * replacing snapshot carries it, and so are the layers it says were run. ct_runner_stop(), ct_runner_rebuild() and
  * ct_runner_free() drop the steps still queued and interrupt a running pass
  * after its current layer.
  *
@@ -167,8 +167,9 @@ guint64 ct_run_snapshot_get_serial (const CtRunSnapshot *snapshot);
 CtRunPass ct_run_snapshot_get_pass (const CtRunSnapshot *snapshot);
 /* The next layer of the pass (see the positions above). */
 int ct_run_snapshot_get_next_layer (const CtRunSnapshot *snapshot);
-/* The layers the last command ran, in the order it ran them (backward
- * steps include the layers passed); borrowed, LEN entries. */
+/* The layers run since the previous snapshot handed over, in the order
+ * they ran (backward steps include the layers passed; snapshots that were
+ * coalesced away add theirs); borrowed, LEN entries. */
 const int *ct_run_snapshot_get_stepped (const CtRunSnapshot *snapshot, guint *len);
 /* The net was edited (or the configuration changed) since the last run:
  * nothing of the old run is shown. */

@@ -177,6 +177,14 @@ test_coalesce (void)
   g_assert_cmpuint (ct_run_snapshot_get_serial (snapshot), ==, 15);
   g_assert_error ((GError *) ct_run_snapshot_get_error (snapshot), CT_RUN_ERROR,
                   CT_RUN_ERROR_PASS_COMPLETE);
+  /* Every layer run since the start, in order. */
+  {
+    static const int want[] = { 0, 1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2, 1, 0, 0 };
+    guint n;
+    const int *stepped = ct_run_snapshot_get_stepped (snapshot, &n);
+
+    g_assert_cmpmem (stepped, n * sizeof (int), want, sizeof want);
+  }
   ct_test_run_clear (&run);
 }
 
@@ -375,25 +383,28 @@ test_free_mid_run (void)
   g_assert_cmpuint (run.received, ==, received);
   ct_test_run_clear (&run);
 
-  /* Stopped in the middle of a pass: a snapshot says where. */
+  /* Stopped in the middle of a pass: the worker stays ready, and the step
+   * queued after the stop runs. */
   ct_test_run_init (&run, text, &config);
   ct_runner_run_pass (run.runner);
   ct_test_run_next (&run);
   ct_runner_stop (run.runner);
   ct_runner_step_forward (run.runner);
-  for (;;)
-    {
-      CtRunSnapshot *snapshot = ct_test_run_next (&run);
-      guint stepped;
+  g_usleep (G_USEC_PER_SEC);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  {
+    guint stepped;
+    const int *layers = ct_run_snapshot_get_stepped (run.last, &stepped);
+    int next = ct_run_snapshot_get_next_layer (run.last);
 
-      g_assert_null (ct_run_snapshot_get_error (snapshot));
-      ct_run_snapshot_get_stepped (snapshot, &stepped);
-      /* The step queued after the stop runs: one layer. */
-      if (stepped == 1 && ct_run_snapshot_get_next_layer (snapshot) ==
-          (int) ct_run_snapshot_get_stepped (snapshot, &stepped)[0] + 1 &&
-          run.received > 1)
-        break;
-    }
+    g_assert_null (ct_run_snapshot_get_error (run.last));
+    g_assert_cmpint (ct_run_snapshot_get_pass (run.last), ==, CT_RUN_PASS_FORWARD);
+    g_assert_cmpint (next, >=, 1);
+    g_assert_cmpint (next, <=, 9);
+    g_assert_cmpuint (stepped, >, 0);
+    g_assert_cmpint (layers[stepped - 1], ==, next - 1);
+  }
   ct_test_run_clear (&run);
 }
 
