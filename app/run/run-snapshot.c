@@ -16,6 +16,7 @@ layer_free (gpointer data)
   g_free (layer->type);
   g_free (layer->bottoms);
   g_free (layer->tops);
+  g_clear_pointer (&layer->params, g_ptr_array_unref);
   g_free (layer);
 }
 

@@ -157,6 +157,8 @@ observe (CtNet *net, CtNetEvent event, guint layer_index, gpointer user_data)
           freeze_diff (worker, tops[j], layer_index);
       break;
     case CT_NET_EVENT_AFTER_BACKWARD:
+      if (computes)
+        ct_run_params_after_backward (worker, layer_index);
       for (guint j = 0; computes && j < n_bottoms; j++)
         {
           CtRunBlobTrack *track = track_at (worker, bottoms[j]);
@@ -324,6 +326,7 @@ fill_layers (CtRunWorker *worker, CtRunSnapshot *snapshot)
       layer->bottoms = g_memdup2 (ids, layer->n_bottoms * sizeof (guint));
       ids = ct_net_get_top_ids (worker->net, i, &layer->n_tops);
       layer->tops = g_memdup2 (ids, layer->n_tops * sizeof (guint));
+      layer->params = ct_run_params_get (worker, i);
       g_ptr_array_add (snapshot->layers, layer);
     }
 }

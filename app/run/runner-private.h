@@ -45,6 +45,7 @@ typedef enum {
   CT_RUN_CMD_RESET,
   CT_RUN_CMD_STOP,
   CT_RUN_CMD_WATCH,
+  CT_RUN_CMD_WATCH_PARAMS,
   CT_RUN_CMD_INPUT,
   CT_RUN_CMD_BUDGET,
   CT_RUN_CMD_REBUILD,
@@ -68,7 +69,7 @@ typedef struct {
   GBytes *param;                /* REBUILD, CONFIG: the net, packed */
   CtRunConfig config;           /* CONFIG; WEIGHTS points into WEIGHTS_COPY */
   char *weights_copy;
-  char **names;                 /* WATCH */
+  char **names;                 /* WATCH, WATCH_PARAMS */
   char *name;                   /* INPUT */
   CtRunInput *input;            /* INPUT */
   gsize budget;                 /* BUDGET */
@@ -133,6 +134,8 @@ typedef struct {
   float pass_loss, loss;
 
   GHashTable *watch;                 /* name set */
+  GHashTable *watch_params;          /* layer name set */
+  GPtrArray *params;                 /* per layer: its CtRunParam* (a GPtrArray), or NULL: stale */
   GHashTable *inputs;                /* name -> CtRunInput* */
   gsize budget, history_bytes;
 
@@ -150,6 +153,16 @@ void ct_run_history_clear_pass (CtRunWorker *worker);
 void ct_run_history_begin_backward (CtRunWorker *worker);
 void ct_run_history_drop_unwatched (CtRunWorker *worker);
 void ct_run_history_free_tracks (CtRunWorker *worker);
+/* runner-params.c: the layers' parameters as snapshots show them. */
+void ct_run_params_attach (CtRunWorker *worker);
+void ct_run_params_free (CtRunWorker *worker);
+void ct_run_params_stale_all (CtRunWorker *worker);
+/* LAYER_INDEX's backward wrote its parameter diffs (and those of the
+ * layers that share them). */
+void ct_run_params_after_backward (CtRunWorker *worker, guint layer_index);
+/* LAYER_INDEX's parameters now (a new reference). */
+GPtrArray *ct_run_params_get (CtRunWorker *worker, guint layer_index);
+
 /* A new snapshot of where the worker is (the worker's error is moved in). */
 CtRunSnapshot *ct_run_history_snapshot (CtRunWorker *worker);
 

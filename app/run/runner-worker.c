@@ -56,6 +56,7 @@ drop_net (CtRunWorker *worker, gboolean keep_weights)
       return;
     }
   ct_run_history_free_tracks (worker);
+  ct_run_params_free (worker);
   g_clear_pointer (&worker->layer_state, g_array_unref);
   if (keep_weights)
     {
@@ -211,6 +212,7 @@ build (CtRunWorker *worker, GError **error)
   worker->layer_state = g_array_new (FALSE, TRUE, sizeof (CtRunLayerState));
   g_array_set_size (worker->layer_state, ct_net_n_layers (worker->net));
   ct_run_history_attach (worker);
+  ct_run_params_attach (worker);
   worker->pass = CT_RUN_PASS_FORWARD;
   worker->next_layer = 0;
   return TRUE;
@@ -295,6 +297,7 @@ begin_forward (CtRunWorker *worker)
   for (guint i = 0; i < n_layers (worker); i++)
     set_state (worker, i, CT_RUN_LAYER_PENDING);
   ct_run_history_clear_pass (worker);
+  ct_run_params_stale_all (worker);
 }
 
 /* Run forward layer NEXT. */
@@ -343,6 +346,7 @@ begin_backward (CtRunWorker *worker)
   worker->pass = CT_RUN_PASS_BACKWARD;
   worker->next_layer = (int) n_layers (worker) - 1;
   ct_run_history_begin_backward (worker);
+  ct_run_params_stale_all (worker);
   return TRUE;
 }
 
@@ -467,13 +471,11 @@ do_run_pass (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
 /* Commands */
 
 static void
-set_watch (CtRunWorker *worker, char **names)
+set_names (GHashTable *set, char **names)
 {
-  g_hash_table_remove_all (worker->watch);
+  g_hash_table_remove_all (set);
   for (char **n = names; n != NULL && *n != NULL; n++)
-    g_hash_table_add (worker->watch, g_strdup (*n));
-  if (worker->net != NULL)
-    ct_run_history_drop_unwatched (worker);
+    g_hash_table_add (set, g_strdup (*n));
 }
 
 static void
@@ -526,9 +528,16 @@ handle (CtRunWorker *worker, CtRunCommand *command)
     case CT_RUN_CMD_STOP:
       break;
     case CT_RUN_CMD_WATCH:
-      set_watch (worker, command->names);
+      set_names (worker->watch, command->names);
       if (worker->net == NULL)
         return TRUE;
+      ct_run_history_drop_unwatched (worker);
+      break;
+    case CT_RUN_CMD_WATCH_PARAMS:
+      set_names (worker->watch_params, command->names);
+      if (worker->net == NULL)
+        return TRUE;
+      ct_run_params_stale_all (worker);
       break;
     case CT_RUN_CMD_INPUT:
       g_hash_table_replace (worker->inputs, g_steal_pointer (&command->name),
@@ -570,6 +579,7 @@ worker_free (CtRunWorker *worker)
   g_free (worker->weights);
   g_strfreev (worker->reinitialised);
   g_hash_table_unref (worker->watch);
+  g_hash_table_unref (worker->watch_params);
   g_hash_table_unref (worker->inputs);
   g_array_unref (worker->stepped);
   g_clear_error (&worker->error);
@@ -585,6 +595,7 @@ ct_run_worker_main (gpointer data)
   gboolean running = TRUE;
 
   worker->watch = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  worker->watch_params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   worker->inputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) ct_run_input_free);
   worker->stepped = g_array_new (FALSE, FALSE, sizeof (int));

@@ -265,6 +265,15 @@ ct_runner_watch (CtRunner *runner, const char *const *names)
 }
 
 void
+ct_runner_watch_params (CtRunner *runner, const char *const *layer_names)
+{
+  CtRunCommand *command = command_new (runner, CT_RUN_CMD_WATCH_PARAMS);
+
+  command->names = g_strdupv ((char **) layer_names);
+  queue (runner, command);
+}
+
+void
 ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims, guint n_axes,
                      const float *values)
 {

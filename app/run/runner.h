@@ -111,6 +111,22 @@ typedef enum {
   CT_RUN_LAYER_BACKWARD_SKIPPED, /* passed in backward: needs none */
 } CtRunLayerState;
 
+/* A parameter blob of a layer (weights, bias). */
+typedef struct {
+  char *name;               /* the ParamSpec name, or the index as text ("0") */
+  guint n_axes;
+  gint64 *dims;
+  gint64 count;
+  CtBlobStats *data_stats;
+  /* Once the layer's backward ran in this pass (the gradient of this
+   * pass only: diffs are cleared when backward begins), else NULL. */
+  CtBlobStats *diff_stats;
+  /* Layers watched with ct_runner_watch_params only, else NULL: COUNT
+   * floats. DIFF with DIFF_STATS. */
+  GBytes *data;
+  GBytes *diff;
+} CtRunParam;
+
 typedef struct {
   char *name;
   char *type;
@@ -119,6 +135,7 @@ typedef struct {
   guint n_bottoms, n_tops;
   guint *bottoms;   /* indices into the snapshot's blobs */
   guint *tops;
+  GPtrArray *params; /* CtRunParam*, one per parameter blob; shared, read only */
 } CtRunLayer;
 
 /* One version of a watched blob: its values as some layer's top. Immutable
@@ -221,6 +238,10 @@ void ct_runner_stop (CtRunner *runner);
 /* The blobs to copy in full (NULL-terminated names; NULL: none). Names the
  * net lacks are ignored. */
 void ct_runner_watch (CtRunner *runner, const char *const *names);
+/* The layers whose parameter blobs to copy in full (NULL-terminated
+ * names; NULL: none): convolution filters, weights. Statistics of every
+ * layer's parameters are in every snapshot. */
+void ct_runner_watch_params (CtRunner *runner, const char *const *layer_names);
 /* Give input blob NAME the values VALUES (the product of DIMS floats,
  * copied) from the next forward pass on, reshaping it to DIMS. */
 void ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims,

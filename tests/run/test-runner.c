@@ -2,8 +2,8 @@
  * inserted Split) without a display: the order of the layers stepped
  * forward and backward, the versions of a blob an in-place layer
  * overwrites, the diffs equal bit for bit to one whole ct_net_forward +
- * ct_net_backward of the same net, statistics in every snapshot, and
- * copies only of the blobs watched. */
+ * ct_net_backward of the same net, statistics in every snapshot, copies
+ * only of the blobs watched, and the layers' parameters. */
 #include <math.h>
 #include <string.h>
 
@@ -336,6 +336,65 @@ test_history_budget (void)
   ct_test_run_clear (&run);
 }
 
+/* Every layer's parameters have statistics; the watched layer's come in
+ * full, equal to the weights one whole pass of the same net has, and after
+ * backward so do their gradients. */
+static void
+test_params (void)
+{
+  g_autoptr (CtNet) ref = reference_net (TRUE);
+  CtLayer *conv1 = ct_net_layer_by_name (ref, "conv1");
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  const CtRunLayer *layer;
+
+  ct_test_run_init_small (&run, &small_config);
+  ct_runner_watch_params (run.runner, (const char *const[]) { "conv1", NULL });
+  ct_runner_step_forward (run.runner);
+  snapshot = ct_test_run_next (&run);
+  layer = ct_run_snapshot_get_layer (snapshot, 1);
+  g_assert_cmpuint (layer->params->len, ==, 2);
+  for (guint k = 0; k < 2; k++)
+    {
+      const CtRunParam *param = layer->params->pdata[k];
+      CtBlob *want = conv1->blobs->pdata[k];
+      gsize bytes = (gsize) ct_blob_count (want) * sizeof (float);
+
+      g_assert_cmpstr (param->name, ==, k == 0 ? "0" : "1");
+      g_assert_cmpint (param->count, ==, ct_blob_count (want));
+      g_assert_cmpmem (g_bytes_get_data (param->data, NULL), g_bytes_get_size (param->data),
+                       ct_blob_cpu_data (want, NULL), bytes);
+      g_assert_null (param->diff);
+      g_assert_null (param->diff_stats);
+    }
+  g_assert_cmpint (((CtRunParam *) layer->params->pdata[0])->dims[0], ==, 3);
+  g_assert_cmpfloat (((CtRunParam *) layer->params->pdata[1])->data_stats->stats.mean, ==,
+                     (double) 0.1f);
+  /* Not watched: statistics only. */
+  layer = ct_run_snapshot_get_layer (snapshot, 3);
+  g_assert_cmpstr (layer->name, ==, "ip");
+  g_assert_nonnull (((CtRunParam *) layer->params->pdata[0])->data_stats);
+  g_assert_null (((CtRunParam *) layer->params->pdata[0])->data);
+  g_assert_cmpuint (ct_run_snapshot_get_layer (snapshot, 2)->params->len, ==, 0);
+
+  ct_runner_run_pass (run.runner);
+  ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 7);
+  ct_runner_run_pass (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_BACKWARD, -1);
+  layer = ct_run_snapshot_get_layer (snapshot, 1);
+  for (guint k = 0; k < 2; k++)
+    {
+      const CtRunParam *param = layer->params->pdata[k];
+      CtBlob *want = conv1->blobs->pdata[k];
+      gsize bytes = (gsize) ct_blob_count (want) * sizeof (float);
+
+      g_assert_nonnull (param->diff_stats);
+      g_assert_cmpmem (g_bytes_get_data (param->diff, NULL), g_bytes_get_size (param->diff),
+                       ct_blob_cpu_diff (want, NULL), bytes);
+    }
+  ct_test_run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -346,5 +405,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/matches-whole-run", test_matches_whole_run);
   g_test_add_func ("/runner/only-watched-copied", test_only_watched_copied);
   g_test_add_func ("/runner/history-budget", test_history_budget);
+  g_test_add_func ("/runner/params", test_params);
   return g_test_run ();
 }
