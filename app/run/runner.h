@@ -46,17 +46,20 @@
  * ("after relu1"). In backward each version gets the gradient with respect
  * to it: the diff copied before the in-place layer's backward belongs to
  * that layer's output. The copies of past versions are bounded by the
- * history budget (ct_runner_set_history_budget, CT_RUN_HISTORY_BUDGET by
- * default): a version that would go past it is not kept, and the blob's
+ * history budget (ct_runner_set_history_budget, CT_RUN_HISTORY_BUDGET =
+ * 256 MiB by default; a past version counts its data, and its diff once
+ * backward froze it): a version that would go past it is not kept, and the blob's
  * entry says its history was cut. The current versions of the watched
  * blobs are not counted: they are what the window shows.
  *
  * Copies. Every blob's shape and statistics (of its data once computed in
  * this pass, of its diff once backward filled it) are in every snapshot;
  * full float copies only of the blobs watched (ct_runner_watch), so that
- * what is copied stays bounded by what is shown. Statistics are recomputed
- * only for blobs a step wrote; unchanged ones are shared between
- * snapshots. */
+ * what is copied stays bounded by what is shown. Likewise every layer's
+ * parameter blobs have statistics, and full copies only for the layers
+ * watched with ct_runner_watch_params. Statistics are recomputed only for
+ * blobs a step wrote; unchanged ones, and unchanged copies, are shared
+ * between snapshots. */
 #pragma once
 
 #include <glib.h>
