@@ -218,8 +218,8 @@ print_stats (CtNet *net, gboolean backward, GError **error)
         return FALSE;
       print_stats_row (name, "data", blob, data_stats, NULL);
       /* Diffs only where backward computes one, as the inspector shows. */
-      if (!backward ||
-          (!ct_net_blob_need_backward (net, i) && ct_net_blob_loss_weight (net, i) == 0.0f))
+      if (!backward || (!ct_net_blob_need_backward (net, i) &&
+                        ct_net_blob_loss_weight (net, i) == 0.0f))
         continue;
       diff_stats = blob_stats (blob, TRUE, error);
       if (diff_stats == NULL)

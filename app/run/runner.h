@@ -11,10 +11,11 @@
  * it to the caller's context through an idle source, where the
  * CtRunSnapshotFunc runs. Hand-overs coalesce: when the main loop has not
  * yet taken the previous snapshot, the new one replaces it (a fast worker
- * cannot flood the main loop); an error is never coalesced away, the
- * replacing snapshot carries it, and so are the layers it says were run. ct_runner_stop(), ct_runner_rebuild() and
- * ct_runner_free() drop the steps still queued and interrupt a running pass
- * after its current layer.
+ * cannot flood the main loop); an error is never coalesced away (the
+ * replacing snapshot carries it), nor are the layers it says were run.
+ * ct_runner_stop(), ct_runner_rebuild() and ct_runner_free() drop the
+ * steps still queued and interrupt a running pass after its current
+ * layer.
  *
  * Positions. A run goes forward through layers 0 .. n-1, then backward
  * through n-1 .. 0 (Caffe's order, Split layers included). The position is
@@ -28,8 +29,9 @@
  *   (the next iteration: data layers read their next batch).
  * - Backward one layer runs backward from NEXT down to the next layer that
  *   needs backward (layers that need none compute nothing and are passed in
- *   the same step; when none below computes, the step ends the pass). Before the forward pass is complete, it first runs the
- *   rest of forward (gradients need the whole forward pass). Once the
+ *   the same step; when none below computes, the step ends the pass).
+ *   Before the forward pass is complete, it first runs the rest of forward
+ *   (gradients need the whole forward pass). Once the
  *   backward pass is complete it is refused (CT_RUN_ERROR_PASS_COMPLETE):
  *   step forward to start a new pass. Parameter diffs are cleared when a
  *   backward pass begins, so a step-through gives exactly what one
@@ -48,9 +50,14 @@
  * that layer's output. The copies of past versions are bounded by the
  * history budget (ct_runner_set_history_budget, CT_RUN_HISTORY_BUDGET =
  * 256 MiB by default; a past version counts its data, and its diff once
- * backward froze it): a version that would go past it is not kept, and the blob's
- * entry says its history was cut. The current versions of the watched
- * blobs are not counted: they are what the window shows.
+ * backward froze it): a version that would go past it is not kept, and
+ * the blob's entry says its history was cut. The current versions of the
+ * watched blobs are not counted: they are what the window shows.
+ *
+ * Errors. Nothing a user gives aborts: a net that does not build, a
+ * caffemodel missing or not matching, a layer failing come back as the
+ * snapshot's error (the engine's or the proto's domain, or CT_RUN_ERROR),
+ * naming the layer, and the position stays where it was.
  *
  * Copies. Every blob's shape and statistics (of its data once computed in
  * this pass, of its diff once backward filled it) are in every snapshot;

@@ -218,7 +218,8 @@ test_forward_stats (void)
     "layer { name: 'loss' type: 'Reduction' bottom: 'y' top: 'loss' loss_weight: 1\n"
     "  reduction_param { operation: SUM } }\n";
   static const char want[] =
-    "blob\tpart\tshape\tcount\tmin\tmax\tmean\tstd\tl2\tzeros\tnan\tinf\thealth\thistogram\n"
+    "blob\tpart\tshape\tcount\tmin\tmax\tmean\tstd\tl2\tzeros\tnan\tinf\thealth"
+    "\thistogram\n"
     "x\tdata\t1x4\t4\t-2\t3\t0.5\t1.80277564\t3.74165739\t0.25\t0\t0\t-\t"
     "1,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,1\n"
     "x\tdiff\t1x4\t4\t0\t1\t0.5\t0.5\t1.41421356\t0.5\t0\t0\t0.377964473\t"
@@ -262,9 +263,10 @@ test_forward_stats (void)
     g_assert_true (g_str_has_prefix (lines[1], "x\tdata\t"));
     g_assert_true (g_str_has_prefix (lines[2], "y\tdata\t"));
     g_assert_cmpint (nonfinite.status, ==, 0);
-    g_assert_nonnull (strstr (nonfinite.out, "\nx\tdata\t1x4\t4\t0\t4\t2\t2\t4\t0.25\t1\t1\t-\t"
-                                             "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-                                             "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n"));
+    g_assert_nonnull (strstr (nonfinite.out,
+                              "\nx\tdata\t1x4\t4\t0\t4\t2\t2\t4\t0.25\t1\t1\t-\t"
+                              "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+                              "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n"));
   }
   g_unlink (x_path);
   g_unlink (odd_path);

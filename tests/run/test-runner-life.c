@@ -23,8 +23,8 @@ edited_net (void)
    * outputs instead of 3: filled afresh. */
   g_assert_cmpuint (g_string_replace (s, "weight_filler { type: 'gaussian' std: 1 }",
                                       "weight_filler { type: 'constant' value: 0.5 }", 1), ==, 1);
-  g_assert_cmpuint (g_string_replace (s, "num_output: 3 weight_filler", "num_output: 4 weight_filler",
-                                      1), ==, 1);
+  g_assert_cmpuint (g_string_replace (s, "num_output: 3 weight_filler",
+                                      "num_output: 4 weight_filler", 1), ==, 1);
   return g_string_free (s, FALSE);
 }
 
