@@ -2,7 +2,8 @@
  * cases: a small array worked out on paper, NaN and infinities left out of
  * the moments but counted, the empty array, a constant array, the
  * histogram's edges, precision on a large offset (where E[x²] - E[x]²
- * would cancel), and refusal of bad arguments. */
+ * would cancel), blocks with and without non-finite values against a
+ * plain loop, and refusal of bad arguments. */
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
@@ -118,6 +119,60 @@ test_precision (void)
   g_assert_cmpint (bins[1], ==, n / 2);
 }
 
+/* Several blocks, some with a NaN or an infinity and some without: the
+ * same numbers as a plain loop in long double over the finite values. */
+static void
+test_blocks (void)
+{
+  const int64_t n = 5000;
+  g_autofree float *x = g_new (float, n);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1701);
+
+  for (int with_odd = 0; with_odd < 2; with_odd++)
+    {
+      long double sum = 0, sumsq = 0, dev = 0;
+      double lo = INFINITY, hi = -INFINITY;
+      int64_t finite = 0, zeros = 0, bins[8], total = 0;
+      CtStats s;
+
+      for (int64_t i = 0; i < n; i++)
+        x[i] = i % 97 == 0 ? 0.0f : (float) g_rand_double_range (rand, -3.0, 5.0);
+      if (with_odd)
+        {
+          x[1500] = NAN;
+          x[4100] = -INFINITY;
+          x[4999] = NAN;
+        }
+      for (int64_t i = 0; i < n; i++)
+        if (isfinite (x[i]))
+          {
+            finite++;
+            zeros += x[i] == 0.0f;
+            sum += x[i];
+            sumsq += (long double) x[i] * x[i];
+            lo = MIN (lo, x[i]);
+            hi = MAX (hi, x[i]);
+          }
+      for (int64_t i = 0; i < n; i++)
+        if (isfinite (x[i]))
+          dev += (x[i] - sum / finite) * (x[i] - sum / finite);
+
+      g_assert_cmpint (ct_cpu_stats (n, x, 8, bins, &s), ==, CT_STATUS_OK);
+      g_assert_cmpint (s.n_finite, ==, finite);
+      g_assert_cmpint (s.n_nan, ==, with_odd ? 2 : 0);
+      g_assert_cmpint (s.n_inf, ==, with_odd ? 1 : 0);
+      g_assert_cmpint (s.n_zeros, ==, zeros);
+      g_assert_cmpfloat (s.min, ==, lo);
+      g_assert_cmpfloat (s.max, ==, hi);
+      g_assert_cmpfloat_with_epsilon (s.mean, (double) (sum / finite), 1e-12);
+      g_assert_cmpfloat_with_epsilon (s.std, sqrt ((double) (dev / finite)), 1e-12);
+      g_assert_cmpfloat_with_epsilon (s.l2_norm, sqrt ((double) sumsq), 1e-9);
+      for (int b = 0; b < 8; b++)
+        total += bins[b];
+      g_assert_cmpint (total, ==, finite);
+    }
+}
+
 static void
 test_invalid (void)
 {
@@ -141,6 +196,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/non-finite", test_non_finite);
   g_test_add_func ("/stats/empty-and-constant", test_empty_and_constant);
   g_test_add_func ("/stats/precision", test_precision);
+  g_test_add_func ("/stats/blocks", test_blocks);
   g_test_add_func ("/stats/invalid", test_invalid);
   return g_test_run ();
 }
