@@ -142,7 +142,8 @@ typedef struct {
   GArray *stepped;                   /* int */
   GError *error;
   guint64 serial;
-  double compute_us;
+  double compute_us;                 /* in layers since the last snapshot */
+  gint64 mark_us;                    /* when the last snapshot was posted */
 } CtRunWorker;
 
 gpointer ct_run_worker_main (gpointer data);

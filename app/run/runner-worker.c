@@ -35,12 +35,15 @@ set_error (CtRunWorker *worker, GError *error)
 }
 
 static void
-post (CtRunWorker *worker, gint64 started_us)
+post (CtRunWorker *worker)
 {
   CtRunSnapshot *snapshot = ct_run_history_snapshot (worker);
+  gint64 now = g_get_monotonic_time ();
 
-  snapshot->overhead_us = MAX (0.0, (double) (g_get_monotonic_time () - started_us)
-                                    - snapshot->compute_us);
+  /* Everything since the last snapshot (or the command's start) that was
+   * not spent in layers. */
+  snapshot->overhead_us = MAX (0.0, (double) (now - worker->mark_us) - snapshot->compute_us);
+  worker->mark_us = now;
   ct_run_mailbox_post (worker->mailbox, snapshot);
 }
 
@@ -374,15 +377,14 @@ backward_one (CtRunWorker *worker)
 
 /* Finish the forward pass, layer by layer; FALSE on error or interrupt. */
 static gboolean
-finish_forward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us,
-                gboolean post_each)
+finish_forward (CtRunWorker *worker, const CtRunCommand *command, gboolean post_each)
 {
   while ((guint) worker->next_layer < n_layers (worker))
     {
       if (!is_current (worker, command) || !forward_one (worker))
         return FALSE;
       if (post_each && (guint) worker->next_layer < n_layers (worker))
-        post (worker, started_us);
+        post (worker);
     }
   return TRUE;
 }
@@ -407,7 +409,7 @@ any_computes (CtRunWorker *worker, int from)
 }
 
 static void
-do_backward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us)
+do_backward (CtRunWorker *worker, const CtRunCommand *command)
 {
   if (worker->pass == CT_RUN_PASS_BACKWARD && worker->next_layer < 0)
     {
@@ -420,7 +422,7 @@ do_backward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
     {
       if (worker->next_layer == 0)
         begin_forward (worker);
-      if (!finish_forward (worker, command, started_us, FALSE) || !begin_backward (worker))
+      if (!finish_forward (worker, command, FALSE) || !begin_backward (worker))
         return;
     }
   /* Layers that need no backward compute nothing: pass them in the same
@@ -442,7 +444,7 @@ do_backward (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
 }
 
 static void
-do_run_pass (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us)
+do_run_pass (CtRunWorker *worker, const CtRunCommand *command)
 {
   if (worker->pass == CT_RUN_PASS_FORWARD && (guint) worker->next_layer >= n_layers (worker))
     {
@@ -456,7 +458,7 @@ do_run_pass (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
 
   if (worker->pass == CT_RUN_PASS_FORWARD)
     {
-      finish_forward (worker, command, started_us, TRUE);
+      finish_forward (worker, command, TRUE);
       return;
     }
   while (worker->next_layer >= 0 && is_current (worker, command))
@@ -464,7 +466,7 @@ do_run_pass (CtRunWorker *worker, const CtRunCommand *command, gint64 started_us
       if (!backward_one (worker))
         return;
       if (worker->next_layer >= 0)
-        post (worker, started_us);
+        post (worker);
     }
 }
 
@@ -496,18 +498,18 @@ take_config (CtRunWorker *worker, CtRunCommand *command)
 static gboolean
 handle (CtRunWorker *worker, CtRunCommand *command)
 {
-  gint64 started_us = g_get_monotonic_time ();
   gboolean is_step = command->kind == CT_RUN_CMD_FORWARD || command->kind == CT_RUN_CMD_BACKWARD ||
                      command->kind == CT_RUN_CMD_RUN_PASS || command->kind == CT_RUN_CMD_RESET;
 
   if (command->kind == CT_RUN_CMD_QUIT)
     return FALSE;
+  worker->mark_us = g_get_monotonic_time ();
   /* Steps queued before a stop or an edit are dropped. */
   if (is_step && !is_current (worker, command))
     return TRUE;
   if (is_step && !ensure_built (worker))
     {
-      post (worker, started_us);
+      post (worker);
       return TRUE;
     }
 
@@ -517,10 +519,10 @@ handle (CtRunWorker *worker, CtRunCommand *command)
       do_forward (worker);
       break;
     case CT_RUN_CMD_BACKWARD:
-      do_backward (worker, command, started_us);
+      do_backward (worker, command);
       break;
     case CT_RUN_CMD_RUN_PASS:
-      do_run_pass (worker, command, started_us);
+      do_run_pass (worker, command);
       break;
     case CT_RUN_CMD_RESET:
       begin_forward (worker);
@@ -567,7 +569,7 @@ handle (CtRunWorker *worker, CtRunCommand *command)
     default:
       g_assert_not_reached ();
     }
-  post (worker, started_us);
+  post (worker);
   return TRUE;
 }
 

@@ -209,8 +209,8 @@ const char *const *ct_run_snapshot_get_reinitialised (const CtRunSnapshot *snaps
 float ct_run_snapshot_get_loss (const CtRunSnapshot *snapshot);
 /* Why the last command failed, or NULL. Borrowed. */
 const GError *ct_run_snapshot_get_error (const CtRunSnapshot *snapshot);
-/* Microseconds the last command spent in layers, and in everything else
- * the worker did for it (copies, statistics, the snapshot itself). */
+/* Microseconds the worker spent in layers since its previous snapshot,
+ * and in everything else (copies, statistics, this snapshot itself). */
 double ct_run_snapshot_get_compute_us (const CtRunSnapshot *snapshot);
 double ct_run_snapshot_get_overhead_us (const CtRunSnapshot *snapshot);
 
