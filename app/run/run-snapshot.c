@@ -213,9 +213,16 @@ copy_floats (const float *values, gint64 count)
   return g_bytes_new (values, (gsize) count * sizeof (float));
 }
 
+static CtBlobStats *
+stats_of (const float *values, gint64 count, CtBlobStats *known)
+{
+  return known != NULL ? ct_blob_stats_ref (known) : ct_blob_stats_compute (values, count);
+}
+
 CtRunVersion *
 ct_run_version_new (const char *label, int layer_index, const gint64 *dims, guint n_axes,
-                    const float *data, const float *diff)
+                    const float *data, CtBlobStats *data_stats, const float *diff,
+                    CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
   gint64 count = 1;
@@ -228,17 +235,17 @@ ct_run_version_new (const char *label, int layer_index, const gint64 *dims, guin
   version->dims = g_memdup2 (dims, n_axes * sizeof (gint64));
   version->count = count;
   version->data = copy_floats (data, count);
-  version->data_stats = ct_blob_stats_compute (data, count);
+  version->data_stats = stats_of (data, count, data_stats);
   if (diff != NULL)
     {
       version->diff = copy_floats (diff, count);
-      version->diff_stats = ct_blob_stats_compute (diff, count);
+      version->diff_stats = stats_of (diff, count, diff_stats);
     }
   return version;
 }
 
 CtRunVersion *
-ct_run_version_with_diff (CtRunVersion *source, const float *diff)
+ct_run_version_with_diff (CtRunVersion *source, const float *diff, CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
 
@@ -252,7 +259,7 @@ ct_run_version_with_diff (CtRunVersion *source, const float *diff)
   if (diff != NULL)
     {
       version->diff = copy_floats (diff, source->count);
-      version->diff_stats = ct_blob_stats_compute (diff, source->count);
+      version->diff_stats = stats_of (diff, source->count, diff_stats);
     }
   return version;
 }

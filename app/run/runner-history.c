@@ -34,6 +34,20 @@ version_label (CtRunWorker *worker, int layer_index)
                           ct_layer_get_name (ct_net_get_layer (worker->net, (guint) layer_index)));
 }
 
+/* The statistics of the blob as it is now, when they are: the copies made
+ * before an in-place layer then need not compute them again. */
+static CtBlobStats *
+known_data_stats (CtRunBlobTrack *track)
+{
+  return track->data_dirty ? NULL : track->data_stats;
+}
+
+static CtBlobStats *
+known_diff_stats (CtRunBlobTrack *track)
+{
+  return track->diff_dirty ? NULL : track->diff_stats;
+}
+
 static gboolean
 fits_budget (CtRunWorker *worker, CtRunBlobTrack *track, gsize bytes)
 {
@@ -68,7 +82,8 @@ keep_version (CtRunWorker *worker, guint blob_index)
   ct_run_version_unref (track->versions->pdata[v]);
   track->versions->pdata[v] = ct_run_version_new (label, g_array_index (track->writers, int, v),
                                                   ct_blob_get_shape (blob),
-                                                  ct_blob_num_axes (blob), data, NULL);
+                                                  ct_blob_num_axes (blob), data,
+                                                  known_data_stats (track), NULL, NULL);
   mark_stale (track);
 }
 
@@ -103,7 +118,8 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
     {
       if (!fits_budget (worker, track, bytes))
         return;
-      track->versions->pdata[m] = ct_run_version_with_diff (stored, diff);
+      track->versions->pdata[m] = ct_run_version_with_diff (stored, diff,
+                                                            known_diff_stats (track));
       ct_run_version_unref (stored);
     }
   else if ((guint) m + 1 == track->writers->len)
@@ -117,7 +133,9 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
       g_ptr_array_set_size (track->versions, m + 1);
       track->versions->pdata[m] = ct_run_version_new (label, (int) layer_index,
                                                       ct_blob_get_shape (blob),
-                                                      ct_blob_num_axes (blob), data, diff);
+                                                      ct_blob_num_axes (blob), data,
+                                                      known_data_stats (track), diff,
+                                                      known_diff_stats (track));
     }
   mark_stale (track);
 }
@@ -291,8 +309,10 @@ shown_versions (CtRunWorker *worker, guint i)
       CtRunVersion *stored = v < track->versions->len ? track->versions->pdata[v] : NULL;
       gboolean live_diff = diff != NULL && (int) v == track->diff_version;
 
+      /* refresh_stats has just brought the track's statistics up to date. */
       if (stored != NULL)
-        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (stored, diff)
+        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (stored, diff,
+                                                                      track->diff_stats)
                                           : ct_run_version_ref (stored));
       else if (v == k)
         {
@@ -303,7 +323,9 @@ shown_versions (CtRunWorker *worker, guint i)
           if (data != NULL)
             g_ptr_array_add (shown, ct_run_version_new (label, writer, ct_blob_get_shape (blob),
                                                         ct_blob_num_axes (blob), data,
-                                                        live_diff ? diff : NULL));
+                                                        track->data_stats,
+                                                        live_diff ? diff : NULL,
+                                                        live_diff ? track->diff_stats : NULL));
         }
     }
   return shown;

@@ -31,11 +31,16 @@ struct _CtRunSnapshot {
 CtRunSnapshot *ct_run_snapshot_new (void);
 CtRunLayer *ct_run_layer_new (void);
 CtRunBlob *ct_run_blob_new (void);
-/* A version owning copies of DATA and DIFF (may be NULL), with statistics. */
+/* A version owning copies of DATA and DIFF (may be NULL), with their
+ * statistics: DATA_STATS and DIFF_STATS when known (referenced), else
+ * computed. */
 CtRunVersion *ct_run_version_new (const char *label, int layer_index, const gint64 *dims,
-                                  guint n_axes, const float *data, const float *diff);
-/* SOURCE's data with DIFF (copied, may be NULL) as its diff. */
-CtRunVersion *ct_run_version_with_diff (CtRunVersion *source, const float *diff);
+                                  guint n_axes, const float *data, CtBlobStats *data_stats,
+                                  const float *diff, CtBlobStats *diff_stats);
+/* SOURCE's data with DIFF (copied, may be NULL) as its diff, and
+ * DIFF_STATS as above. */
+CtRunVersion *ct_run_version_with_diff (CtRunVersion *source, const float *diff,
+                                        CtBlobStats *diff_stats);
 gsize ct_run_version_bytes (const CtRunVersion *version);
 
 typedef enum {
