@@ -1,12 +1,16 @@
 /* cli-forward.c: `cortado-cli forward --model NET …`: build a net, load
  * weights, fill its inputs, run one forward pass (and optionally one
  * backward pass), print the loss and the outputs, and optionally write
- * every blob to a binary dump that can be compared with Caffe's. */
+ * every blob to a binary dump that can be compared with Caffe's. With
+ * --stats it prints instead every blob's statistics, computed by the same
+ * code as the workbench's inspector (app/run/blob-stats.h), as a table
+ * whose format is documented in --help and must stay stable. */
 #include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "blob-stats.h"
 #include "cli-net-private.h"
 #include "cli-private.h"
 #include "engine-error.h"
@@ -22,6 +26,7 @@ typedef struct {
   char **stages;
   int level;
   gboolean backward;
+  gboolean stats;
   char *dump;
   gint64 seed;
 } ForwardOptions;
@@ -141,6 +146,89 @@ print_outputs (CtNet *net, float loss)
     }
 }
 
+static void
+append_number (GString *line, double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (line, '\t');
+  g_string_append (line, g_ascii_formatd (buf, sizeof buf, "%.9g", value));
+}
+
+/* One row of the --stats table: blob, part, shape, count, min, max, mean,
+ * std, l2, zeros, nan, inf, health, histogram. */
+static void
+print_stats_row (const char *name, const char *part, CtBlob *blob, const CtBlobStats *stats,
+                 const CtBlobStats *data_stats)
+{
+  g_autoptr (GString) line = g_string_new (name);
+  const CtStats *s = &stats->stats;
+
+  g_string_append_printf (line, "\t%s\t", part);
+  if (ct_blob_num_axes (blob) == 0)
+    g_string_append (line, "scalar");
+  for (guint a = 0; a < ct_blob_num_axes (blob); a++)
+    g_string_append_printf (line, "%s%" PRId64, a > 0 ? "x" : "", ct_blob_get_shape (blob)[a]);
+  g_string_append_printf (line, "\t%" PRId64, s->count);
+  append_number (line, s->min);
+  append_number (line, s->max);
+  append_number (line, s->mean);
+  append_number (line, s->std);
+  append_number (line, s->l2_norm);
+  append_number (line, s->zero_share);
+  g_string_append_printf (line, "\t%" PRId64 "\t%" PRId64, s->n_nan, s->n_inf);
+  if (data_stats != NULL)
+    append_number (line, ct_blob_stats_health (data_stats, stats));
+  else
+    g_string_append (line, "\t-");
+  g_string_append_c (line, '\t');
+  for (guint b = 0; b < CT_BLOB_STATS_BINS; b++)
+    g_string_append_printf (line, "%s%" PRId64, b > 0 ? "," : "", stats->histogram[b]);
+  g_string_append_c (line, '\n');
+  /* Not through g_print: names and numbers are not translated text. */
+  ct_cli_write_stdout (line->str, line->len);
+}
+
+/* The header is part of the format: it is never translated. */
+#define STATS_HEADER "blob\tpart\tshape\tcount\tmin\tmax\tmean\tstd\tl2\tzeros\tnan\tinf" \
+                     "\thealth\thistogram\n"
+
+/* The statistics of BLOB's data or diff; NULL with ERROR when its memory
+ * cannot be read. */
+static CtBlobStats *
+blob_stats (CtBlob *blob, gboolean diff, GError **error)
+{
+  const float *values = diff ? ct_blob_cpu_diff (blob, error) : ct_blob_cpu_data (blob, error);
+
+  return values != NULL ? ct_blob_stats_compute (values, ct_blob_count (blob)) : NULL;
+}
+
+static gboolean
+print_stats (CtNet *net, gboolean backward, GError **error)
+{
+  ct_cli_write_stdout (STATS_HEADER, strlen (STATS_HEADER));
+  for (guint i = 0; i < ct_net_n_blobs (net); i++)
+    {
+      CtBlob *blob = ct_net_get_blob (net, i);
+      const char *name = ct_net_get_blob_name (net, i);
+      g_autoptr (CtBlobStats) data_stats = blob_stats (blob, FALSE, error);
+      g_autoptr (CtBlobStats) diff_stats = NULL;
+
+      if (data_stats == NULL)
+        return FALSE;
+      print_stats_row (name, "data", blob, data_stats, NULL);
+      /* Diffs only where backward computes one, as the inspector shows. */
+      if (!backward || (!ct_net_blob_need_backward (net, i) &&
+                        ct_net_blob_loss_weight (net, i) == 0.0f))
+        continue;
+      diff_stats = blob_stats (blob, TRUE, error);
+      if (diff_stats == NULL)
+        return FALSE;
+      print_stats_row (name, "diff", blob, diff_stats, data_stats);
+    }
+  return TRUE;
+}
+
 /* Upgrade notes as plain lines, as the other non-Caffe verbs print them. */
 static void
 print_note (const char *model, const char *note)
@@ -176,7 +264,13 @@ run (const ForwardOptions *o, Caffe__Phase phase, GError **error)
     return FALSE;
   if (o->backward && !ct_net_backward (net, error))
     return FALSE;
-  print_outputs (net, loss);
+  if (o->stats)
+    {
+      if (!print_stats (net, o->backward, error))
+        return FALSE;
+    }
+  else
+    print_outputs (net, loss);
   if (o->dump != NULL && !ct_net_write_dump (net, loss, o->dump, error))
     return FALSE;
   return TRUE;
@@ -205,6 +299,8 @@ ct_cli_forward (int argc, char **argv)
       N_("BLOB=FILE") },
     { "backward", 'b', 0, G_OPTION_ARG_NONE, &o.backward,
       N_("Run a backward pass after the forward pass"), NULL },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
+      N_("Print every blob's statistics instead of the outputs (the table below)"), NULL },
     { "dump", 'd', 0, G_OPTION_ARG_FILENAME, &o.dump,
       N_("Write every blob's data and diff, then every parameter, to a binary dump"),
       N_("FILE") },
@@ -214,14 +310,27 @@ ct_cli_forward (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
+  g_autofree char *summary = NULL;
   Caffe__Phase phase = CAFFE__PHASE__TEST;
   int status = CT_CLI_EXIT_OK;
 
+  summary = g_strconcat (_("Build a net, load weights, fill its inputs, run a forward "
+                            "pass (and a backward pass with --backward) and print the "
+                            "loss and the net's outputs. Inputs not filled are zeros."),
+                         "\n\n",
+                         _("With --stats, print instead the statistics the workbench's "
+                           "inspector shows, as tab-separated lines after a header line "
+                           "(never translated): blob, part (data; with --backward also diff, "
+                           "for blobs that get a gradient), shape (AxBxC, or scalar), count, "
+                           "min, max, mean, std (population), l2 (norm), zeros (share of "
+                           "exact zeros), nan and inf (counts), health (‖diff‖/‖data‖ on diff "
+                           "lines, nan when either holds a NaN or an Inf; - on data lines) "
+                           "and histogram (32 comma-separated counts over [min, max]). Min, "
+                           "max, mean, std and l2 are over the finite values. Blobs come in "
+                           "the net's order; a blob computed in place shows its final value."),
+                         NULL);
   context = ct_cli_context_new ("forward", NULL,
-                                _("Build a net, load weights, fill its inputs, run a forward "
-                                  "pass (and a backward pass with --backward) and print the "
-                                  "loss and the net's outputs. Inputs not filled are zeros."),
-                                entries);
+                                summary, entries);
   if (!ct_cli_parse (context, &argc, &argv))
     status = CT_CLI_EXIT_USAGE;
   else if (argc > 1)

@@ -1,8 +1,9 @@
 /* test-cli-net.c: the cortado-cli verbs that build and run nets, run as a
  * user runs them (CT_CLI names the built tool): `forward` reproducing the
  * reference dump of real Caffe record by record and classifying the four
- * Fashion-MNIST images, `check --shapes` (table and TSV), `layers`, and
- * their errors and exit codes. */
+ * Fashion-MNIST images, `forward --stats` against hand-computed
+ * statistics, `check --shapes` (table and TSV), `layers`, and their errors
+ * and exit codes. */
 #include <math.h>
 #include <string.h>
 #include <glib.h>
@@ -187,6 +188,92 @@ test_layers (void)
   g_assert_true (g_str_has_prefix (table.out, "TYPE"));
 }
 
+static char *
+write_floats (const char *dir, const char *name, const float *values, gsize n)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  /* Little-endian float32, as --input reads (the test machines are). */
+  g_assert_cmpint (G_BYTE_ORDER, ==, G_LITTLE_ENDIAN);
+  g_assert_true (g_file_set_contents (path, (const char *) values, (gssize) (n * sizeof (float)),
+                                      &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* x = (1, -2, 0, 3) → ReLU → y = (1, 0, 0, 3) → loss = sum y = 4, so the
+ * diffs are 1 for y and the loss, and (1, 0, 0, 1) for x. Every number
+ * below is worked out by hand: x's mean 0.5, deviations ±0.5 and ±2.5, so
+ * std √(13/4); y's std √(6/4); health ‖dx‖/‖x‖ = √2/√14, ‖dy‖/‖y‖ = 2/√10;
+ * x's histogram over [-2, 3] in 32 bins of 5/32 puts -2, 0, 1 and 3 in
+ * bins 0, 12, 19 and 31. */
+static void
+test_forward_stats (void)
+{
+  static const char net[] =
+    "name: 'stats' force_backward: true\n"
+    "layer { name: 'x' type: 'Input' top: 'x' input_param { shape { dim: 1 dim: 4 } } }\n"
+    "layer { name: 'r' type: 'ReLU' bottom: 'x' top: 'y' }\n"
+    "layer { name: 'loss' type: 'Reduction' bottom: 'y' top: 'loss' loss_weight: 1\n"
+    "  reduction_param { operation: SUM } }\n";
+  static const char want[] =
+    "blob\tpart\tshape\tcount\tmin\tmax\tmean\tstd\tl2\tzeros\tnan\tinf\thealth"
+    "\thistogram\n"
+    "x\tdata\t1x4\t4\t-2\t3\t0.5\t1.80277564\t3.74165739\t0.25\t0\t0\t-\t"
+    "1,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,1\n"
+    "x\tdiff\t1x4\t4\t0\t1\t0.5\t0.5\t1.41421356\t0.5\t0\t0\t0.377964473\t"
+    "2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2\n"
+    "y\tdata\t1x4\t4\t0\t3\t1\t1.22474487\t3.16227766\t0.5\t0\t0\t-\t"
+    "2,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n"
+    "y\tdiff\t1x4\t4\t1\t1\t1\t0\t2\t0\t0\t0\t0.632455532\t"
+    "4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+    "loss\tdata\tscalar\t1\t4\t4\t4\t0\t4\t0\t0\t0\t-\t"
+    "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+    "loss\tdiff\tscalar\t1\t1\t1\t1\t0\t1\t0\t0\t0\t0.25\t"
+    "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n";
+  static const float x[] = { 1, -2, 0, 3 };
+  static const float odd[] = { NAN, -INFINITY, 4, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ct-cli-stats-XXXXXX", &error);
+  g_autofree char *model = g_build_filename (dir, "net.prototxt", NULL);
+  g_autofree char *x_path = write_floats (dir, "x.f32", x, 4);
+  g_autofree char *odd_path = write_floats (dir, "odd.f32", odd, 4);
+  g_autofree char *x_arg = g_strconcat ("x=", x_path, NULL);
+  g_autofree char *odd_arg = g_strconcat ("x=", odd_path, NULL);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (model, net, -1, &error));
+  {
+    g_auto (CtCliRun) run = ct_cli_run ("forward", "--model", model, "--input", x_arg, "--stats",
+                                        "--backward", NULL);
+    g_auto (CtCliRun) forward_only = ct_cli_run ("forward", "--model", model, "--input", x_arg,
+                                                 "--stats", NULL);
+    /* NaN and infinities are counted, and left out of the moments: the
+     * finite values are 4 and 0. */
+    g_auto (CtCliRun) nonfinite = ct_cli_run ("forward", "--model", model, "--input", odd_arg,
+                                              "--stats", NULL);
+    g_auto (GStrv) lines = NULL;
+
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpstr (run.out, ==, want);
+    g_assert_cmpint (forward_only.status, ==, 0);
+    lines = g_strsplit (forward_only.out, "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, 5); /* header, x, y, loss, "" */
+    g_assert_true (g_str_has_prefix (lines[1], "x\tdata\t"));
+    g_assert_true (g_str_has_prefix (lines[2], "y\tdata\t"));
+    g_assert_cmpint (nonfinite.status, ==, 0);
+    g_assert_nonnull (strstr (nonfinite.out,
+                              "\nx\tdata\t1x4\t4\t0\t4\t2\t2\t4\t0.25\t1\t1\t-\t"
+                              "1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+                              "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\n"));
+  }
+  g_unlink (x_path);
+  g_unlink (odd_path);
+  g_unlink (model);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -197,6 +284,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-net/forward/dump", test_forward_dump);
   g_test_add_func ("/cli-net/forward/inputs", test_forward_inputs);
   g_test_add_func ("/cli-net/forward/usage", test_forward_usage);
+  g_test_add_func ("/cli-net/forward/stats", test_forward_stats);
   g_test_add_func ("/cli-net/check-shapes/tsv", test_check_shapes_tsv);
   g_test_add_func ("/cli-net/check-shapes/table", test_check_shapes_table);
   g_test_add_func ("/cli-net/layers", test_layers);

@@ -1,0 +1,275 @@
+/* run-snapshot.c: CtRunSnapshot and CtRunVersion, the immutable copies the
+ * runner's worker hands to the window. Both are atomically reference
+ * counted: the worker creates them, the main context reads and drops them,
+ * and versions and statistics that did not change are shared by
+ * consecutive snapshots. */
+#include <string.h>
+
+#include "runner-private.h"
+
+static void
+layer_free (gpointer data)
+{
+  CtRunLayer *layer = data;
+
+  g_free (layer->name);
+  g_free (layer->type);
+  g_free (layer->bottoms);
+  g_free (layer->tops);
+  g_clear_pointer (&layer->params, g_ptr_array_unref);
+  g_free (layer);
+}
+
+CtRunLayer *
+ct_run_layer_new (void)
+{
+  return g_new0 (CtRunLayer, 1);
+}
+
+static void
+blob_free (gpointer data)
+{
+  CtRunBlob *blob = data;
+
+  g_free (blob->name);
+  g_free (blob->dims);
+  ct_blob_stats_unref (blob->data_stats);
+  ct_blob_stats_unref (blob->diff_stats);
+  g_clear_pointer (&blob->versions, g_ptr_array_unref);
+  g_free (blob);
+}
+
+CtRunBlob *
+ct_run_blob_new (void)
+{
+  return g_new0 (CtRunBlob, 1);
+}
+
+static void
+snapshot_clear (gpointer data)
+{
+  CtRunSnapshot *snapshot = data;
+
+  g_array_unref (snapshot->stepped);
+  g_strfreev (snapshot->reinitialised);
+  g_clear_error (&snapshot->error);
+  g_ptr_array_unref (snapshot->layers);
+  g_ptr_array_unref (snapshot->blobs);
+  g_hash_table_unref (snapshot->blob_index);
+}
+
+CtRunSnapshot *
+ct_run_snapshot_new (void)
+{
+  CtRunSnapshot *snapshot = g_atomic_rc_box_new0 (CtRunSnapshot);
+
+  snapshot->stepped = g_array_new (FALSE, FALSE, sizeof (int));
+  snapshot->layers = g_ptr_array_new_with_free_func (layer_free);
+  snapshot->blobs = g_ptr_array_new_with_free_func (blob_free);
+  snapshot->blob_index = g_hash_table_new (g_str_hash, g_str_equal);
+  snapshot->next_layer = 0;
+  return snapshot;
+}
+
+CtRunSnapshot *
+ct_run_snapshot_ref (CtRunSnapshot *snapshot)
+{
+  return g_atomic_rc_box_acquire (snapshot);
+}
+
+void
+ct_run_snapshot_unref (CtRunSnapshot *snapshot)
+{
+  if (snapshot != NULL)
+    g_atomic_rc_box_release_full (snapshot, snapshot_clear);
+}
+
+guint64
+ct_run_snapshot_get_serial (const CtRunSnapshot *snapshot)
+{
+  return snapshot->serial;
+}
+
+CtRunPass
+ct_run_snapshot_get_pass (const CtRunSnapshot *snapshot)
+{
+  return snapshot->pass;
+}
+
+int
+ct_run_snapshot_get_next_layer (const CtRunSnapshot *snapshot)
+{
+  return snapshot->next_layer;
+}
+
+const int *
+ct_run_snapshot_get_stepped (const CtRunSnapshot *snapshot, guint *len)
+{
+  *len = snapshot->stepped->len;
+  return (const int *) (gpointer) snapshot->stepped->data;
+}
+
+gboolean
+ct_run_snapshot_get_invalidated (const CtRunSnapshot *snapshot)
+{
+  return snapshot->invalidated;
+}
+
+const char *const *
+ct_run_snapshot_get_reinitialised (const CtRunSnapshot *snapshot)
+{
+  return (const char *const *) snapshot->reinitialised;
+}
+
+float
+ct_run_snapshot_get_loss (const CtRunSnapshot *snapshot)
+{
+  return snapshot->loss;
+}
+
+const GError *
+ct_run_snapshot_get_error (const CtRunSnapshot *snapshot)
+{
+  return snapshot->error;
+}
+
+double
+ct_run_snapshot_get_compute_us (const CtRunSnapshot *snapshot)
+{
+  return snapshot->compute_us;
+}
+
+double
+ct_run_snapshot_get_overhead_us (const CtRunSnapshot *snapshot)
+{
+  return snapshot->overhead_us;
+}
+
+guint
+ct_run_snapshot_n_layers (const CtRunSnapshot *snapshot)
+{
+  return snapshot->layers->len;
+}
+
+const CtRunLayer *
+ct_run_snapshot_get_layer (const CtRunSnapshot *snapshot, guint i)
+{
+  g_return_val_if_fail (i < snapshot->layers->len, NULL);
+  return snapshot->layers->pdata[i];
+}
+
+guint
+ct_run_snapshot_n_blobs (const CtRunSnapshot *snapshot)
+{
+  return snapshot->blobs->len;
+}
+
+const CtRunBlob *
+ct_run_snapshot_get_blob (const CtRunSnapshot *snapshot, guint i)
+{
+  g_return_val_if_fail (i < snapshot->blobs->len, NULL);
+  return snapshot->blobs->pdata[i];
+}
+
+const CtRunBlob *
+ct_run_snapshot_find_blob (const CtRunSnapshot *snapshot, const char *name)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (snapshot->blob_index, name));
+
+  return index > 0 ? snapshot->blobs->pdata[index - 1] : NULL;
+}
+
+/* Versions */
+
+static void
+version_clear (gpointer data)
+{
+  CtRunVersion *version = data;
+
+  g_free (version->label);
+  g_free (version->dims);
+  g_bytes_unref (version->data);
+  g_clear_pointer (&version->diff, g_bytes_unref);
+  ct_blob_stats_unref (version->data_stats);
+  ct_blob_stats_unref (version->diff_stats);
+}
+
+CtRunVersion *
+ct_run_version_ref (CtRunVersion *version)
+{
+  return g_atomic_rc_box_acquire (version);
+}
+
+void
+ct_run_version_unref (CtRunVersion *version)
+{
+  if (version != NULL)
+    g_atomic_rc_box_release_full (version, version_clear);
+}
+
+static GBytes *
+copy_floats (const float *values, gint64 count)
+{
+  return g_bytes_new (values, (gsize) count * sizeof (float));
+}
+
+static CtBlobStats *
+stats_of (const float *values, gint64 count, CtBlobStats *known)
+{
+  return known != NULL ? ct_blob_stats_ref (known) : ct_blob_stats_compute (values, count);
+}
+
+CtRunVersion *
+ct_run_version_new (const char *label, int layer_index, const gint64 *dims, guint n_axes,
+                    const float *data, CtBlobStats *data_stats, const float *diff,
+                    CtBlobStats *diff_stats)
+{
+  CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
+  gint64 count = 1;
+
+  for (guint i = 0; i < n_axes; i++)
+    count *= dims[i];
+  version->label = g_strdup (label);
+  version->layer_index = layer_index;
+  version->n_axes = n_axes;
+  version->dims = g_memdup2 (dims, n_axes * sizeof (gint64));
+  version->count = count;
+  version->data = copy_floats (data, count);
+  version->data_stats = stats_of (data, count, data_stats);
+  if (diff != NULL)
+    {
+      version->diff = copy_floats (diff, count);
+      version->diff_stats = stats_of (diff, count, diff_stats);
+    }
+  return version;
+}
+
+CtRunVersion *
+ct_run_version_with_diff (CtRunVersion *source, const float *diff, CtBlobStats *diff_stats)
+{
+  CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
+
+  version->label = g_strdup (source->label);
+  version->layer_index = source->layer_index;
+  version->n_axes = source->n_axes;
+  version->dims = g_memdup2 (source->dims, source->n_axes * sizeof (gint64));
+  version->count = source->count;
+  version->data = g_bytes_ref (source->data);
+  version->data_stats = ct_blob_stats_ref (source->data_stats);
+  if (diff != NULL)
+    {
+      version->diff = copy_floats (diff, source->count);
+      version->diff_stats = stats_of (diff, source->count, diff_stats);
+    }
+  return version;
+}
+
+gsize
+ct_run_version_bytes (const CtRunVersion *version)
+{
+  gsize bytes = g_bytes_get_size (version->data);
+
+  if (version->diff != NULL)
+    bytes += g_bytes_get_size (version->diff);
+  return bytes;
+}

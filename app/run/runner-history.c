@@ -1,0 +1,436 @@
+/* runner-history.c: what the worker knows of each blob during a pass, and
+ * the snapshot built from it.
+ *
+ * The net's observers, called by the engine before and after each layer,
+ * keep that knowledge: which blobs hold data and diffs in this pass, which
+ * statistics are stale, which layers wrote each blob (version i of a blob
+ * is its value as writers[i]'s top: conv1, then relu1 in place), and the
+ * copies of watched blobs that an in-place layer is about to overwrite.
+ * Copies of past versions count against the history budget; one that
+ * would go past it is not kept (the snapshot says the history was cut). */
+#include <glib/gi18n-lib.h>
+
+#include "runner-private.h"
+
+static CtRunBlobTrack *
+track_at (CtRunWorker *worker, guint blob_index)
+{
+  g_assert (blob_index < worker->n_blobs);
+  return &worker->blobs[blob_index];
+}
+
+static void
+mark_stale (CtRunBlobTrack *track)
+{
+  g_clear_pointer (&track->shown, g_ptr_array_unref);
+}
+
+static char *
+version_label (CtRunWorker *worker, int layer_index)
+{
+  /* TRANSLATORS: a version of a blob, named by the layer that wrote it:
+   * "after relu1" */
+  return g_strdup_printf (_("after %s"),
+                          ct_layer_get_name (ct_net_get_layer (worker->net, (guint) layer_index)));
+}
+
+/* The statistics of the blob as it is now, when they are: the copies made
+ * before an in-place layer then need not compute them again. */
+static CtBlobStats *
+known_data_stats (CtRunBlobTrack *track)
+{
+  return track->data_dirty ? NULL : track->data_stats;
+}
+
+static CtBlobStats *
+known_diff_stats (CtRunBlobTrack *track)
+{
+  return track->diff_dirty ? NULL : track->diff_stats;
+}
+
+static gboolean
+fits_budget (CtRunWorker *worker, CtRunBlobTrack *track, gsize bytes)
+{
+  if (worker->history_bytes + bytes > worker->budget)
+    {
+      track->history_cut = TRUE;
+      return FALSE;
+    }
+  worker->history_bytes += bytes;
+  return TRUE;
+}
+
+/* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
+static void
+keep_version (CtRunWorker *worker, guint blob_index)
+{
+  CtRunBlobTrack *track = track_at (worker, blob_index);
+  CtBlob *blob = ct_net_get_blob (worker->net, blob_index);
+  guint v = track->writers->len;
+  const float *data;
+  g_autofree char *label = NULL;
+
+  if (!track->watched || !track->has_data || v == 0)
+    return;
+  v--;
+  data = ct_blob_cpu_data (blob, NULL);
+  if (data == NULL || !fits_budget (worker, track, (gsize) ct_blob_count (blob) * sizeof (float)))
+    return;
+  label = version_label (worker, g_array_index (track->writers, int, v));
+  if (track->versions->len <= v)
+    g_ptr_array_set_size (track->versions, (int) v + 1);
+  ct_run_version_unref (track->versions->pdata[v]);
+  track->versions->pdata[v] = ct_run_version_new (label, g_array_index (track->writers, int, v),
+                                                  ct_blob_get_shape (blob),
+                                                  ct_blob_num_axes (blob), data,
+                                                  known_data_stats (track), NULL, NULL);
+  mark_stale (track);
+}
+
+static int
+version_of_layer (CtRunBlobTrack *track, guint layer_index)
+{
+  for (guint i = track->writers->len; i-- > 0;)
+    if (g_array_index (track->writers, int, i) == (int) layer_index)
+      return (int) i;
+  return -1;
+}
+
+/* Before in-place LAYER_INDEX's backward overwrites BLOB_INDEX's diff: the
+ * diff now is the gradient with respect to that layer's output. */
+static void
+freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
+{
+  CtRunBlobTrack *track = track_at (worker, blob_index);
+  CtBlob *blob = ct_net_get_blob (worker->net, blob_index);
+  gsize bytes = (gsize) ct_blob_count (blob) * sizeof (float);
+  int m = version_of_layer (track, layer_index);
+  const float *diff, *data;
+  CtRunVersion *stored;
+
+  if (!track->watched || !track->has_diff || m < 0)
+    return;
+  diff = ct_blob_cpu_diff (blob, NULL);
+  if (diff == NULL)
+    return;
+  stored = (guint) m < track->versions->len ? track->versions->pdata[m] : NULL;
+  if (stored != NULL)
+    {
+      if (!fits_budget (worker, track, bytes))
+        return;
+      track->versions->pdata[m] = ct_run_version_with_diff (stored, diff,
+                                                            known_diff_stats (track));
+      ct_run_version_unref (stored);
+    }
+  else if ((guint) m + 1 == track->writers->len)
+    {
+      g_autofree char *label = NULL;
+
+      data = ct_blob_cpu_data (blob, NULL);
+      if (data == NULL || !fits_budget (worker, track, 2 * bytes))
+        return;
+      label = version_label (worker, (int) layer_index);
+      g_ptr_array_set_size (track->versions, m + 1);
+      track->versions->pdata[m] = ct_run_version_new (label, (int) layer_index,
+                                                      ct_blob_get_shape (blob),
+                                                      ct_blob_num_axes (blob), data,
+                                                      known_data_stats (track), diff,
+                                                      known_diff_stats (track));
+    }
+  mark_stale (track);
+}
+
+static void
+observe (CtNet *net, CtNetEvent event, guint layer_index, gpointer user_data)
+{
+  CtRunWorker *worker = user_data;
+  guint n_bottoms, n_tops;
+  const guint *bottoms = ct_net_get_bottom_ids (net, layer_index, &n_bottoms);
+  const guint *tops = ct_net_get_top_ids (net, layer_index, &n_tops);
+  gboolean computes = ct_net_layer_need_backward (net, layer_index);
+
+  switch (event)
+    {
+    case CT_NET_EVENT_BEFORE_FORWARD:
+      for (guint j = 0; j < n_tops && j < n_bottoms; j++)
+        if (tops[j] == bottoms[j])
+          keep_version (worker, tops[j]);
+      break;
+    case CT_NET_EVENT_AFTER_FORWARD:
+      for (guint j = 0; j < n_tops; j++)
+        {
+          CtRunBlobTrack *track = track_at (worker, tops[j]);
+          int writer = (int) layer_index;
+
+          track->has_data = TRUE;
+          track->data_dirty = TRUE;
+          g_array_append_val (track->writers, writer);
+          track->diff_version = (int) track->writers->len - 1;
+          mark_stale (track);
+        }
+      break;
+    case CT_NET_EVENT_BEFORE_BACKWARD:
+      for (guint j = 0; computes && j < n_tops && j < n_bottoms; j++)
+        if (tops[j] == bottoms[j])
+          freeze_diff (worker, tops[j], layer_index);
+      break;
+    case CT_NET_EVENT_AFTER_BACKWARD:
+      if (computes)
+        ct_run_params_after_backward (worker, layer_index);
+      for (guint j = 0; computes && j < n_bottoms; j++)
+        {
+          CtRunBlobTrack *track = track_at (worker, bottoms[j]);
+
+          if (!ct_net_bottom_need_backward (net, layer_index, j))
+            continue;
+          track->has_diff = TRUE;
+          track->diff_dirty = TRUE;
+          if (j < n_tops && tops[j] == bottoms[j])
+            track->diff_version = version_of_layer (track, layer_index) - 1;
+          mark_stale (track);
+        }
+      break;
+    default:
+      break;
+    }
+}
+
+void
+ct_run_history_attach (CtRunWorker *worker)
+{
+  worker->n_blobs = ct_net_n_blobs (worker->net);
+  worker->blobs = g_new0 (CtRunBlobTrack, worker->n_blobs);
+  for (guint i = 0; i < worker->n_blobs; i++)
+    {
+      CtRunBlobTrack *track = &worker->blobs[i];
+
+      track->writers = g_array_new (FALSE, FALSE, sizeof (int));
+      track->versions = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_run_version_unref);
+      track->watched = g_hash_table_contains (worker->watch, ct_net_get_blob_name (worker->net, i));
+      track->diff_version = -1;
+    }
+  ct_net_add_observer (worker->net, observe, worker, NULL);
+}
+
+static void
+clear_track (CtRunBlobTrack *track)
+{
+  track->has_data = track->has_diff = FALSE;
+  track->data_dirty = track->diff_dirty = FALSE;
+  g_clear_pointer (&track->data_stats, ct_blob_stats_unref);
+  g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
+  g_array_set_size (track->writers, 0);
+  g_ptr_array_set_size (track->versions, 0);
+  track->diff_version = -1;
+  track->history_cut = FALSE;
+  mark_stale (track);
+}
+
+void
+ct_run_history_clear_pass (CtRunWorker *worker)
+{
+  for (guint i = 0; i < worker->n_blobs; i++)
+    clear_track (&worker->blobs[i]);
+  worker->history_bytes = 0;
+}
+
+void
+ct_run_history_begin_backward (CtRunWorker *worker)
+{
+  for (guint i = 0; i < worker->n_blobs; i++)
+    {
+      CtRunBlobTrack *track = &worker->blobs[i];
+
+      g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
+      /* A loss's diff holds its weight from the start of backward. */
+      track->has_diff = ct_net_blob_loss_weight (worker->net, i) != 0.0f;
+      track->diff_dirty = track->has_diff;
+      mark_stale (track);
+    }
+}
+
+void
+ct_run_history_drop_unwatched (CtRunWorker *worker)
+{
+  worker->history_bytes = 0;
+  for (guint i = 0; i < worker->n_blobs; i++)
+    {
+      CtRunBlobTrack *track = &worker->blobs[i];
+      gboolean watched = g_hash_table_contains (worker->watch,
+                                                ct_net_get_blob_name (worker->net, i));
+
+      if (watched != track->watched)
+        mark_stale (track);
+      track->watched = watched;
+      if (!watched)
+        {
+          g_ptr_array_set_size (track->versions, 0);
+          track->history_cut = FALSE;
+        }
+      for (guint v = 0; v < track->versions->len; v++)
+        if (track->versions->pdata[v] != NULL)
+          worker->history_bytes += ct_run_version_bytes (track->versions->pdata[v]);
+    }
+}
+
+void
+ct_run_history_free_tracks (CtRunWorker *worker)
+{
+  for (guint i = 0; i < worker->n_blobs; i++)
+    {
+      CtRunBlobTrack *track = &worker->blobs[i];
+
+      clear_track (track);
+      g_array_unref (track->writers);
+      g_ptr_array_unref (track->versions);
+    }
+  g_clear_pointer (&worker->blobs, g_free);
+  worker->n_blobs = 0;
+  worker->history_bytes = 0;
+}
+
+/* The versions of watched blob I as the window sees them now. */
+static GPtrArray *
+shown_versions (CtRunWorker *worker, guint i)
+{
+  CtRunBlobTrack *track = &worker->blobs[i];
+  CtBlob *blob = ct_net_get_blob (worker->net, i);
+  GPtrArray *shown = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_run_version_unref);
+  const float *diff = NULL;
+  guint k;
+
+  if (!track->has_data || track->writers->len == 0)
+    return shown;
+  if (track->has_diff)
+    diff = ct_blob_cpu_diff (blob, NULL);
+  k = track->writers->len - 1;
+  for (guint v = 0; v <= k; v++)
+    {
+      CtRunVersion *stored = v < track->versions->len ? track->versions->pdata[v] : NULL;
+      gboolean live_diff = diff != NULL && (int) v == track->diff_version;
+
+      /* refresh_stats has just brought the track's statistics up to date. */
+      if (stored != NULL)
+        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (stored, diff,
+                                                                      track->diff_stats)
+                                          : ct_run_version_ref (stored));
+      else if (v == k)
+        {
+          const float *data = ct_blob_cpu_data (blob, NULL);
+          int writer = g_array_index (track->writers, int, v);
+          g_autofree char *label = version_label (worker, writer);
+
+          if (data != NULL)
+            g_ptr_array_add (shown, ct_run_version_new (label, writer, ct_blob_get_shape (blob),
+                                                        ct_blob_num_axes (blob), data,
+                                                        track->data_stats,
+                                                        live_diff ? diff : NULL,
+                                                        live_diff ? track->diff_stats : NULL));
+        }
+    }
+  return shown;
+}
+
+static void
+fill_layers (CtRunWorker *worker, CtRunSnapshot *snapshot)
+{
+  for (guint i = 0; i < ct_net_n_layers (worker->net); i++)
+    {
+      CtRunLayer *layer = ct_run_layer_new ();
+      CtLayer *engine_layer = ct_net_get_layer (worker->net, i);
+      const guint *ids;
+
+      layer->name = g_strdup (ct_layer_get_name (engine_layer));
+      layer->type = g_strdup (ct_layer_get_type (engine_layer));
+      layer->state = g_array_index (worker->layer_state, CtRunLayerState, i);
+      layer->need_backward = ct_net_layer_need_backward (worker->net, i);
+      ids = ct_net_get_bottom_ids (worker->net, i, &layer->n_bottoms);
+      layer->bottoms = g_memdup2 (ids, layer->n_bottoms * sizeof (guint));
+      ids = ct_net_get_top_ids (worker->net, i, &layer->n_tops);
+      layer->tops = g_memdup2 (ids, layer->n_tops * sizeof (guint));
+      layer->params = ct_run_params_get (worker, i);
+      g_ptr_array_add (snapshot->layers, layer);
+    }
+}
+
+static void
+refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
+{
+  if (track->has_data && (track->data_dirty || track->data_stats == NULL))
+    {
+      const float *data = ct_blob_cpu_data (blob, NULL);
+
+      g_clear_pointer (&track->data_stats, ct_blob_stats_unref);
+      if (data != NULL)
+        track->data_stats = ct_blob_stats_compute (data, ct_blob_count (blob));
+      track->data_dirty = FALSE;
+    }
+  if (track->has_diff && (track->diff_dirty || track->diff_stats == NULL))
+    {
+      const float *diff = ct_blob_cpu_diff (blob, NULL);
+
+      g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
+      if (diff != NULL)
+        track->diff_stats = ct_blob_stats_compute (diff, ct_blob_count (blob));
+      track->diff_dirty = FALSE;
+    }
+}
+
+static void
+fill_blobs (CtRunWorker *worker, CtRunSnapshot *snapshot)
+{
+  for (guint i = 0; i < worker->n_blobs; i++)
+    {
+      CtRunBlobTrack *track = &worker->blobs[i];
+      CtBlob *engine_blob = ct_net_get_blob (worker->net, i);
+      CtRunBlob *blob = ct_run_blob_new ();
+
+      refresh_stats (engine_blob, track);
+      blob->name = g_strdup (ct_net_get_blob_name (worker->net, i));
+      blob->n_axes = ct_blob_num_axes (engine_blob);
+      blob->dims = g_memdup2 (ct_blob_get_shape (engine_blob), blob->n_axes * sizeof (gint64));
+      blob->count = ct_blob_count (engine_blob);
+      blob->has_data = track->has_data && track->data_stats != NULL;
+      blob->has_diff = track->has_diff && track->diff_stats != NULL;
+      if (blob->has_data)
+        blob->data_stats = ct_blob_stats_ref (track->data_stats);
+      if (blob->has_diff)
+        blob->diff_stats = ct_blob_stats_ref (track->diff_stats);
+      if (blob->has_data && blob->has_diff)
+        blob->health = ct_blob_stats_health (blob->data_stats, blob->diff_stats);
+      blob->watched = track->watched;
+      if (track->watched)
+        {
+          if (track->shown == NULL)
+            track->shown = shown_versions (worker, i);
+          blob->versions = g_ptr_array_ref (track->shown);
+        }
+      blob->history_cut = track->history_cut;
+      g_hash_table_insert (snapshot->blob_index, blob->name, GUINT_TO_POINTER (i + 1));
+      g_ptr_array_add (snapshot->blobs, blob);
+    }
+}
+
+CtRunSnapshot *
+ct_run_history_snapshot (CtRunWorker *worker)
+{
+  CtRunSnapshot *snapshot = ct_run_snapshot_new ();
+
+  snapshot->serial = ++worker->serial;
+  snapshot->pass = worker->pass;
+  snapshot->next_layer = worker->next_layer;
+  g_array_append_vals (snapshot->stepped, worker->stepped->data, worker->stepped->len);
+  g_array_set_size (worker->stepped, 0);
+  snapshot->invalidated = worker->invalidated;
+  snapshot->reinitialised = g_steal_pointer (&worker->reinitialised);
+  snapshot->loss = worker->loss;
+  snapshot->error = g_steal_pointer (&worker->error);
+  snapshot->compute_us = worker->compute_us;
+  worker->compute_us = 0.0;
+  if (worker->net != NULL)
+    {
+      fill_layers (worker, snapshot);
+      fill_blobs (worker, snapshot);
+    }
+  return snapshot;
+}

@@ -1,0 +1,138 @@
+/* runner-params.c: the layers' parameter blobs (weights, biases) as the
+ * snapshots show them: statistics of every layer's, full copies only of
+ * the layers watched. A layer's list is built when a snapshot needs it and
+ * shared by the snapshots that follow until the parameters change: their
+ * data only when the net is built, their diffs when backward begins and
+ * when the layer, or one sharing a parameter with it, runs backward. */
+#include "runner-private.h"
+
+static void
+param_free (gpointer data)
+{
+  CtRunParam *param = data;
+
+  g_free (param->name);
+  g_free (param->dims);
+  ct_blob_stats_unref (param->data_stats);
+  ct_blob_stats_unref (param->diff_stats);
+  g_clear_pointer (&param->data, g_bytes_unref);
+  g_clear_pointer (&param->diff, g_bytes_unref);
+  g_free (param);
+}
+
+void
+ct_run_params_attach (CtRunWorker *worker)
+{
+  worker->params = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_ptr_array_set_size (worker->params, (int) ct_net_n_layers (worker->net));
+}
+
+void
+ct_run_params_free (CtRunWorker *worker)
+{
+  g_clear_pointer (&worker->params, g_ptr_array_unref);
+}
+
+static void
+stale (CtRunWorker *worker, guint layer_index)
+{
+  g_clear_pointer (&worker->params->pdata[layer_index], g_ptr_array_unref);
+}
+
+void
+ct_run_params_stale_all (CtRunWorker *worker)
+{
+  for (guint i = 0; worker->params != NULL && i < worker->params->len; i++)
+    stale (worker, i);
+}
+
+static guint
+owner_of (CtNet *net, guint param_id)
+{
+  int owner = ct_net_get_param_owner (net, param_id);
+
+  return owner < 0 ? param_id : (guint) owner;
+}
+
+void
+ct_run_params_after_backward (CtRunWorker *worker, guint layer_index)
+{
+  CtNet *net = worker->net;
+  guint n = ct_net_n_params (net);
+
+  stale (worker, layer_index);
+  /* Layers sharing a parameter with this one see its diff change too. */
+  for (guint p = 0; p < n; p++)
+    {
+      guint layer, index;
+
+      ct_net_get_param_location (net, p, &layer, &index);
+      if (layer != layer_index)
+        continue;
+      for (guint q = 0; q < n; q++)
+        if (q != p && owner_of (net, q) == owner_of (net, p))
+          {
+            guint other;
+
+            ct_net_get_param_location (net, q, &other, &index);
+            stale (worker, other);
+          }
+    }
+}
+
+static const char *
+param_name (CtNet *net, guint layer_index, guint param_index)
+{
+  for (guint p = 0; p < ct_net_n_params (net); p++)
+    {
+      guint layer, index;
+
+      ct_net_get_param_location (net, p, &layer, &index);
+      if (layer == layer_index && index == param_index)
+        return ct_net_get_param_display_name (net, p);
+    }
+  return "";
+}
+
+static GPtrArray *
+build_params (CtRunWorker *worker, guint layer_index)
+{
+  CtLayer *layer = ct_net_get_layer (worker->net, layer_index);
+  GPtrArray *params = g_ptr_array_new_with_free_func (param_free);
+  gboolean watched = g_hash_table_contains (worker->watch_params, ct_layer_get_name (layer));
+  gboolean with_diff = worker->pass == CT_RUN_PASS_BACKWARD &&
+                       g_array_index (worker->layer_state, CtRunLayerState, layer_index)
+                       == CT_RUN_LAYER_BACKWARD_DONE;
+
+  for (guint k = 0; k < layer->blobs->len; k++)
+    {
+      CtBlob *blob = layer->blobs->pdata[k];
+      CtRunParam *param = g_new0 (CtRunParam, 1);
+      const float *data = ct_blob_cpu_data (blob, NULL);
+      const float *diff = with_diff ? ct_blob_cpu_diff (blob, NULL) : NULL;
+      gsize bytes = (gsize) ct_blob_count (blob) * sizeof (float);
+
+      param->name = g_strdup (param_name (worker->net, layer_index, k));
+      param->n_axes = ct_blob_num_axes (blob);
+      param->dims = g_memdup2 (ct_blob_get_shape (blob), param->n_axes * sizeof (gint64));
+      param->count = ct_blob_count (blob);
+      if (data != NULL)
+        param->data_stats = ct_blob_stats_compute (data, param->count);
+      if (diff != NULL)
+        param->diff_stats = ct_blob_stats_compute (diff, param->count);
+      if (watched && data != NULL)
+        param->data = g_bytes_new (data, bytes);
+      if (watched && diff != NULL)
+        param->diff = g_bytes_new (diff, bytes);
+      g_ptr_array_add (params, param);
+    }
+  return params;
+}
+
+GPtrArray *
+ct_run_params_get (CtRunWorker *worker, guint layer_index)
+{
+  if (worker->params->pdata[layer_index] == NULL)
+    worker->params->pdata[layer_index] = build_params (worker, layer_index);
+  return g_ptr_array_ref (worker->params->pdata[layer_index]);
+}

@@ -1,0 +1,175 @@
+/* runner-private.h: what the runner's files share: the snapshot's layout
+ * (filled by the worker), the commands queued to the worker, the mailbox
+ * through which snapshots reach the main context, and the worker's own
+ * state, which only the worker thread touches. */
+#pragma once
+
+#include <glib.h>
+
+#include "net.h"
+#include "runner.h"
+
+G_BEGIN_DECLS
+
+struct _CtRunSnapshot {
+  guint64 serial;
+  CtRunPass pass;
+  int next_layer;
+  GArray *stepped;         /* int */
+  gboolean invalidated;
+  char **reinitialised;
+  float loss;
+  GError *error;
+  double compute_us;
+  double overhead_us;
+  GPtrArray *layers;       /* CtRunLayer* */
+  GPtrArray *blobs;        /* CtRunBlob* */
+  GHashTable *blob_index;  /* name -> index + 1, over BLOBS */
+};
+
+/* An empty snapshot (no layers, no blobs), to fill before it is shared. */
+CtRunSnapshot *ct_run_snapshot_new (void);
+CtRunLayer *ct_run_layer_new (void);
+CtRunBlob *ct_run_blob_new (void);
+/* A version owning copies of DATA and DIFF (may be NULL), with their
+ * statistics: DATA_STATS and DIFF_STATS when known (referenced), else
+ * computed. */
+CtRunVersion *ct_run_version_new (const char *label, int layer_index, const gint64 *dims,
+                                  guint n_axes, const float *data, CtBlobStats *data_stats,
+                                  const float *diff, CtBlobStats *diff_stats);
+/* SOURCE's data with DIFF (copied, may be NULL) as its diff, and
+ * DIFF_STATS as above. */
+CtRunVersion *ct_run_version_with_diff (CtRunVersion *source, const float *diff,
+                                        CtBlobStats *diff_stats);
+gsize ct_run_version_bytes (const CtRunVersion *version);
+
+typedef enum {
+  CT_RUN_CMD_FORWARD,
+  CT_RUN_CMD_BACKWARD,
+  CT_RUN_CMD_RUN_PASS,
+  CT_RUN_CMD_RESET,
+  CT_RUN_CMD_STOP,
+  CT_RUN_CMD_WATCH,
+  CT_RUN_CMD_WATCH_PARAMS,
+  CT_RUN_CMD_INPUT,
+  CT_RUN_CMD_BUDGET,
+  CT_RUN_CMD_REBUILD,
+  CT_RUN_CMD_CONFIG,
+  CT_RUN_CMD_QUIT,
+} CtRunCommandKind;
+
+/* Values for an input blob. */
+typedef struct {
+  guint n_axes;
+  gint64 *dims;
+  gint64 count;
+  float *values;
+} CtRunInput;
+
+void ct_run_input_free (CtRunInput *input);
+
+typedef struct {
+  CtRunCommandKind kind;
+  int epoch;                    /* the runner's epoch when queued */
+  GBytes *param;                /* REBUILD, CONFIG: the net, packed */
+  CtRunConfig config;           /* CONFIG; WEIGHTS points into WEIGHTS_COPY */
+  char *weights_copy;
+  char **names;                 /* WATCH, WATCH_PARAMS */
+  char *name;                   /* INPUT */
+  CtRunInput *input;            /* INPUT */
+  gsize budget;                 /* BUDGET */
+} CtRunCommand;
+
+void ct_run_command_free (CtRunCommand *command);
+
+/* Shared by the main context and the worker; reference counted because an
+ * idle source may outlive the runner. */
+typedef struct {
+  GMutex lock;
+  GMainContext *context;
+  CtRunSnapshot *pending;   /* not yet taken by the main context */
+  gboolean scheduled;       /* an idle source will take PENDING */
+  gboolean closed;          /* the runner is gone: drop what arrives */
+  CtRunner *runner;
+  CtRunSnapshotFunc func;
+  gpointer user_data;
+} CtRunMailbox;
+
+CtRunMailbox *ct_run_mailbox_ref (CtRunMailbox *mailbox);
+void ct_run_mailbox_unref (CtRunMailbox *mailbox);
+/* From the worker: hand SNAPSHOT (taken) over, replacing one not yet taken. */
+void ct_run_mailbox_post (CtRunMailbox *mailbox, CtRunSnapshot *snapshot);
+
+/* What the worker tracks of each net blob in the current pass. */
+typedef struct {
+  gboolean has_data, has_diff;
+  gboolean data_dirty, diff_dirty;   /* written since the statistics */
+  CtBlobStats *data_stats, *diff_stats;
+  gboolean watched;
+  /* The layers that wrote the blob in this pass, in order: version i is
+   * the blob as layer writers[i]'s top. */
+  GArray *writers;                   /* int */
+  /* Kept versions (watched blobs), by version number; NULL: not kept. */
+  GPtrArray *versions;
+  /* The version the live diff is the gradient of (writers->len - 1 until
+   * an in-place layer's backward has run). */
+  int diff_version;
+  gboolean history_cut;
+  GPtrArray *shown;                  /* the versions last handed over, or NULL: stale */
+} CtRunBlobTrack;
+
+typedef struct {
+  CtRunMailbox *mailbox;
+  GAsyncQueue *queue;
+  const int *epoch;                  /* the runner's, read atomically */
+
+  GBytes *param;                     /* the net, packed (a private copy) */
+  CtRunConfig config;
+  char *weights;
+  CtNet *net;
+  CtNet *old_net;                    /* weights to keep for the next build */
+  gboolean invalidated;
+  char **reinitialised;
+
+  CtRunPass pass;
+  int next_layer;
+  GArray *layer_state;               /* CtRunLayerState */
+  CtRunBlobTrack *blobs;             /* one per net blob */
+  guint n_blobs;
+  float pass_loss, loss;
+
+  GHashTable *watch;                 /* name set */
+  GHashTable *watch_params;          /* layer name set */
+  GPtrArray *params;                 /* per layer: its CtRunParam* (a GPtrArray), or NULL: stale */
+  GHashTable *inputs;                /* name -> CtRunInput* */
+  gsize budget, history_bytes;
+
+  GArray *stepped;                   /* int */
+  GError *error;
+  guint64 serial;
+  double compute_us;                 /* in layers since the last snapshot */
+  gint64 mark_us;                    /* when the last snapshot was posted */
+} CtRunWorker;
+
+gpointer ct_run_worker_main (gpointer data);
+
+/* runner-history.c: the observers that track blobs and keep versions. */
+void ct_run_history_attach (CtRunWorker *worker);
+void ct_run_history_clear_pass (CtRunWorker *worker);
+void ct_run_history_begin_backward (CtRunWorker *worker);
+void ct_run_history_drop_unwatched (CtRunWorker *worker);
+void ct_run_history_free_tracks (CtRunWorker *worker);
+/* runner-params.c: the layers' parameters as snapshots show them. */
+void ct_run_params_attach (CtRunWorker *worker);
+void ct_run_params_free (CtRunWorker *worker);
+void ct_run_params_stale_all (CtRunWorker *worker);
+/* LAYER_INDEX's backward wrote its parameter diffs (and those of the
+ * layers that share them). */
+void ct_run_params_after_backward (CtRunWorker *worker, guint layer_index);
+/* LAYER_INDEX's parameters now (a new reference). */
+GPtrArray *ct_run_params_get (CtRunWorker *worker, guint layer_index);
+
+/* A new snapshot of where the worker is (the worker's error is moved in). */
+CtRunSnapshot *ct_run_history_snapshot (CtRunWorker *worker);
+
+G_END_DECLS
