@@ -69,7 +69,9 @@ relu_forward_range (int64_t begin, int64_t end, int chunk, void *data)
   for (int64_t i = begin; i < end; i++)
     {
       float v = e->x[i];
-      e->out[i] = select_positive (v, v, e->a * v);
+      /* + 0.0f turns the -0 of 0 * (a negative x) into +0, as Caffe's
+       * max(x, 0) + slope * min(x, 0) gives; NaN stays NaN. */
+      e->out[i] = select_positive (v, v, e->a * v) + 0.0f;
     }
 }
 

@@ -213,6 +213,17 @@ test_relu (void)
   check_forward (&param, CAFFE__PHASE__TEST, in, leaky, 5);
   check_gradient_gaussian (&param, 0.0f, 0.01f);
   check_in_place (&param, CAFFE__PHASE__TRAIN, x);
+
+  /* Caffe's max(x, 0) + 0 * min(x, 0) is +0 for a negative x, bit for bit;
+   * NaN stays NaN. */
+  {
+    const float xs[] = { -3.0f, NAN };
+    float ys[2];
+
+    g_assert_cmpint (ct_cpu_relu_forward (2, 0.0f, xs, ys), ==, CT_STATUS_OK);
+    g_assert_true (ys[0] == 0.0f && !signbit (ys[0]));
+    g_assert_true (isnan (ys[1]));
+  }
 }
 
 /* ---- PReLU ---- */
