@@ -353,11 +353,15 @@ ct_plot_get_x_range (CtPlot *plot, double *lo, double *hi)
     return FALSE;
   /* Whole tick steps at both ends: the axis stays put while points
    * arrive, so the decimated columns can be extended, not rebuilt. */
-  step = ct_plot_nice_step (MAX (x_max - x_min, 1e-9), 8);
+  step = ct_plot_nice_step (x_max > x_min ? x_max - x_min : MAX (fabs (x_max), 1.0), 8);
   *lo = floor (x_min / step) * step;
   *hi = ceil (x_max / step) * step;
+  /* A single x: a step on either side. */
   if (*hi <= *lo)
-    *hi = *lo + step;
+    {
+      *lo -= step;
+      *hi += step;
+    }
   return TRUE;
 }
 

@@ -64,7 +64,7 @@ ct_plot_ticks_log (double lo, double hi, int max_ticks, CtPlotTicks *ticks)
     }
   first = (int) ceil (log10 (lo) - 1e-9);
   last = (int) floor (log10 (hi) + 1e-9);
-  /* Less than two decades inside: linear ticks read better. */
+  /* Fewer than two powers of ten inside: linear ticks read better. */
   if (last - first < 1)
     {
       ct_plot_ticks_linear (lo, hi, max_ticks, ticks);
