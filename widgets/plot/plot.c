@@ -827,3 +827,10 @@ ct_plot_get_column_extends (const CtPlot *plot)
 {
   return plot->column_extends;
 }
+
+void
+ct_plot_invalidate (CtPlot *plot)
+{
+  for (guint i = 0; i < plot->series->len; i++)
+    ct_plot_columns_clear (&((CtPlotSeries *) g_ptr_array_index (plot->series, i))->columns);
+}

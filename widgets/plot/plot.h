@@ -200,6 +200,8 @@ void ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height,
  * builds and incremental extensions since the plot was made. */
 guint ct_plot_get_column_builds (const CtPlot *plot);
 guint ct_plot_get_column_extends (const CtPlot *plot);
+/* Drop every series' columns, as a change of view would. */
+void ct_plot_invalidate (CtPlot *plot);
 
 /* CSV: see plot-export.c for the format. */
 char *ct_plot_csv_text (CtPlot *plot);
