@@ -316,18 +316,6 @@ on_leave (GtkEventControllerMotion *motion, CtPlotView *self)
 }
 
 static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard,
-                  GtkTooltip *tooltip, gpointer data)
-{
-  CtPlotView *self = CT_PLOT_VIEW (widget);
-
-  if (keyboard || self->hover_text == NULL || self->drag != DRAG_NONE)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, self->hover_text);
-  return TRUE;
-}
-
-static gboolean
 on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, CtPlotView *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
@@ -499,7 +487,7 @@ ct_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           cairo_stroke (cr);
         }
       else if (self->hover_text != NULL)
-        ct_plot_draw_hover (self->plot, cr, width, height, self->hover_x);
+        ct_plot_draw_hover (self->plot, cr, width, height, self->hover_x, TRUE);
       cairo_destroy (cr);
     }
 }
@@ -660,8 +648,6 @@ ct_plot_view_init (CtPlotView *self)
   self->plot = ct_plot_new ();
   self->hover_x = -1;
   gtk_widget_set_focusable (widget, TRUE);
-  gtk_widget_set_has_tooltip (widget, TRUE);
-  g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);

@@ -7,8 +7,8 @@
  * callback redraws at most once per frame.
  *
  * Reading: the pointer shows a vertical line with the nearest point of
- * each series marked, and the readout is the `hover-text` property (and
- * the tooltip). The wheel zooms around the pointer, a pinch zooms, a
+ * each series marked and the readout in a box beside it; the readout is
+ * also the `hover-text` property. The wheel zooms around the pointer, a pinch zooms, a
  * drag pans, a drag with Ctrl (or with the secondary button) zooms into
  * the rectangle, a double click autoscales again. Keys: + and - zoom,
  * the arrows pan, Home autoscales, L toggles the log scale. The

@@ -179,21 +179,39 @@ draw_series (CtPlot *plot, cairo_t *cr, CtPlotSeries *s, const CtPlotRect *r,
 #undef PY
 }
 
+/* One legend entry: a short line in the series' style, then LABEL. */
+static double
+legend_entry (CtPlot *plot, cairo_t *cr, PangoLayout *layout, const CtPlotSeries *s,
+              const char *label, double x, double y)
+{
+  set_series_source (cr, s);
+  cairo_set_line_width (cr, s->style == CT_PLOT_LINE_THIN ? 1.5 : 2.5);
+  cairo_move_to (cr, x, y + 8);
+  cairo_line_to (cr, x + 16, y + 8);
+  cairo_stroke (cr);
+  return x + 20 + show_text (plot, cr, layout, label, x + 20, y, -1, s->faded ? 0.6 : 1.0) + 14;
+}
+
+/* The panel's title, then an entry per series of the current run, then
+ * one per earlier run (its run label, faded), clipped to the panel's
+ * width. */
 static void
 draw_legend (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const CtPlotRect *r)
 {
   CtPlotPanel *p = g_ptr_array_index (plot->panels, panel);
   double y = r->y - CT_PLOT_LEGEND_HEIGHT + 3, x = r->x;
-  PangoFontDescription *bold = pango_font_description_from_string ("Sans Bold 9");
-  const PangoFontDescription *normal = pango_layout_get_font_description (layout);
-  PangoFontDescription *saved = pango_font_description_copy (normal);
+  g_autoptr(PangoFontDescription) bold = pango_font_description_from_string ("Sans Bold 9");
+  g_autoptr(PangoFontDescription) saved = pango_font_description_copy (
+    pango_layout_get_font_description (layout));
+  g_autoptr(GPtrArray) runs = g_ptr_array_new ();
 
+  cairo_save (cr);
+  cairo_rectangle (cr, r->x, r->y - CT_PLOT_LEGEND_HEIGHT, r->width, CT_PLOT_LEGEND_HEIGHT);
+  cairo_clip (cr);
   pango_layout_set_font_description (layout, bold);
   if (p->title != NULL && p->title[0] != '\0')
     x += show_text (plot, cr, layout, p->title, x, y, -1, 1.0) + 14;
   pango_layout_set_font_description (layout, saved);
-  pango_font_description_free (bold);
-  pango_font_description_free (saved);
   for (guint i = 0; i < plot->series->len; i++)
     {
       CtPlotSeries *s = g_ptr_array_index (plot->series, i);
@@ -201,21 +219,71 @@ draw_legend (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const Ct
 
       if (s->panel != panel || !s->visible)
         continue;
+      /* Earlier runs: one entry per run, after the current series. */
+      if (s->faded && s->run_label != NULL && s->run_label[0] != '\0')
+        {
+          gboolean seen = FALSE;
+
+          for (guint k = 0; k < runs->len; k++)
+            seen |= g_strcmp0 (((CtPlotSeries *) runs->pdata[k])->run_label, s->run_label) == 0;
+          if (!seen)
+            g_ptr_array_add (runs, s);
+          continue;
+        }
       label = ct_plot_series_label (s);
       if (s->side == CT_PLOT_AXIS_RIGHT)
         {
-          g_autofree char *right = g_strdup_printf (_("%s, right axis"), label);
+          /* Translators: a legend entry for a series on the right y axis. */
+          g_autofree char *right = g_strdup_printf (_("%s (right axis)"), label);
 
           g_free (label);
           label = g_steal_pointer (&right);
         }
-      set_series_source (cr, s);
-      cairo_set_line_width (cr, s->style == CT_PLOT_LINE_THIN ? 1.5 : 2.5);
-      cairo_move_to (cr, x, y + 8);
-      cairo_line_to (cr, x + 16, y + 8);
-      cairo_stroke (cr);
-      x += 20 + show_text (plot, cr, layout, label, x + 20, y, -1, s->faded ? 0.55 : 1.0) + 14;
+      x = legend_entry (plot, cr, layout, s, label, x, y);
     }
+  for (guint k = 0; k < runs->len; k++)
+    {
+      CtPlotSeries *s = runs->pdata[k];
+      /* Translators: a legend entry for an earlier run drawn faded, "run 1 (earlier)". */
+      g_autofree char *label = g_strdup_printf (_("%s (earlier)"), s->run_label);
+
+      x = legend_entry (plot, cr, layout, s, label, x, y);
+    }
+  cairo_restore (cr);
+}
+
+/* An earlier run's label at the end of its line, so that which faded
+ * curve is which can be read off the plot itself. */
+static void
+draw_run_label (CtPlot *plot, cairo_t *cr, PangoLayout *layout, CtPlotSeries *s,
+                int panel, const CtPlotRect *r, double width, double height)
+{
+  const double *xs = (const double *) (void *) s->xs->data;
+  const double *ys = (const double *) (void *) s->ys->data;
+  double x_lo, x_hi, px, py;
+  gsize k;
+  int w, h;
+
+  if (!s->faded || s->style == CT_PLOT_LINE_THIN || s->run_label == NULL
+      || s->xs->len == 0 || !ct_plot_get_x_range (plot, &x_lo, &x_hi))
+    return;
+  /* The last point in view. */
+  k = ct_plot_lower_bound (xs, s->xs->len, x_hi);
+  if (k == s->xs->len || xs[k] > x_hi)
+    k = k > 0 ? k - 1 : 0;
+  if (xs[k] < x_lo || !isfinite (ys[k]))
+    return;
+  px = ct_plot_x_to_px (plot, width, height, xs[k]);
+  py = ct_plot_y_to_px (plot, width, height, panel, s->side, ys[k]);
+  if (!isfinite (py) || py < r->y || py > r->y + r->height)
+    return;
+  pango_layout_set_text (layout, s->run_label, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  /* Left of the point when it would run off the area. */
+  px = px + 4 + w > r->x + r->width ? px - 4 - w : px + 4;
+  cairo_move_to (cr, px, MAX (py - h - 2, r->y));
+  set_text_source (plot, cr, 0.7);
+  pango_cairo_show_layout (cr, layout);
 }
 
 /* Ticks and grid of one y axis; GRID draws the horizontal lines. */
@@ -231,9 +299,9 @@ draw_y_axis (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, CtPlotAx
       || !ct_plot_axis_span (plot, panel, side, &t_lo, &t_hi))
     return;
   if (log)
-    ct_plot_ticks_log (lo, hi, MAX ((int) (r->height / 28), 2), &ticks);
+    ct_plot_ticks_log (lo, hi, MAX ((int) (r->height / 22), 2), &ticks);
   else
-    ct_plot_ticks_linear (lo, hi, MAX ((int) (r->height / 28), 2), &ticks);
+    ct_plot_ticks_linear (lo, hi, MAX ((int) (r->height / 22), 2), &ticks);
   for (int i = 0; i < ticks.n; i++)
     {
       double t = log ? log10 (ticks.values[i]) : ticks.values[i];
@@ -344,6 +412,22 @@ ct_plot_draw (CtPlot *plot, cairo_t *cr, double width, double height)
             draw_series (plot, cr, s, &r, x_lo, x_hi, t_lo, t_hi,
                          ct_plot_get_log (plot, panel, s->side));
           }
+      /* One label per earlier run and panel: on its first solid line. */
+      {
+        g_autoptr(GHashTable) labelled = g_hash_table_new (g_str_hash, g_str_equal);
+
+        for (guint i = 0; i < plot->series->len && have_x; i++)
+          {
+            CtPlotSeries *s = g_ptr_array_index (plot->series, i);
+
+            if (s->panel != panel || !s->visible || !s->faded || s->run_label == NULL
+                || s->style == CT_PLOT_LINE_THIN
+                || g_hash_table_contains (labelled, s->run_label))
+              continue;
+            g_hash_table_add (labelled, s->run_label);
+            draw_run_label (plot, cr, layout, s, panel, &r, width, height);
+          }
+      }
       cairo_restore (cr);
       draw_log_note (plot, cr, layout, panel, &r);
     }
@@ -364,8 +448,40 @@ ct_plot_draw (CtPlot *plot, cairo_t *cr, double width, double height)
   cairo_restore (cr);
 }
 
+/* The readout TEXT in a box beside the line at PX, at the top of the
+ * first panel: on the right of the line, or its left near the edge. */
+static void
+draw_readout (CtPlot *plot, cairo_t *cr, double width, double height, double px,
+              const char *text)
+{
+  g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("Sans 9");
+  double lum = 0.3 * plot->text_r + 0.6 * plot->text_g + 0.1 * plot->text_b;
+  double bg = lum < 0.5 ? 1.0 : 0.15;
+  CtPlotRect r;
+  double x, y;
+  int w, h;
+
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  ct_plot_get_panel_rect (plot, width, height, 0, &r);
+  x = px + 10 + w + 12 > r.x + r.width ? px - 10 - w - 12 : px + 10;
+  y = r.y + 4;
+  cairo_rectangle (cr, x, y, w + 12, h + 8);
+  cairo_set_source_rgba (cr, bg, bg, bg, 0.9);
+  cairo_fill_preserve (cr);
+  set_text_source (plot, cr, 0.4);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  cairo_move_to (cr, x + 6, y + 4);
+  set_text_source (plot, cr, 1.0);
+  pango_cairo_show_layout (cr, layout);
+}
+
 void
-ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height, double px)
+ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height, double px,
+                    gboolean show_text_box)
 {
   CtPlotHit hits[64];
   int n = ct_plot_hit (plot, width, height, px, hits, G_N_ELEMENTS (hits));
@@ -394,6 +510,13 @@ ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height, doub
       set_series_source (cr, s);
       cairo_arc (cr, x, y, 3.5, 0, 2 * G_PI);
       cairo_fill (cr);
+    }
+  if (show_text_box)
+    {
+      g_autofree char *text = ct_plot_hover_text (plot, width, height, px, first.y + 1);
+
+      if (text != NULL)
+        draw_readout (plot, cr, width, height, px, text);
     }
   cairo_restore (cr);
 }

@@ -757,12 +757,17 @@ ct_plot_hover_text (CtPlot *plot, double width, double height, double px, double
   ct_plot_format_value (x_text, sizeof x_text, hits[0].x, FALSE);
   text = g_string_new (NULL);
   g_string_append_printf (text, "%s %s", plot->x_label, x_text);
-  for (int i = 0; i < n; i++)
+  /* The current run first, then the earlier runs. */
+  for (int k = 0; k < 2 * n; k++)
     {
+      int i = k % n;
       CtPlotSeries *s = g_ptr_array_index (plot->series, hits[i].series);
-      g_autofree char *label = ct_plot_series_label (s);
+      g_autofree char *label = NULL;
       char value[G_ASCII_DTOSTR_BUF_SIZE], at[G_ASCII_DTOSTR_BUF_SIZE];
 
+      if (s->faded != (k >= n))
+        continue;
+      label = ct_plot_series_label (s);
       ct_plot_format_value (value, sizeof value, hits[i].y, FALSE);
       g_string_append_printf (text, "\n%s: %s", label, value);
       if (hits[i].x != hits[0].x)

@@ -181,8 +181,8 @@ void ct_plot_pan (CtPlot *plot, double width, double height, double py,
 int ct_plot_hit (CtPlot *plot, double width, double height, double px,
                  CtPlotHit *hits, int max_hits);
 /* The hover readout at PX: the x on a first line ("Iteration 1200"),
- * then a line per series ("Test accuracy (run 1): 0.9812"), with the
- * point's own x when it differs. NULL outside the plotting area or with
+ * then a line per series ("Test accuracy (run 1): 0.9812"), the current
+ * run's before the faded ones, with the point's own x when it differs. NULL outside the plotting area or with
  * no point in view. */
 char *ct_plot_hover_text (CtPlot *plot, double width, double height, double px, double py);
 /* One line per series with its last value, for an accessible
@@ -193,8 +193,11 @@ char *ct_plot_describe (CtPlot *plot);
 void ct_plot_set_text_color (CtPlot *plot, double r, double g, double b);
 /* Draw into CR over (0, 0, WIDTH, HEIGHT); the background is left as is. */
 void ct_plot_draw (CtPlot *plot, cairo_t *cr, double width, double height);
-/* The hover marks: a vertical line at PX and a dot on each hit point. */
-void ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height, double px);
+/* The hover marks: a vertical line at PX, a dot on each hit point, and
+ * with SHOW_TEXT_BOX the readout (ct_plot_hover_text) in a box beside the
+ * line. */
+void ct_plot_draw_hover (CtPlot *plot, cairo_t *cr, double width, double height, double px,
+                         gboolean show_text_box);
 
 /* Decimation bookkeeping, for tests and the benchmark: full column
  * builds and incremental extensions since the plot was made. */
