@@ -341,11 +341,12 @@ draw_log_note (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const 
     }
   if (hidden > 0)
     {
+      guint count = (guint) MIN (hidden, G_MAXUINT);
       g_autofree char *note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "%" G_GSIZE_FORMAT " value ≤ 0 not shown on the log scale",
-                                                            "%" G_GSIZE_FORMAT " values ≤ 0 not shown on the log scale",
-                                                            hidden),
-                                               hidden);
+                                                            "%u value ≤ 0 not shown on the log scale",
+                                                            "%u values ≤ 0 not shown on the log scale",
+                                                            count),
+                                               count);
 
       show_text (plot, cr, layout, note, r->x + 6, r->y + r->height - 18, -1, 0.9);
     }
