@@ -12,26 +12,12 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "bench-util.h"
 #include "plot/plot.h"
 
 #define RUNS 41
 #define N 100000
 #define FIRST 10000 /* the first iteration: the x axis ends at 120000 */
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return v[n / 2];
-}
 
 static double
 loss_at (int it)
@@ -126,10 +112,10 @@ main (void)
 
   printf ("plot 900x400, 3 series x 100000 points + 200 test points (median of %d; "
           "goal < 16 ms):\n", RUNS);
-  printf ("  full redraw, columns rebuilt:  %.2f ms\n", median (full, RUNS));
-  printf ("  redraw, columns cached:        %.2f ms\n", median (cached, RUNS));
+  printf ("  full redraw, columns rebuilt:  %.2f ms\n", ct_bench_median (full, RUNS));
+  printf ("  redraw, columns cached:        %.2f ms\n", ct_bench_median (cached, RUNS));
   printf ("  append 1 point per series, redraw (columns extended): %.2f ms\n",
-          median (live, RUNS));
+          ct_bench_median (live, RUNS));
 
   /* Something was drawn: the middle of the loss panel is not all white. */
   {

@@ -10,13 +10,15 @@
  * sets), zoom, pan and reset through the keys' actions, the log-scale
  * toggle, the exports, and a rendered screenshot with a few pixels. The
  * screenshot is saved in a temporary folder, and also where CT_PLOT_SHOT
- * names, for the notes. */
+ * names, for the notes. The helpers shared with the heatmap test are in
+ * widget-test.c. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
 #include <string.h>
 
 #include "plot-view.h"
+#include "widget-test.h"
 
 #define WIDTH 900
 #define HEIGHT 520
@@ -30,41 +32,10 @@ typedef struct {
   int earlier[N_CURVES], current[N_CURVES];
 } Fixture;
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_after_paint (GdkFrameClock *clock, gboolean *painted)
-{
-  *painted = TRUE;
-}
-
-/* Run the main loop until the window has painted a frame. */
 static void
 wait_for_paint (Fixture *f)
 {
-  GtkWidget *widget = GTK_WIDGET (f->view);
-  gboolean timed_out = FALSE, painted = FALSE;
-  guint id = g_timeout_add (5000, timeout_cb, &timed_out);
-  GdkFrameClock *clock;
-  gulong handler;
-
-  while (!timed_out && (gtk_widget_get_width (widget) <= 0 || !gtk_widget_get_mapped (widget)))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  clock = gtk_widget_get_frame_clock (widget);
-  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
-  gtk_widget_queue_draw (widget);
-  while (!painted && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, handler);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
+  ct_widget_test_wait_for_paint (GTK_WIDGET (f->view));
 }
 
 static double
@@ -137,21 +108,6 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-}
-
-static GtkEventController *
-find_controller (GtkWidget *widget, GType type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
-        return c; /* the widget keeps its own reference */
-    }
-  g_assert_not_reached ();
 }
 
 static int
@@ -242,8 +198,8 @@ static void
 test_hover (Fixture *f, gconstpointer data)
 {
   CtPlot *plot = ct_plot_view_get_plot (f->view);
-  GtkEventController *motion = find_controller (GTK_WIDGET (f->view),
-                                                GTK_TYPE_EVENT_CONTROLLER_MOTION);
+  GtkEventController *motion =
+    ct_widget_test_find_controller (GTK_WIDGET (f->view), GTK_TYPE_EVENT_CONTROLLER_MOTION);
   int w = view_width (f), h = view_height (f);
   double px = ct_plot_x_to_px (plot, w, h, 1000);
   g_autofree char *text = NULL;
@@ -314,8 +270,10 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_false (ct_plot_is_zoomed (plot));
   /* The wheel zooms around the pointer: the iteration under it stays. */
   {
-    GtkEventController *scroll = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
-    GtkEventController *motion = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_MOTION);
+    GtkEventController *scroll =
+      ct_widget_test_find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+    GtkEventController *motion =
+      ct_widget_test_find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_MOTION);
     int w = view_width (f), h = view_height (f);
     CtPlotRect r;
     double px = ct_plot_x_to_px (plot, w, h, 1000);
@@ -393,38 +351,6 @@ test_export (Fixture *f, gconstpointer data)
   g_rmdir (dir);
 }
 
-/* The view drawn by its own snapshot() on the window's background,
- * rendered by the window's renderer: what the screen shows. */
-static GdkTexture *
-render (Fixture *f)
-{
-  GtkWidget *widget = GTK_WIDGET (f->view);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = view_width (f), h = view_height (f);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GskRenderNode *node;
-  GdkTexture *texture;
-
-  wait_for_paint (f);
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 },
-                             &GRAPHENE_RECT_INIT (0, 0, w, h));
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  return texture;
-}
-
-static guint32
-pixel_at (const guint8 *data, gsize stride, double x, double y)
-{
-  const guint8 *p = data + (gsize) y * stride + (gsize) x * 4;
-
-  /* GDK_MEMORY_DEFAULT is B, G, R, A in memory (native ARGB32). */
-  return (guint32) p[2] << 16 | (guint32) p[1] << 8 | p[0];
-}
-
 static void
 test_screenshot (Fixture *f, gconstpointer data)
 {
@@ -447,7 +373,7 @@ test_screenshot (Fixture *f, gconstpointer data)
     g_free (ct_plot_view_hover_at (f->view, ct_plot_x_to_px (plot, w, h, 1500),
                                    r.y + r.height / 2));
   }
-  texture = render (f);
+  texture = ct_widget_test_render (GTK_WIDGET (f->view), &(GdkRGBA) { 1, 1, 1, 1 });
   pixels = g_malloc (stride * h);
   gdk_texture_download (texture, pixels, stride);
   /* The current run's accuracy at iteration 2000 is fully green
@@ -455,11 +381,11 @@ test_screenshot (Fixture *f, gconstpointer data)
   x = ct_plot_x_to_px (plot, w, h, 2000);
   y = ct_plot_y_to_px (plot, w, h, f->acc_panel, CT_PLOT_AXIS_LEFT,
                        ct_plot_series_get_ys (plot, f->current[ACC])[2000 / 250]);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0x009e73);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0x009e73);
   x = ct_plot_x_to_px (plot, w, h, 4500);
   y = ct_plot_y_to_px (plot, w, h, f->acc_panel, CT_PLOT_AXIS_LEFT,
                        ct_plot_series_get_ys (plot, f->earlier[ACC])[4500 / 250]);
-  p = pixel_at (pixels, stride, x, y);
+  p = ct_widget_test_pixel (pixels, stride, x, y);
   g_assert_cmphex (p, !=, 0x009e73);
   g_assert_cmpint (p & 0xff, >, 0x73);       /* lighter than the solid colour */
   g_assert_cmpint (p >> 8 & 0xff, >, 0x9e);
@@ -471,24 +397,11 @@ test_screenshot (Fixture *f, gconstpointer data)
   g_rmdir (dir);
 }
 
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display (run under xvfb-run)");
-}
-
 int
 main (int argc, char **argv)
 {
-  /* The test AT context lets the test read accessible properties. */
-  g_setenv ("GTK_A11Y", "test", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_add_func ("/plot-view/no-display", skip_no_display);
-      return g_test_run ();
-    }
+  if (!ct_widget_test_init (&argc, &argv, "/plot-view"))
+    return g_test_run ();
   g_test_add ("/plot-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
               fixture_teardown);
   g_test_add ("/plot-view/throttle", Fixture, NULL, fixture_setup, test_throttle,
