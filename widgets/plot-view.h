@@ -10,8 +10,9 @@
  * each series marked and the readout in a box beside it; the readout is
  * also the `hover-text` property. The wheel zooms around the pointer, a pinch zooms, a
  * drag pans, a drag with Ctrl (or with the secondary button) zooms into
- * the rectangle, a double click autoscales again. Keys: + and - zoom,
- * the arrows pan, Home autoscales, L toggles the log scale. The
+ * the rectangle, a double click autoscales again. Keys: + and - zoom x
+ * around the middle, Left and Right pan x, Up and Down pan the first
+ * panel's y, Home autoscales, L toggles the log scale. The
  * `log-scale` property sets every panel's left axis to log. The
  * accessible description lists each series with its last value.
  *
