@@ -236,6 +236,36 @@ test_ranges (void)
   g_assert_cmpfloat_with_epsilon (lo, 0.5 - 0.1, 1e-9);
 }
 
+/* With x zoomed, an autoscaled y fits the points in view. */
+static void
+test_y_follows_x (void)
+{
+  g_autoptr(CtPlot) plot = make_plot ();
+  double lo, hi;
+
+  ct_plot_series_set_visible (plot, 1, FALSE);
+  ct_plot_set_x_range (plot, 30, 60);
+  /* A's points 30, 40, 50, 60 in view: 30..60 with a 5% margin. */
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_cmpfloat_with_epsilon (lo, 28.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hi, 61.5, 1e-9);
+  /* Showing B (1.5 at 50) widens it: the cached range is dropped. */
+  ct_plot_series_set_visible (plot, 1, TRUE);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_cmpfloat_with_epsilon (lo, 1.5 - 58.5 * 0.05, 1e-9);
+  /* No point in view: the whole data's range. */
+  ct_plot_set_x_range (plot, 31, 39);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_cmpfloat_with_epsilon (lo, -5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hi, 105, 1e-9);
+  /* A zoomed y holds whatever x does. */
+  ct_plot_set_y_range (plot, 0, CT_PLOT_AXIS_LEFT, 2, 3);
+  ct_plot_set_x_range (plot, 0, 100);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_cmpfloat (lo, ==, 2);
+  g_assert_cmpfloat (hi, ==, 3);
+}
+
 static void
 test_hit (void)
 {
@@ -403,6 +433,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/smooth", test_smooth);
   g_test_add_func ("/plot/columns", test_columns);
   g_test_add_func ("/plot/ranges", test_ranges);
+  g_test_add_func ("/plot/y-follows-x", test_y_follows_x);
   g_test_add_func ("/plot/hit", test_hit);
   g_test_add_func ("/plot/zoom-pan", test_zoom_pan);
   g_test_add_func ("/plot/panels", test_panels);

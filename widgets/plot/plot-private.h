@@ -19,6 +19,12 @@ typedef struct {
   gboolean log;
   gboolean fixed; /* zoomed or panned: lo and hi hold */
   double lo, hi;
+  /* With x zoomed, an autoscaled y fits the points in view: their range,
+   * kept for the plot's generation and x range it was computed for. */
+  guint cache_generation;
+  double cache_x_lo, cache_x_hi;
+  gboolean cache_any;
+  double cache_min, cache_max;
 } CtPlotAxis;
 
 typedef struct {
@@ -52,6 +58,7 @@ struct _CtPlot {
   double x_lo, x_hi;
   double text_r, text_g, text_b;
   guint column_builds, column_extends;
+  guint generation; /* bumped by any change to points or visibility */
 };
 
 CtPlotSeries *ct_plot_get_series (const CtPlot *plot, int series);

@@ -39,6 +39,7 @@ ct_plot_new (void)
   plot->panels = g_ptr_array_new_with_free_func (panel_free);
   plot->series = g_ptr_array_new_with_free_func (series_free);
   plot->x_label = g_strdup (_("Iteration"));
+  plot->generation = 1;
   return plot;
 }
 
@@ -120,6 +121,7 @@ ct_plot_add_series (CtPlot *plot,
   s->xs = g_array_new (FALSE, FALSE, sizeof (double));
   s->ys = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (plot->series, s);
+  plot->generation++;
   return (int) plot->series->len - 1;
 }
 
@@ -180,6 +182,7 @@ ct_plot_series_set_visible (CtPlot *plot, int series, gboolean visible)
 
   if (s != NULL)
     s->visible = visible;
+  plot->generation++;
 }
 
 gboolean
@@ -213,6 +216,7 @@ ct_plot_append (CtPlot *plot, int series, double x, double y)
   g_return_val_if_fail (s != NULL, FALSE);
   if (!isfinite (x) || (s->xs->len > 0 && x < g_array_index (s->xs, double, s->xs->len - 1)))
     return FALSE;
+  plot->generation++;
   /* GArray doubles its allocation as it grows: amortised O(1). */
   g_array_append_val (s->xs, x);
   g_array_append_val (s->ys, y);
@@ -239,6 +243,7 @@ ct_plot_series_clear (CtPlot *plot, int series)
   CtPlotSeries *s = ct_plot_get_series (plot, series);
 
   g_return_if_fail (s != NULL);
+  plot->generation++;
   g_array_set_size (s->xs, 0);
   g_array_set_size (s->ys, 0);
   s->has_y = s->has_pos = FALSE;
@@ -301,6 +306,7 @@ ct_plot_set_log (CtPlot *plot, int panel, CtPlotAxisSide side, gboolean log)
   if (p->axes[side].log == !!log)
     return;
   p->axes[side].log = !!log;
+  plot->generation++;
   /* A fixed linear range means nothing on a log axis, and back. */
   p->axes[side].fixed = FALSE;
 }
@@ -365,12 +371,56 @@ ct_plot_get_x_range (CtPlot *plot, double *lo, double *hi)
   return TRUE;
 }
 
+static void
+compute_visible_y_range (CtPlot *plot, CtPlotAxis *a, int panel, CtPlotAxisSide side)
+{
+  a->cache_any = FALSE;
+  for (guint i = 0; i < plot->series->len; i++)
+    {
+      CtPlotSeries *s = g_ptr_array_index (plot->series, i);
+      const double *xs = (const double *) (void *) s->xs->data;
+      const double *ys = (const double *) (void *) s->ys->data;
+
+      if (!s->visible || s->panel != panel || s->side != side)
+        continue;
+      for (gsize k = ct_plot_lower_bound (xs, s->xs->len, plot->x_lo);
+           k < s->xs->len && xs[k] <= plot->x_hi; k++)
+        {
+          double y = ys[k];
+
+          if (!isfinite (y) || (a->log && y <= 0))
+            continue;
+          a->cache_min = a->cache_any ? MIN (a->cache_min, y) : y;
+          a->cache_max = a->cache_any ? MAX (a->cache_max, y) : y;
+          a->cache_any = TRUE;
+        }
+    }
+  a->cache_generation = plot->generation;
+  a->cache_x_lo = plot->x_lo;
+  a->cache_x_hi = plot->x_hi;
+}
+
+/* The y range of the points inside the fixed x range, on axis SIDE of
+ * PANEL; cached until the points, the visibility or the x range change. */
+static gboolean
+visible_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *y_min, double *y_max)
+{
+  CtPlotAxis *a = &((CtPlotPanel *) g_ptr_array_index (plot->panels, panel))->axes[side];
+
+  if (a->cache_generation != plot->generation || a->cache_x_lo != plot->x_lo
+      || a->cache_x_hi != plot->x_hi)
+    compute_visible_y_range (plot, a, panel, side);
+  *y_min = a->cache_min;
+  *y_max = a->cache_max;
+  return a->cache_any;
+}
+
 gboolean
 ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *lo, double *hi)
 {
   CtPlotPanel *p = get_panel (plot, panel);
   CtPlotAxis *a;
-  gboolean any = FALSE;
+  gboolean any, in_view;
   double y_min = 0, y_max = 0;
 
   g_return_val_if_fail (p != NULL, FALSE);
@@ -381,7 +431,10 @@ ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *lo, d
       *hi = a->hi;
       return TRUE;
     }
-  for (guint i = 0; i < plot->series->len; i++)
+  in_view = plot->x_fixed && visible_y_range (plot, panel, side, &y_min, &y_max);
+  any = in_view;
+  /* All the points: the x range is autoscaled, or none is in view. */
+  for (guint i = 0; i < plot->series->len && !in_view; i++)
     {
       CtPlotSeries *s = g_ptr_array_index (plot->series, i);
       double s_min = a->log ? s->pos_min : s->y_min;
@@ -652,13 +705,15 @@ ct_plot_zoom_at (CtPlot *plot, double width, double height, double px, double py
   g_return_if_fail (factor > 0);
   ct_plot_get_panel_rect (plot, width, height, MAX (panel, 0), &r);
   /* The value under the pointer stays under it. */
-  fx = CLAMP ((px - r.x) / r.width, 0, 1);
-  rescale_x (plot, fx - fx / factor, fx + (1 - fx) / factor);
+  /* y first: an autoscaled y follows the x range, and the zoom must
+   * start from the y range shown. */
   if (panel >= 0)
     {
       fy = CLAMP ((r.y + r.height - py) / r.height, 0, 1);
       rescale_panel (plot, width, height, py, fy - fy / factor, fy + (1 - fy) / factor);
     }
+  fx = CLAMP ((px - r.x) / r.width, 0, 1);
+  rescale_x (plot, fx - fx / factor, fx + (1 - fx) / factor);
 }
 
 gboolean
@@ -676,8 +731,8 @@ ct_plot_zoom_rect (CtPlot *plot, double width, double height,
   bx = (MAX (x0, x1) - r.x) / r.width;
   ay = (r.y + r.height - MAX (y0, y1)) / r.height;
   by = (r.y + r.height - MIN (y0, y1)) / r.height;
-  rescale_x (plot, CLAMP (ax, 0, 1), CLAMP (bx, 0, 1));
   rescale_panel (plot, width, height, y0, CLAMP (ay, 0, 1), CLAMP (by, 0, 1));
+  rescale_x (plot, CLAMP (ax, 0, 1), CLAMP (bx, 0, 1));
   return TRUE;
 }
 
@@ -689,10 +744,10 @@ ct_plot_pan (CtPlot *plot, double width, double height, double py, double dx, do
 
   ct_plot_get_panel_rect (plot, width, height, MAX (panel, 0), &r);
   /* The data follows the pointer: a drag to the right shows earlier x. */
-  if (dx != 0)
-    rescale_x (plot, -dx / r.width, 1 - dx / r.width);
   if (dy != 0 && panel >= 0)
     rescale_panel (plot, width, height, py, dy / r.height, 1 + dy / r.height);
+  if (dx != 0)
+    rescale_x (plot, -dx / r.width, 1 - dx / r.width);
 }
 
 /* Hover */

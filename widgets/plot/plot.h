@@ -10,8 +10,10 @@
  * every curve readable and let a zoom in x apply to all of them at once.
  *
  * Series hold points appended live (x must not decrease) in arrays that
- * grow by doubling. Each axis autoscales until it is zoomed or panned,
- * and may be logarithmic (points <= 0 are then left out, and the panel
+ * grow by doubling. Each axis autoscales until it is zoomed or panned
+ * (an autoscaled y fits the points in view when x is zoomed, so zooming
+ * into the late iterations shows the small late losses), and may be
+ * logarithmic (points <= 0 are then left out, and the panel
  * says how many). Drawing decimates: when a series has more points in
  * view than the panel has pixel columns, each column draws as one
  * vertical stroke from its minimum to its maximum, joined from the last
