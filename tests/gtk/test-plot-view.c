@@ -289,6 +289,23 @@ test_keys (Fixture *f, gconstpointer data)
   }
   gtk_widget_activate_action (widget, "plot.reset", NULL);
   g_assert_false (ct_plot_is_zoomed (plot));
+  /* A drag pans: a tenth of the width to the right shows 500 earlier. */
+  {
+    GtkEventController *drag = ct_widget_test_find_controller (widget, GTK_TYPE_GESTURE_DRAG);
+    int w = view_width (f), h = view_height (f);
+    CtPlotRect r;
+
+    ct_plot_get_panel_rect (plot, w, h, f->acc_panel, &r);
+    g_signal_emit_by_name (drag, "drag-begin", r.x + r.width / 2, r.y + r.height / 2);
+    g_signal_emit_by_name (drag, "drag-update", r.width / 20, 0.0);
+    g_signal_emit_by_name (drag, "drag-update", r.width / 10, 0.0);
+    g_signal_emit_by_name (drag, "drag-end", r.width / 10, 0.0);
+    g_assert_true (ct_plot_get_x_range (plot, &lo, &hi));
+    g_assert_cmpfloat_with_epsilon (lo, -500, 1e-6);
+    g_assert_cmpfloat_with_epsilon (hi, 4500, 1e-6);
+  }
+  gtk_widget_activate_action (widget, "plot.reset", NULL);
+  g_assert_false (ct_plot_is_zoomed (plot));
 }
 
 static void
