@@ -9,24 +9,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "bench-util.h"
 #include "heatmap/heatmap.h"
 
 #define RUNS 41
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return v[n / 2];
-}
 
 int
 main (void)
@@ -79,7 +65,7 @@ main (void)
       printf ("heatmap 96x55x55 at 800x600, scale %s: new sample %.2f ms, "
               "redraw from cache %.2f ms (median of %d; goal < 16 ms)\n",
               mode == 0 ? "per blob" : "per channel",
-              median (changed, RUNS), median (cached, RUNS), RUNS);
+              ct_bench_median (changed, RUNS), ct_bench_median (cached, RUNS), RUNS);
     }
   /* The drawing really happened: the first tile's middle is not the
    * white background. */

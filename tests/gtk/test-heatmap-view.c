@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "heatmap-view.h"
+#include "widget-test.h"
 
 #define N 2
 #define C 20
@@ -97,21 +98,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_free (f->values);
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget, GType type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
-        return c; /* the widget keeps its own reference */
-    }
-  g_assert_not_reached ();
-}
-
 /* The centre of cell (h, w) of channel C in the current layout. */
 static void
 cell_centre (Fixture *f, int c, int h, int w, double *x, double *y)
@@ -145,8 +131,8 @@ test_accessible (Fixture *f, gconstpointer data)
 static void
 test_pointer (Fixture *f, gconstpointer data)
 {
-  GtkEventController *motion = find_controller (GTK_WIDGET (f->view),
-                                                GTK_TYPE_EVENT_CONTROLLER_MOTION);
+  GtkEventController *motion =
+    ct_widget_test_find_controller (GTK_WIDGET (f->view), GTK_TYPE_EVENT_CONTROLLER_MOTION);
   g_autofree char *expected = NULL;
   g_autofree char *text = NULL;
   char value[G_ASCII_DTOSTR_BUF_SIZE];
@@ -193,7 +179,8 @@ test_pointer (Fixture *f, gconstpointer data)
 static void
 test_zoom (Fixture *f, gconstpointer data)
 {
-  GtkEventController *click = find_controller (GTK_WIDGET (f->view), GTK_TYPE_GESTURE_CLICK);
+  GtkEventController *click =
+    ct_widget_test_find_controller (GTK_WIDGET (f->view), GTK_TYPE_GESTURE_CLICK);
   g_autofree char *text = NULL;
   CtHeatmapLayout l;
   double x, y;
@@ -237,68 +224,13 @@ test_zoom (Fixture *f, gconstpointer data)
 }
 
 static void
-on_after_paint (GdkFrameClock *clock, gboolean *painted)
-{
-  *painted = TRUE;
-}
-
-/* Run the main loop until WIDGET's window has painted a frame: the
- * widget's paintable has no node before that. */
-static void
-wait_for_paint (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gboolean painted = FALSE, timed_out = FALSE;
-  gulong handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
-  guint id = g_timeout_add (5000, timeout_cb, &timed_out);
-
-  gtk_widget_queue_draw (widget);
-  while (!painted && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, handler);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-}
-
-/* The view drawn by its own snapshot() (the node it caches), on the
- * window's background colour, rendered by the window's renderer: what
- * the screen shows. (A GtkWidgetPaintable gives no node here on GTK 4.8.) */
-static GdkTexture *
-render (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GskRenderNode *node;
-  GdkTexture *texture;
-
-  wait_for_paint (widget);
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.98, 0.98, 0.98, 1 },
-                             &GRAPHENE_RECT_INIT (0, 0, w, h));
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  return texture;
-}
-
-static guint32
-pixel_at (const guint8 *data, gsize stride, double x, double y)
-{
-  const guint8 *p = data + (gsize) y * stride + (gsize) x * 4;
-
-  /* GDK_MEMORY_DEFAULT is B, G, R, A in memory (native ARGB32). */
-  return (guint32) p[2] << 16 | (guint32) p[1] << 8 | p[0];
-}
-
-static void
 test_screenshot (Fixture *f, gconstpointer data)
 {
   g_autofree char *dir = g_dir_make_tmp ("ct-heatmap-XXXXXX", NULL);
   g_autofree char *png = g_build_filename (dir, "heatmap.png", NULL);
   const char *shot = g_getenv ("CT_HEATMAP_SHOT");
+  /* The window's background colour. */
+  const GdkRGBA background = { 0.98, 0.98, 0.98, 1 };
   g_autoptr(GdkTexture) view_texture = NULL;
   g_autoptr(GdkTexture) window_texture = NULL;
   g_autofree guint8 *pixels = NULL;
@@ -308,7 +240,7 @@ test_screenshot (Fixture *f, gconstpointer data)
 
   ct_heatmap_view_set_colormap (f->view, CT_COLORMAP_DIVERGING);
   wait_for_frame (f);
-  view_texture = render (GTK_WIDGET (f->view));
+  view_texture = ct_widget_test_render (GTK_WIDGET (f->view), &background);
   w = gdk_texture_get_width (view_texture);
   h = gdk_texture_get_height (view_texture);
   stride = (gsize) w * 4;
@@ -317,28 +249,28 @@ test_screenshot (Fixture *f, gconstpointer data)
   /* Per blob, +-4: the largest value is the red end, the smallest the
    * blue end, zero the centre colour. */
   cell_centre (f, 0, 0, 0, &x, &y);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0x67001f);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0x67001f);
   cell_centre (f, 0, 0, 1, &x, &y);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0x053061);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0x053061);
   cell_centre (f, 0, 0, 2, &x, &y);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0xf7f7f7);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0xf7f7f7);
 
   /* Grey: the largest value white. */
   ct_heatmap_view_set_colormap (f->view, CT_COLORMAP_GREY);
   wait_for_frame (f);
   g_clear_object (&view_texture);
-  view_texture = render (GTK_WIDGET (f->view));
+  view_texture = ct_widget_test_render (GTK_WIDGET (f->view), &background);
   gdk_texture_download (view_texture, pixels, stride);
   cell_centre (f, 0, 0, 0, &x, &y);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0xffffff);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0xffffff);
   cell_centre (f, 0, 0, 1, &x, &y);
-  g_assert_cmphex (pixel_at (pixels, stride, x, y), ==, 0x000000);
+  g_assert_cmphex (ct_widget_test_pixel (pixels, stride, x, y), ==, 0x000000);
 
   /* Diverging, with the keyboard's channel outlined, for the notes. */
   ct_heatmap_view_set_colormap (f->view, CT_COLORMAP_DIVERGING);
   gtk_widget_grab_focus (GTK_WIDGET (f->view));
   wait_for_frame (f);
-  window_texture = render (GTK_WIDGET (f->view));
+  window_texture = ct_widget_test_render (GTK_WIDGET (f->view), &background);
   g_assert_true (gdk_texture_save_to_png (window_texture, png));
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
   if (shot != NULL)
@@ -390,24 +322,11 @@ test_other_kinds (Fixture *f, gconstpointer data)
   g_assert_cmpint (ct_heatmap_view_get_kind (f->view), ==, CT_HEATMAP_RGB);
 }
 
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display (run under xvfb-run)");
-}
-
 int
 main (int argc, char **argv)
 {
-  /* The test AT context lets the test read accessible properties. */
-  g_setenv ("GTK_A11Y", "test", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_add_func ("/heatmap-view/no-display", skip_no_display);
-      return g_test_run ();
-    }
+  if (!ct_widget_test_init (&argc, &argv, "/heatmap-view"))
+    return g_test_run ();
   g_test_add ("/heatmap-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
               fixture_teardown);
   g_test_add ("/heatmap-view/pointer", Fixture, NULL, fixture_setup, test_pointer,
