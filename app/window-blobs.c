@@ -1,0 +1,1024 @@
+/* window-blobs.c: the inspector's "looking inside" panel: for the layer
+ * selected, what the last run snapshot holds of it: its tops, its bottoms
+ * (their diffs after backward) and its parameters, one at a time. For the
+ * item chosen the panel shows its shape, the version of an in-place blob
+ * (conv1 "after conv1" and "after relu1"), its data or diff, a heatmap
+ * with a sample picker, colour map and scale mode, the value under the
+ * pointer, statistics as text labels and a histogram, and for a classifier
+ * output (N, K) the top five classes named by the labels.txt beside the
+ * net. What is shown can be exported as PNG, .npy and CSV.
+ *
+ * The window's run (window-run.c) hands each snapshot to
+ * ct_window_blobs_show_snapshot(); the panel keeps a reference to the last
+ * one and rebuilds from it when the snapshot or the selection changes.
+ * Everything here runs on the main thread and only reads the snapshot.
+ *
+ * Numbers are written as the heatmap's pointer text writes them: "%.6g" in
+ * the C locale, so that what the labels say matches the `(n, c, h, w) = v`
+ * line and the files exported. */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "heatmap/blob-export.h"
+#include "heatmap-view.h"
+#include "runner.h"
+#include "window-private.h"
+
+typedef enum {
+  ITEM_TOP,
+  ITEM_BOTTOM,
+  ITEM_PARAM,
+} ItemKind;
+
+typedef struct {
+  ItemKind kind;
+  guint blob;   /* snapshot blob index (tops, bottoms) */
+  guint param;  /* parameter index (params) */
+} Item;
+
+enum { STAT_MIN, STAT_MAX, STAT_MEAN, STAT_STD, STAT_L2, STAT_ZEROS, STAT_NAN, STAT_INF, N_STATS };
+
+static const char *const stat_names[N_STATS] = {
+  N_("Minimum"), N_("Maximum"), N_("Mean"), N_("Standard deviation"),
+  N_("L2 norm"), N_("Exact zeros"), N_("NaN values"), N_("Infinite values"),
+};
+
+/* What one item shows now: borrowed from the snapshot. */
+typedef struct {
+  const char *name;
+  guint n_axes;
+  const gint64 *dims;
+  GBytes *values;          /* NULL when the run copied none */
+  const CtBlobStats *stats; /* NULL before the values exist */
+} Shown;
+
+struct _CtBlobPanel {
+  CtWindow *window;
+  CtRunSnapshot *snapshot;
+  int layer;                /* snapshot layer index, or -1 */
+  GArray *items;            /* Item */
+  guint item;
+  guint version;
+  gboolean diff;
+  gboolean updating;        /* our own changes of the controls */
+  gboolean user_colormap;   /* the user chose the map for this item */
+  Shown shown;
+
+  char *labels_path;        /* labels.txt read last, and its lines */
+  char **labels;
+
+  GtkWidget *box;
+  GtkWidget *status;
+  GtkWidget *item_dropdown;
+  GtkStringList *item_names;
+  GtkWidget *version_dropdown;
+  GtkStringList *version_names;
+  GtkWidget *data_button, *diff_button;
+  GtkWidget *shape_label;
+  GtkWidget *view_box;
+  GtkWidget *sample_spin;
+  GtkWidget *colormap_dropdown;
+  GtkWidget *scale_dropdown;
+  GtkWidget *heatmap;
+  GtkWidget *pointer_label;
+  GtkWidget *stat_values[N_STATS];
+  GtkWidget *histogram;
+  GtkWidget *top_label;
+  GtkWidget *export_button;
+};
+
+static void rebuild (CtBlobPanel *panel);
+static void show_item (CtBlobPanel *panel);
+
+static void
+format_number (char *buf, gsize len, double v)
+{
+  ct_heatmap_format_value (buf, len, v);
+}
+
+static char *
+shape_text (const gint64 *dims, guint n_axes)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n_axes; i++)
+    g_string_append_printf (out, i > 0 ? " × %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                            dims[i]);
+  if (n_axes == 0)
+    g_string_append (out, _("scalar"));
+  return g_string_free (out, FALSE);
+}
+
+/* The labels.txt beside the net, one class a line (NULL: none). */
+static char **
+class_labels (CtBlobPanel *panel)
+{
+  GFile *file = ct_window_get_file (panel->window);
+  g_autoptr (GFile) dir = file != NULL ? g_file_get_parent (file) : NULL;
+  g_autoptr (GFile) labels = dir != NULL ? g_file_get_child (dir, "labels.txt") : NULL;
+  g_autofree char *path = labels != NULL ? g_file_get_path (labels) : NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *kept;
+
+  if (g_strcmp0 (path, panel->labels_path) == 0)
+    return panel->labels;
+  g_free (panel->labels_path);
+  panel->labels_path = g_strdup (path);
+  g_clear_pointer (&panel->labels, g_strfreev);
+  /* A few hundred bytes beside the net, read once per net file. */
+  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL)
+      || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  kept = g_ptr_array_new ();
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strstrip (lines[i]);
+      if (*lines[i] != '\0')
+        g_ptr_array_add (kept, g_strdup (lines[i]));
+    }
+  g_ptr_array_add (kept, NULL);
+  panel->labels = (char **) g_ptr_array_free (kept, FALSE);
+  return panel->labels;
+}
+
+/* The snapshot's layer for the window's selection: one layer selected (a
+ * folded in-place layer is selected by its own name). */
+static int
+selected_layer (CtBlobPanel *panel)
+{
+  CtWindow *self = panel->window;
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *name = NULL;
+
+  if (panel->snapshot == NULL || net == NULL)
+    return -1;
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      int layer = ct_window_layer_for_id (self, ids[i]);
+
+      if (layer < 0 || (gsize) layer >= net->n_layer)
+        continue;
+      if (name != NULL)
+        return -1;
+      name = net->layer[layer]->name;
+    }
+  if (name == NULL)
+    return -1;
+  for (guint i = 0; i < ct_run_snapshot_n_layers (panel->snapshot); i++)
+    if (g_strcmp0 (ct_run_snapshot_get_layer (panel->snapshot, i)->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+static const CtRunBlob *
+item_blob (CtBlobPanel *panel, const Item *item)
+{
+  return item->kind == ITEM_PARAM ? NULL : ct_run_snapshot_get_blob (panel->snapshot, item->blob);
+}
+
+static const CtRunParam *
+item_param (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunLayer *layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer);
+
+  return item->kind == ITEM_PARAM ? g_ptr_array_index (layer->params, item->param) : NULL;
+}
+
+static const CtRunVersion *
+item_version (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunBlob *blob = item_blob (panel, item);
+
+  if (blob == NULL || blob->versions == NULL || blob->versions->len == 0)
+    return NULL;
+  return g_ptr_array_index (blob->versions, MIN (panel->version, blob->versions->len - 1));
+}
+
+/* Whether the item has a diff to show. */
+static gboolean
+item_has_diff (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunVersion *version = item_version (panel, item);
+  const CtRunParam *param = item_param (panel, item);
+  const CtRunBlob *blob;
+
+  if (param != NULL)
+    return param->diff_stats != NULL;
+  if (version != NULL)
+    return version->diff_stats != NULL;
+  blob = item_blob (panel, item);
+  return blob != NULL && blob->has_diff;
+}
+
+static Shown
+item_shown (CtBlobPanel *panel, const Item *item, gboolean diff)
+{
+  const CtRunParam *param = item_param (panel, item);
+  const CtRunVersion *version = item_version (panel, item);
+  const CtRunBlob *blob = item_blob (panel, item);
+  Shown shown = { 0 };
+
+  if (param != NULL)
+    {
+      shown.name = param->name;
+      shown.n_axes = param->n_axes;
+      shown.dims = param->dims;
+      shown.values = diff ? param->diff : param->data;
+      shown.stats = diff ? param->diff_stats : param->data_stats;
+    }
+  else if (version != NULL && blob != NULL)
+    {
+      shown.name = blob->name;
+      shown.n_axes = version->n_axes;
+      shown.dims = version->dims;
+      shown.values = diff ? version->diff : version->data;
+      shown.stats = diff ? version->diff_stats : version->data_stats;
+    }
+  else if (blob != NULL)
+    {
+      shown.name = blob->name;
+      shown.n_axes = blob->n_axes;
+      shown.dims = blob->dims;
+      shown.stats = diff ? blob->diff_stats : blob->data_stats;
+    }
+  return shown;
+}
+
+static void
+show_stats (CtBlobPanel *panel, const CtBlobStats *stats)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < N_STATS; i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (stats == NULL)
+        text = g_strdup ("–");
+      else
+        switch (i)
+          {
+          case STAT_MIN: format_number (buf, sizeof buf, stats->stats.min); break;
+          case STAT_MAX: format_number (buf, sizeof buf, stats->stats.max); break;
+          case STAT_MEAN: format_number (buf, sizeof buf, stats->stats.mean); break;
+          case STAT_STD: format_number (buf, sizeof buf, stats->stats.std); break;
+          case STAT_L2: format_number (buf, sizeof buf, stats->stats.l2_norm); break;
+          case STAT_ZEROS:
+            g_ascii_formatd (buf, sizeof buf, "%.2f", 100.0 * stats->stats.zero_share);
+            /* TRANSLATORS: the share of exact zeros: "12.50 % (300 of 2400)" */
+            text = g_strdup_printf (_("%s %% (%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")"),
+                                    buf, (gint64) stats->stats.n_zeros,
+                                    (gint64) stats->stats.count);
+            break;
+          case STAT_NAN:
+            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_nan);
+            break;
+          case STAT_INF:
+            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_inf);
+            break;
+          default: g_assert_not_reached ();
+          }
+      gtk_label_set_text (GTK_LABEL (panel->stat_values[i]), text != NULL ? text : buf);
+    }
+}
+
+static void
+draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  CtBlobPanel *panel = data;
+  const CtBlobStats *stats = panel->shown.stats;
+  gint64 top = 0;
+  double bar;
+
+  if (stats == NULL)
+    return;
+  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
+    top = MAX (top, stats->histogram[i]);
+  if (top == 0)
+    return;
+  bar = (double) width / CT_BLOB_STATS_BINS;
+  cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
+    {
+      /* A square root scale: one full bin of zeros must not hide the rest. */
+      double h = (height - 1) * sqrt ((double) stats->histogram[i] / (double) top);
+
+      if (stats->histogram[i] > 0)
+        h = MAX (h, 1.0);
+      cairo_rectangle (cr, i * bar + 0.5, height - h, MAX (bar - 1.0, 1.0), h);
+    }
+  cairo_fill (cr);
+}
+
+static void
+update_histogram (CtBlobPanel *panel)
+{
+  const CtBlobStats *stats = panel->shown.stats;
+  g_autofree char *description = NULL;
+
+  if (stats != NULL)
+    {
+      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+      format_number (lo, sizeof lo, stats->stats.min);
+      format_number (hi, sizeof hi, stats->stats.max);
+      /* TRANSLATORS: accessible description of the histogram drawing */
+      description = g_strdup_printf (_("Histogram of %d bins from %s to %s"),
+                                     CT_BLOB_STATS_BINS, lo, hi);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  description != NULL ? description : "", -1);
+  gtk_widget_queue_draw (panel->histogram);
+}
+
+/* The top five classes of the heatmap's sample, for an (N, K) output whose
+ * K matches the labels beside the net. */
+static void
+update_top (CtBlobPanel *panel)
+{
+  char **labels = class_labels (panel);
+  const Shown *shown = &panel->shown;
+  int sample = ct_heatmap_view_get_sample (CT_HEATMAP_VIEW (panel->heatmap));
+  g_autoptr (GString) text = NULL;
+  const float *values;
+  guint k, order[5], n_order = 0;
+
+  if (labels == NULL || shown->values == NULL || shown->n_axes != 2 || panel->diff
+      || shown->dims[1] != (gint64) g_strv_length (labels) || sample >= shown->dims[0])
+    {
+      gtk_widget_set_visible (panel->top_label, FALSE);
+      return;
+    }
+  k = (guint) shown->dims[1];
+  values = (const float *) g_bytes_get_data (shown->values, NULL) + (gsize) sample * k;
+  for (guint i = 0; i < k; i++)
+    {
+      guint at = n_order;
+
+      if (isnan (values[i]))
+        continue;
+      while (at > 0 && values[order[at - 1]] < values[i])
+        at--;
+      if (at >= 5)
+        continue;
+      n_order = MIN (n_order + 1, 5u);
+      memmove (order + at + 1, order + at, (n_order - 1 - at) * sizeof order[0]);
+      order[at] = i;
+    }
+  text = g_string_new (NULL);
+  /* TRANSLATORS: heading of the classifier output's best classes */
+  g_string_append_printf (text, _("Top %u classes of sample %d:"), n_order, sample);
+  for (guint i = 0; i < n_order; i++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      format_number (buf, sizeof buf, values[order[i]]);
+      g_string_append_printf (text, "\n%u. %s  %s", i + 1, labels[order[i]], buf);
+    }
+  gtk_label_set_text (GTK_LABEL (panel->top_label), text->str);
+  gtk_widget_set_visible (panel->top_label, TRUE);
+}
+
+/* The colour map by sign: diverging for diffs and signed values. */
+static CtColormap
+default_colormap (const Shown *shown, gboolean diff)
+{
+  if (diff || shown->stats == NULL || shown->stats->stats.min < 0)
+    return CT_COLORMAP_DIVERGING;
+  return CT_COLORMAP_VIRIDIS;
+}
+
+/* Filters (K, 1, h, w) as one grid of K tiles; (K, 3, h, w) in colour. */
+static void
+display_dims (const CtBlobPanel *panel, const Item *item, gint64 *dims, guint *n_axes)
+{
+  const Shown *shown = &panel->shown;
+
+  memcpy (dims, shown->dims, MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS) * sizeof (gint64));
+  *n_axes = MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS);
+  if (item->kind == ITEM_PARAM && *n_axes == 4 && dims[1] == 1)
+    {
+      dims[1] = dims[0];
+      dims[0] = 1;
+    }
+}
+
+/* "conv1", or "conv1 weights (0)" for a parameter. */
+static char *
+item_title (CtBlobPanel *panel, const Item *item)
+{
+  const char *layer;
+
+  if (item->kind != ITEM_PARAM)
+    return g_strdup (panel->shown.name);
+  layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer)->name;
+  /* TRANSLATORS: a layer's parameter blob: "conv1 weights (0)", "conv1 bias (1)" */
+  return g_strdup_printf (item->param == 0 ? _("%s weights (%s)")
+                          : item->param == 1 ? _("%s bias (%s)") : _("%s parameter %s"),
+                          layer, panel->shown.name);
+}
+
+static gboolean
+same_versions (CtBlobPanel *panel, const CtRunBlob *blob)
+{
+  GListModel *names = G_LIST_MODEL (panel->version_names);
+  guint n = blob != NULL && blob->versions != NULL ? blob->versions->len : 0;
+
+  if (g_list_model_get_n_items (names) != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (panel->version_names, i),
+                   ((CtRunVersion *) g_ptr_array_index (blob->versions, i))->label) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+show_item (CtBlobPanel *panel)
+{
+  CtHeatmapView *view = CT_HEATMAP_VIEW (panel->heatmap);
+  const Item *item;
+  const CtRunBlob *blob;
+  const CtRunVersion *version;
+  g_autofree char *shape = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+  gboolean has_diff;
+
+  if (panel->items->len == 0)
+    return;
+  item = &g_array_index (panel->items, Item, panel->item);
+  blob = item_blob (panel, item);
+  version = item_version (panel, item);
+  has_diff = item_has_diff (panel, item);
+  if (!has_diff)
+    panel->diff = FALSE;
+
+  panel->updating = TRUE;
+  /* Versions of an in-place blob; the list is left alone when it says
+   * the same (it may be the dropdown's own change that brought us here). */
+  if (!same_versions (panel, blob))
+    {
+      gtk_string_list_splice (panel->version_names, 0,
+                              g_list_model_get_n_items (G_LIST_MODEL (panel->version_names)),
+                              NULL);
+      if (blob != NULL && blob->versions != NULL)
+        for (guint i = 0; i < blob->versions->len; i++)
+          gtk_string_list_append (panel->version_names,
+                                  ((CtRunVersion *) g_ptr_array_index (blob->versions, i))->label);
+    }
+  gtk_widget_set_visible (panel->version_dropdown,
+                          blob != NULL && blob->versions != NULL && blob->versions->len > 1);
+  if (version != NULL)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->version_dropdown),
+                                MIN (panel->version, blob->versions->len - 1));
+  gtk_widget_set_sensitive (panel->diff_button, has_diff);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->diff ? panel->diff_button
+                                                               : panel->data_button), TRUE);
+
+  panel->shown = item_shown (panel, item, panel->diff);
+  shape = shape_text (panel->shown.dims, panel->shown.n_axes);
+  name = item_title (panel, item);
+  /* TRANSLATORS: the blob shown and its shape: "conv1: 2 × 20 × 24 × 24" */
+  title = g_strdup_printf (_("%s: %s"), name, shape);
+  gtk_label_set_text (GTK_LABEL (panel->shape_label), title);
+
+  if (panel->shown.stats == NULL)
+    gtk_label_set_text (GTK_LABEL (panel->status),
+                        _("Not computed yet in this pass: step the run."));
+  else if (panel->shown.values == NULL)
+    gtk_label_set_text (GTK_LABEL (panel->status),
+                        _("Only statistics: the run copies the values of the selected layer."));
+  gtk_widget_set_visible (panel->status,
+                          panel->shown.stats == NULL || panel->shown.values == NULL);
+
+  gtk_widget_set_visible (panel->view_box, panel->shown.values != NULL);
+  if (panel->shown.values != NULL)
+    {
+      gint64 dims[CT_HEATMAP_MAX_DIMS];
+      guint n_axes;
+      g_autoptr (GError) error = NULL;
+
+      display_dims (panel, item, dims, &n_axes);
+      if (!panel->user_colormap)
+        ct_heatmap_view_set_colormap (view, default_colormap (&panel->shown, panel->diff));
+      if (panel->diff)
+        {
+          /* TRANSLATORS: the heatmap's blob name when it shows the gradient */
+          char *with_diff = g_strdup_printf (_("%s (diff)"), name);
+
+          g_free (name);
+          name = with_diff;
+        }
+      ct_heatmap_view_set_blob_name (view, name);
+      if (!ct_heatmap_view_set_data (view, panel->shown.values, dims, n_axes, &error))
+        {
+          gtk_widget_set_visible (panel->view_box, FALSE);
+          gtk_label_set_text (GTK_LABEL (panel->status), error->message);
+          gtk_widget_set_visible (panel->status, TRUE);
+        }
+      else if (item->kind == ITEM_PARAM && n_axes == 4 && dims[1] == 3)
+        ct_heatmap_view_set_kind (view, CT_HEATMAP_RGB);
+      gtk_spin_button_set_range (GTK_SPIN_BUTTON (panel->sample_spin), 0,
+                                 MAX (ct_heatmap_view_get_n_samples (view) - 1, 0));
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->colormap_dropdown),
+                                  ct_heatmap_view_get_colormap (view));
+    }
+  gtk_widget_set_sensitive (panel->export_button, panel->shown.values != NULL);
+  panel->updating = FALSE;
+
+  show_stats (panel, panel->shown.stats);
+  update_histogram (panel);
+  update_top (panel);
+}
+
+static void
+add_item (CtBlobPanel *panel, ItemKind kind, guint blob, guint param, const char *label)
+{
+  Item item = { kind, blob, param };
+
+  g_array_append_val (panel->items, item);
+  gtk_string_list_append (panel->item_names, label);
+}
+
+/* The items of the selected layer, and the version that is its output. */
+static void
+rebuild (CtBlobPanel *panel)
+{
+  int layer_index = selected_layer (panel);
+  const CtRunLayer *layer;
+  guint old_n = panel->items->len;
+  Item old_item = { 0 };
+  gboolean same_layer = layer_index == panel->layer && layer_index >= 0;
+
+  if (old_n > 0)
+    old_item = g_array_index (panel->items, Item, panel->item);
+  panel->layer = layer_index;
+  panel->updating = TRUE;
+  g_array_set_size (panel->items, 0);
+  gtk_string_list_splice (panel->item_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (panel->item_names)), NULL);
+  panel->shown = (Shown) { 0 };
+  gtk_widget_set_visible (panel->box, layer_index >= 0);
+  if (layer_index < 0)
+    {
+      panel->updating = FALSE;
+      return;
+    }
+  layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) layer_index);
+  for (guint i = 0; i < layer->n_tops; i++)
+    {
+      /* TRANSLATORS: an item of the blob chooser: a top blob of the layer */
+      g_autofree char *label = g_strdup_printf (_("%s (output)"),
+                                                ct_run_snapshot_get_blob (panel->snapshot,
+                                                                          layer->tops[i])->name);
+      add_item (panel, ITEM_TOP, layer->tops[i], 0, label);
+    }
+  for (guint i = 0; i < layer->n_bottoms; i++)
+    {
+      gboolean in_place = FALSE;
+
+      for (guint j = 0; j < layer->n_tops; j++)
+        in_place |= layer->tops[j] == layer->bottoms[i];
+      if (!in_place)
+        {
+          /* TRANSLATORS: an item of the blob chooser: a bottom blob of the layer */
+          g_autofree char *label =
+            g_strdup_printf (_("%s (input)"),
+                             ct_run_snapshot_get_blob (panel->snapshot, layer->bottoms[i])->name);
+          add_item (panel, ITEM_BOTTOM, layer->bottoms[i], 0, label);
+        }
+    }
+  for (guint i = 0; layer->params != NULL && i < layer->params->len; i++)
+    {
+      const CtRunParam *param = g_ptr_array_index (layer->params, i);
+      /* TRANSLATORS: an item of the blob chooser: parameter blob 0 (weights), 1 (bias) */
+      g_autofree char *label = g_strdup_printf (i == 0 ? _("Weights (%s)")
+                                                : i == 1 ? _("Bias (%s)") : _("Parameter %s"),
+                                                param->name);
+      add_item (panel, ITEM_PARAM, 0, i, label);
+    }
+
+  if (!same_layer || panel->item >= panel->items->len
+      || g_array_index (panel->items, Item, panel->item).kind != old_item.kind)
+    {
+      const CtRunBlob *top;
+
+      panel->item = 0;
+      panel->diff = FALSE;
+      panel->user_colormap = FALSE;
+      /* The version this layer wrote: "after relu1" for relu1. */
+      panel->version = G_MAXUINT;
+      top = panel->items->len > 0 ? item_blob (panel, &g_array_index (panel->items, Item, 0))
+                                  : NULL;
+      if (top != NULL && top->versions != NULL)
+        for (guint i = 0; i < top->versions->len; i++)
+          if (((CtRunVersion *) g_ptr_array_index (top->versions, i))->layer_index == layer_index)
+            panel->version = i;
+    }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->item_dropdown), panel->item);
+  gtk_widget_set_visible (panel->item_dropdown, panel->items->len > 1);
+  panel->updating = FALSE;
+  show_item (panel);
+}
+
+void
+ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
+{
+  CtBlobPanel *panel = self->blob_panel;
+
+  if (panel == NULL)
+    return;
+  if (snapshot != NULL && (ct_run_snapshot_get_invalidated (snapshot)
+                           || ct_run_snapshot_n_layers (snapshot) == 0))
+    snapshot = NULL;
+  if (snapshot != NULL)
+    ct_run_snapshot_ref (snapshot);
+  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
+  panel->snapshot = snapshot;
+  if (snapshot == NULL)
+    ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+  rebuild (panel);
+}
+
+static void
+selection_changed (CtSelection *selection, guint flags, CtBlobPanel *panel)
+{
+  rebuild (panel);
+}
+
+static void
+item_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+
+  if (panel->updating || i >= panel->items->len || i == panel->item)
+    return;
+  panel->item = i;
+  panel->diff = g_array_index (panel->items, Item, i).kind == ITEM_BOTTOM;
+  panel->user_colormap = FALSE;
+  panel->version = G_MAXUINT;
+  show_item (panel);
+}
+
+static void
+version_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  if (panel->updating || gtk_drop_down_get_selected (dropdown) == GTK_INVALID_LIST_POSITION)
+    return;
+  panel->version = gtk_drop_down_get_selected (dropdown);
+  show_item (panel);
+}
+
+static void
+diff_toggled (GtkToggleButton *button, CtBlobPanel *panel)
+{
+  if (panel->updating || !gtk_toggle_button_get_active (button))
+    return;
+  panel->diff = GTK_WIDGET (button) == panel->diff_button;
+  if (!panel->user_colormap)
+    ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+  show_item (panel);
+}
+
+static void
+colormap_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  if (panel->updating)
+    return;
+  panel->user_colormap = TRUE;
+  ct_heatmap_view_set_colormap (CT_HEATMAP_VIEW (panel->heatmap),
+                                gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+scale_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  ct_heatmap_view_set_scale_mode (CT_HEATMAP_VIEW (panel->heatmap),
+                                  gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  const char *text = ct_heatmap_view_get_pointer_text (view);
+
+  gtk_label_set_text (GTK_LABEL (panel->pointer_label), text != NULL ? text : "");
+}
+
+static void
+sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  update_top (panel);
+}
+
+/* Exports. */
+
+gboolean
+ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
+{
+  CtBlobPanel *panel = self->blob_panel;
+  g_autofree char *path = g_file_get_path (file);
+  const Shown *shown = panel != NULL ? &panel->shown : NULL;
+  const float *values;
+
+  if (shown == NULL || shown->values == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("There are no values to export"));
+      return FALSE;
+    }
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Exports go to local files only"));
+      return FALSE;
+    }
+  values = g_bytes_get_data (shown->values, NULL);
+  if (g_str_has_suffix (path, ".npy"))
+    return ct_blob_save_npy (path, values, shown->dims, shown->n_axes, error);
+  if (g_str_has_suffix (path, ".csv"))
+    return ct_blob_save_csv (path, values, shown->dims, shown->n_axes, error);
+  if (g_str_has_suffix (path, ".png"))
+    {
+      int width = MAX (gtk_widget_get_width (panel->heatmap), 640);
+      int height = MAX (gtk_widget_get_height (panel->heatmap), 480);
+
+      return ct_heatmap_save_png (ct_heatmap_view_get_heatmap (CT_HEATMAP_VIEW (panel->heatmap)),
+                                  path, width, height, error);
+    }
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                       _("Export as .png, .npy or .csv"));
+  return FALSE;
+}
+
+static void
+export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GError) error = NULL;
+
+      if (file != NULL && !ct_window_blobs_export (self, file, &error))
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not export: %s"), error->message);
+          ct_window_show_error (self, message);
+        }
+    }
+  g_object_unref (chooser);
+}
+
+static void
+export_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  const char *extension = g_variant_get_string (param, NULL);
+  const Shown *shown = &self->blob_panel->shown;
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+
+  if (shown->values == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_("Export Blob"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  name = g_strdup_printf ("%s%s.%s", shown->name, self->blob_panel->diff ? "-diff" : "",
+                          extension);
+  g_strdelimit (name, "/\\", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Building the panel. */
+
+static GtkWidget *
+labelled_dropdown (GtkStringList *names, const char *accessible)
+{
+  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), NULL);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  gtk_widget_set_tooltip_text (dropdown, accessible);
+  return dropdown;
+}
+
+static GtkWidget *
+build_controls (CtBlobPanel *panel)
+{
+  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *maps_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkStringList *maps = gtk_string_list_new (NULL);
+  GtkStringList *scales = gtk_string_list_new (NULL);
+  GtkWidget *sample_label = gtk_label_new_with_mnemonic (_("_Sample"));
+
+  for (int i = 0; i < CT_COLORMAP_N; i++)
+    gtk_string_list_append (maps, ct_colormap_get_label (i));
+  /* Fixed ranges are for callers, not a choice in the panel. */
+  for (int i = 0; i < CT_SCALE_FIXED; i++)
+    gtk_string_list_append (scales, ct_scale_mode_get_label (i));
+  panel->sample_spin = gtk_spin_button_new_with_range (0, 0, 1);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (sample_label), panel->sample_spin);
+  g_object_bind_property (panel->heatmap, "sample", panel->sample_spin, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  panel->colormap_dropdown = labelled_dropdown (maps, _("Colour map"));
+  panel->scale_dropdown = labelled_dropdown (scales, _("Colour scale"));
+  g_signal_connect (panel->colormap_dropdown, "notify::selected",
+                    G_CALLBACK (colormap_selected), panel);
+  g_signal_connect (panel->scale_dropdown, "notify::selected", G_CALLBACK (scale_selected), panel);
+  gtk_box_append (GTK_BOX (row), sample_label);
+  gtk_box_append (GTK_BOX (row), panel->sample_spin);
+  gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
+  gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
+  gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
+  gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
+  gtk_box_append (GTK_BOX (rows), row);
+  gtk_box_append (GTK_BOX (rows), maps_row);
+  return rows;
+}
+
+static GtkWidget *
+build_stats (CtBlobPanel *panel)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
+  for (guint i = 0; i < N_STATS; i++)
+    {
+      GtkWidget *name = gtk_label_new (_(stat_names[i]));
+      GtkWidget *value = gtk_label_new ("–");
+      g_autofree char *id = g_strdup_printf ("blob-stat-%u", i);
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_widget_add_css_class (name, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_widget_add_css_class (value, "numeric");
+      gtk_widget_set_name (value, id);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, NULL, -1);
+      gtk_grid_attach (GTK_GRID (grid), name, 0, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), value, 1, (int) i, 1, 1);
+      panel->stat_values[i] = value;
+    }
+  return grid;
+}
+
+static GtkWidget *
+build_header (CtBlobPanel *panel)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Blobs"));
+  g_autoptr (GMenu) menu = g_menu_new ();
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
+  g_menu_append (menu, _("Heatmap as PNG…"), "blobs.export::png");
+  g_menu_append (menu, _("Values as .npy…"), "blobs.export::npy");
+  g_menu_append (menu, _("Values as CSV…"), "blobs.export::csv");
+  panel->export_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (panel->export_button), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (panel->export_button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (panel->export_button, _("Export the blob shown"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->export_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export the blob shown"), -1);
+  gtk_widget_add_css_class (panel->export_button, "flat");
+  gtk_box_append (GTK_BOX (row), title);
+  gtk_box_append (GTK_BOX (row), panel->export_button);
+  return row;
+}
+
+void
+ct_window_blobs_init (CtWindow *self)
+{
+  CtBlobPanel *panel = g_new0 (CtBlobPanel, 1);
+  GtkWidget *form = GTK_WIDGET (self->property_form);
+  GtkWidget *toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
+  static const GActionEntry actions[] = {
+    { .name = "export", .activate = export_activated, .parameter_type = "s" },
+  };
+
+  panel->window = self;
+  panel->layer = -1;
+  panel->items = g_array_new (FALSE, TRUE, sizeof (Item));
+  self->blob_panel = panel;
+
+  panel->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_set_name (panel->box, "blob-panel");
+  gtk_box_append (GTK_BOX (panel->box), build_header (panel));
+
+  panel->item_names = gtk_string_list_new (NULL);
+  panel->item_dropdown = labelled_dropdown (panel->item_names, _("Blob"));
+  gtk_widget_set_name (panel->item_dropdown, "blob-items");
+  g_signal_connect (panel->item_dropdown, "notify::selected", G_CALLBACK (item_selected), panel);
+  gtk_box_append (GTK_BOX (panel->box), panel->item_dropdown);
+
+  panel->version_names = gtk_string_list_new (NULL);
+  panel->version_dropdown = labelled_dropdown (panel->version_names, _("Version"));
+  gtk_widget_set_name (panel->version_dropdown, "blob-versions");
+  g_signal_connect (panel->version_dropdown, "notify::selected",
+                    G_CALLBACK (version_selected), panel);
+  gtk_widget_set_hexpand (panel->version_dropdown, TRUE);
+
+  panel->data_button = gtk_toggle_button_new_with_label (_("Data"));
+  panel->diff_button = gtk_toggle_button_new_with_label (_("Diff"));
+  gtk_widget_set_name (panel->data_button, "blob-data");
+  gtk_widget_set_name (panel->diff_button, "blob-diff");
+  gtk_widget_set_tooltip_text (panel->diff_button, _("The gradient, after backward"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (panel->diff_button),
+                               GTK_TOGGLE_BUTTON (panel->data_button));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->data_button), TRUE);
+  g_signal_connect (panel->data_button, "toggled", G_CALLBACK (diff_toggled), panel);
+  g_signal_connect (panel->diff_button, "toggled", G_CALLBACK (diff_toggled), panel);
+  gtk_widget_add_css_class (toggles, "linked");
+  gtk_box_append (GTK_BOX (toggles), panel->data_button);
+  gtk_box_append (GTK_BOX (toggles), panel->diff_button);
+  gtk_box_append (GTK_BOX (row), toggles);
+  gtk_box_append (GTK_BOX (row), panel->version_dropdown);
+  gtk_box_append (GTK_BOX (panel->box), row);
+
+  panel->shape_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->shape_label, "blob-shape");
+  gtk_label_set_xalign (GTK_LABEL (panel->shape_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (panel->shape_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (panel->shape_label), TRUE);
+  gtk_box_append (GTK_BOX (panel->box), panel->shape_label);
+  panel->status = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (panel->status), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (panel->status), 0);
+  gtk_widget_add_css_class (panel->status, "dim-label");
+  gtk_box_append (GTK_BOX (panel->box), panel->status);
+
+  panel->view_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  panel->heatmap = ct_heatmap_view_new ();
+  gtk_widget_set_size_request (panel->heatmap, -1, 260);
+  gtk_widget_set_name (panel->heatmap, "blob-heatmap");
+  g_signal_connect (panel->heatmap, "notify::pointer-text", G_CALLBACK (pointer_moved), panel);
+  g_signal_connect (panel->heatmap, "notify::sample", G_CALLBACK (sample_changed), panel);
+  gtk_box_append (GTK_BOX (panel->view_box), build_controls (panel));
+  gtk_box_append (GTK_BOX (panel->view_box), panel->heatmap);
+  panel->pointer_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->pointer_label, "blob-pointer");
+  gtk_label_set_xalign (GTK_LABEL (panel->pointer_label), 0);
+  gtk_widget_add_css_class (panel->pointer_label, "numeric");
+  gtk_box_append (GTK_BOX (panel->view_box), panel->pointer_label);
+  panel->top_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->top_label, "blob-top");
+  gtk_label_set_xalign (GTK_LABEL (panel->top_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (panel->top_label), TRUE);
+  gtk_box_append (GTK_BOX (panel->view_box), panel->top_label);
+  gtk_box_append (GTK_BOX (panel->box), panel->view_box);
+
+  gtk_box_append (GTK_BOX (panel->box), build_stats (panel));
+  panel->histogram = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (panel->histogram, -1, 48);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Histogram"), -1);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), draw_histogram,
+                                  panel, NULL);
+  gtk_box_append (GTK_BOX (panel->box), panel->histogram);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
+  gtk_widget_insert_action_group (panel->box, "blobs", G_ACTION_GROUP (group));
+  gtk_widget_set_visible (panel->box, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (form)), panel->box,
+                              gtk_widget_get_prev_sibling (form));
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), panel);
+}
+
+void
+ct_window_blobs_dispose (CtWindow *self)
+{
+  CtBlobPanel *panel = self->blob_panel;
+
+  if (panel == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->selection, panel);
+  /* The widgets may outlive this while the window is torn down. */
+  {
+    GtkWidget *widgets[] = { panel->item_dropdown, panel->version_dropdown, panel->data_button,
+                             panel->diff_button, panel->colormap_dropdown, panel->scale_dropdown,
+                             panel->heatmap };
+
+    for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+      g_signal_handlers_disconnect_by_data (widgets[i], panel);
+  }
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), NULL, NULL, NULL);
+  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
+  g_array_unref (panel->items);
+  g_free (panel->labels_path);
+  g_strfreev (panel->labels);
+  g_free (panel);
+  self->blob_panel = NULL;
+}
