@@ -268,11 +268,15 @@ show_stats (CtBlobPanel *panel, const CtBlobStats *stats)
           case STAT_STD: format_number (buf, sizeof buf, stats->stats.std); break;
           case STAT_L2: format_number (buf, sizeof buf, stats->stats.l2_norm); break;
           case STAT_ZEROS:
-            g_ascii_formatd (buf, sizeof buf, "%.2f", 100.0 * stats->stats.zero_share);
-            /* TRANSLATORS: the share of exact zeros: "12.50 % (300 of 2400)" */
-            text = g_strdup_printf (_("%s %% (%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")"),
-                                    buf, (gint64) stats->stats.n_zeros,
-                                    (gint64) stats->stats.count);
+            {
+              char zeros[32], count[32];
+
+              g_ascii_formatd (buf, sizeof buf, "%.2f", 100.0 * stats->stats.zero_share);
+              g_snprintf (zeros, sizeof zeros, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_zeros);
+              g_snprintf (count, sizeof count, "%" G_GINT64_FORMAT, (gint64) stats->stats.count);
+              /* TRANSLATORS: the share of exact zeros: "12.50 % (300 of 2400)" */
+              text = g_strdup_printf (_("%s %% (%s of %s)"), buf, zeros, count);
+            }
             break;
           case STAT_NAN:
             g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_nan);
@@ -372,7 +376,9 @@ update_top (CtBlobPanel *panel)
     }
   text = g_string_new (NULL);
   /* TRANSLATORS: heading of the classifier output's best classes */
-  g_string_append_printf (text, _("Top %u classes of sample %d:"), n_order, sample);
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Top %u class of sample %d:",
+                                          "Top %u classes of sample %d:", n_order),
+                          n_order, sample);
   for (guint i = 0; i < n_order; i++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
