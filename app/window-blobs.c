@@ -6,7 +6,8 @@
  * with a sample picker, colour map and scale mode, the value under the
  * pointer, statistics as text labels and a histogram, and for a classifier
  * output (N, K) the top five classes named by the labels.txt beside the
- * net. What is shown can be exported as PNG, .npy and CSV.
+ * net. What is shown can be exported as PNG, .npy and CSV. The widgets
+ * themselves are built and filled in window-blobs-parts.c.
  *
  * The window's run (window-run.c) hands each snapshot to
  * ct_window_blobs_show_snapshot(); the panel keeps a reference to the last
@@ -20,82 +21,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "heatmap/blob-export.h"
-#include "heatmap-view.h"
-#include "runner.h"
-#include "window-private.h"
-
-typedef enum {
-  ITEM_TOP,
-  ITEM_BOTTOM,
-  ITEM_PARAM,
-} ItemKind;
-
-typedef struct {
-  ItemKind kind;
-  guint blob;   /* snapshot blob index (tops, bottoms) */
-  guint param;  /* parameter index (params) */
-} Item;
-
-enum { STAT_MIN, STAT_MAX, STAT_MEAN, STAT_STD, STAT_L2, STAT_ZEROS, STAT_NAN, STAT_INF, N_STATS };
-
-static const char *const stat_names[N_STATS] = {
-  N_("Minimum"), N_("Maximum"), N_("Mean"), N_("Standard deviation"),
-  N_("L2 norm"), N_("Exact zeros"), N_("NaN values"), N_("Infinite values"),
-};
-
-/* What one item shows now: borrowed from the snapshot. */
-typedef struct {
-  const char *name;
-  guint n_axes;
-  const gint64 *dims;
-  GBytes *values;          /* NULL when the run copied none */
-  const CtBlobStats *stats; /* NULL before the values exist */
-} Shown;
-
-struct _CtBlobPanel {
-  CtWindow *window;
-  CtRunSnapshot *snapshot;
-  int layer;                /* snapshot layer index, or -1 */
-  GArray *items;            /* Item */
-  guint item;
-  guint version;
-  gboolean diff;
-  gboolean updating;        /* our own changes of the controls */
-  gboolean user_colormap;   /* the user chose the map for this item */
-  Shown shown;
-
-  char *labels_path;        /* labels.txt read last, and its lines */
-  char **labels;
-
-  GtkWidget *box;
-  GtkWidget *status;
-  GtkWidget *item_dropdown;
-  GtkStringList *item_names;
-  GtkWidget *version_dropdown;
-  GtkStringList *version_names;
-  GtkWidget *data_button, *diff_button;
-  GtkWidget *shape_label;
-  GtkWidget *view_box;
-  GtkWidget *sample_spin;
-  GtkWidget *colormap_dropdown;
-  GtkWidget *scale_dropdown;
-  GtkWidget *heatmap;
-  GtkWidget *pointer_label;
-  GtkWidget *stat_values[N_STATS];
-  GtkWidget *histogram;
-  GtkWidget *top_label;
-  GtkWidget *export_button;
-};
+#include "window-blobs-private.h"
 
 static void rebuild (CtBlobPanel *panel);
 static void show_item (CtBlobPanel *panel);
-
-static void
-format_number (char *buf, gsize len, double v)
-{
-  ct_heatmap_format_value (buf, len, v);
-}
 
 static char *
 shape_text (const gint64 *dims, guint n_axes)
@@ -108,40 +37,6 @@ shape_text (const gint64 *dims, guint n_axes)
   if (n_axes == 0)
     g_string_append (out, _("scalar"));
   return g_string_free (out, FALSE);
-}
-
-/* The labels.txt beside the net, one class a line (NULL: none). */
-static char **
-class_labels (CtBlobPanel *panel)
-{
-  GFile *file = ct_window_get_file (panel->window);
-  g_autoptr (GFile) dir = file != NULL ? g_file_get_parent (file) : NULL;
-  g_autoptr (GFile) labels = dir != NULL ? g_file_get_child (dir, "labels.txt") : NULL;
-  g_autofree char *path = labels != NULL ? g_file_get_path (labels) : NULL;
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *kept;
-
-  if (g_strcmp0 (path, panel->labels_path) == 0)
-    return panel->labels;
-  g_free (panel->labels_path);
-  panel->labels_path = g_strdup (path);
-  g_clear_pointer (&panel->labels, g_strfreev);
-  /* A few hundred bytes beside the net, read once per net file. */
-  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL)
-      || !g_utf8_validate (text, -1, NULL))
-    return NULL;
-  lines = g_strsplit (text, "\n", -1);
-  kept = g_ptr_array_new ();
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_strstrip (lines[i]);
-      if (*lines[i] != '\0')
-        g_ptr_array_add (kept, g_strdup (lines[i]));
-    }
-  g_ptr_array_add (kept, NULL);
-  panel->labels = (char **) g_ptr_array_free (kept, FALSE);
-  return panel->labels;
 }
 
 /* The snapshot's layer for the window's selection: one layer selected (a
@@ -246,148 +141,6 @@ item_shown (CtBlobPanel *panel, const Item *item, gboolean diff)
       shown.stats = diff ? blob->diff_stats : blob->data_stats;
     }
   return shown;
-}
-
-static void
-show_stats (CtBlobPanel *panel, const CtBlobStats *stats)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  for (guint i = 0; i < N_STATS; i++)
-    {
-      g_autofree char *text = NULL;
-
-      if (stats == NULL)
-        text = g_strdup ("–");
-      else
-        switch (i)
-          {
-          case STAT_MIN: format_number (buf, sizeof buf, stats->stats.min); break;
-          case STAT_MAX: format_number (buf, sizeof buf, stats->stats.max); break;
-          case STAT_MEAN: format_number (buf, sizeof buf, stats->stats.mean); break;
-          case STAT_STD: format_number (buf, sizeof buf, stats->stats.std); break;
-          case STAT_L2: format_number (buf, sizeof buf, stats->stats.l2_norm); break;
-          case STAT_ZEROS:
-            {
-              char zeros[32], count[32];
-
-              g_ascii_formatd (buf, sizeof buf, "%.2f", 100.0 * stats->stats.zero_share);
-              g_snprintf (zeros, sizeof zeros, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_zeros);
-              g_snprintf (count, sizeof count, "%" G_GINT64_FORMAT, (gint64) stats->stats.count);
-              /* TRANSLATORS: the share of exact zeros: "12.50 % (300 of 2400)" */
-              text = g_strdup_printf (_("%s %% (%s of %s)"), buf, zeros, count);
-            }
-            break;
-          case STAT_NAN:
-            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_nan);
-            break;
-          case STAT_INF:
-            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_inf);
-            break;
-          default: g_assert_not_reached ();
-          }
-      gtk_label_set_text (GTK_LABEL (panel->stat_values[i]), text != NULL ? text : buf);
-    }
-}
-
-static void
-draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
-{
-  CtBlobPanel *panel = data;
-  const CtBlobStats *stats = panel->shown.stats;
-  gint64 top = 0;
-  double bar;
-
-  if (stats == NULL)
-    return;
-  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
-    top = MAX (top, stats->histogram[i]);
-  if (top == 0)
-    return;
-  bar = (double) width / CT_BLOB_STATS_BINS;
-  cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
-  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
-    {
-      /* A square root scale: one full bin of zeros must not hide the rest. */
-      double h = (height - 1) * sqrt ((double) stats->histogram[i] / (double) top);
-
-      if (stats->histogram[i] > 0)
-        h = MAX (h, 1.0);
-      cairo_rectangle (cr, i * bar + 0.5, height - h, MAX (bar - 1.0, 1.0), h);
-    }
-  cairo_fill (cr);
-}
-
-static void
-update_histogram (CtBlobPanel *panel)
-{
-  const CtBlobStats *stats = panel->shown.stats;
-  g_autofree char *description = NULL;
-
-  if (stats != NULL)
-    {
-      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
-
-      format_number (lo, sizeof lo, stats->stats.min);
-      format_number (hi, sizeof hi, stats->stats.max);
-      /* TRANSLATORS: accessible description of the histogram drawing */
-      description = g_strdup_printf (_("Histogram of %d bins from %s to %s"),
-                                     CT_BLOB_STATS_BINS, lo, hi);
-    }
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  description != NULL ? description : "", -1);
-  gtk_widget_queue_draw (panel->histogram);
-}
-
-/* The top five classes of the heatmap's sample, for an (N, K) output whose
- * K matches the labels beside the net. */
-static void
-update_top (CtBlobPanel *panel)
-{
-  char **labels = class_labels (panel);
-  const Shown *shown = &panel->shown;
-  int sample = ct_heatmap_view_get_sample (CT_HEATMAP_VIEW (panel->heatmap));
-  g_autoptr (GString) text = NULL;
-  const float *values;
-  guint k, order[5], n_order = 0;
-
-  if (labels == NULL || shown->values == NULL || shown->n_axes != 2 || panel->diff
-      || shown->dims[1] != (gint64) g_strv_length (labels) || sample >= shown->dims[0])
-    {
-      gtk_widget_set_visible (panel->top_label, FALSE);
-      return;
-    }
-  k = (guint) shown->dims[1];
-  values = (const float *) g_bytes_get_data (shown->values, NULL) + (gsize) sample * k;
-  for (guint i = 0; i < k; i++)
-    {
-      guint at = n_order;
-
-      if (isnan (values[i]))
-        continue;
-      while (at > 0 && values[order[at - 1]] < values[i])
-        at--;
-      if (at >= 5)
-        continue;
-      n_order = MIN (n_order + 1, 5u);
-      memmove (order + at + 1, order + at, (n_order - 1 - at) * sizeof order[0]);
-      order[at] = i;
-    }
-  text = g_string_new (NULL);
-  /* TRANSLATORS: heading of the classifier output's best classes */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Top %u class of sample %d:",
-                                          "Top %u classes of sample %d:", n_order),
-                          n_order, sample);
-  for (guint i = 0; i < n_order; i++)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      format_number (buf, sizeof buf, values[order[i]]);
-      g_string_append_printf (text, "\n%u. %s  %s", i + 1, labels[order[i]], buf);
-    }
-  gtk_label_set_text (GTK_LABEL (panel->top_label), text->str);
-  gtk_widget_set_visible (panel->top_label, TRUE);
 }
 
 /* The colour map by sign: diverging for diffs and signed values. */
@@ -538,9 +291,9 @@ show_item (CtBlobPanel *panel)
   gtk_widget_set_sensitive (panel->export_button, panel->shown.values != NULL);
   panel->updating = FALSE;
 
-  show_stats (panel, panel->shown.stats);
-  update_histogram (panel);
-  update_top (panel);
+  ct_blob_panel_show_stats (panel, panel->shown.stats);
+  ct_blob_panel_update_histogram (panel);
+  ct_blob_panel_update_top (panel);
 }
 
 static void
@@ -692,216 +445,9 @@ diff_toggled (GtkToggleButton *button, CtBlobPanel *panel)
   show_item (panel);
 }
 
-static void
-colormap_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
-{
-  if (panel->updating)
-    return;
-  panel->user_colormap = TRUE;
-  ct_heatmap_view_set_colormap (CT_HEATMAP_VIEW (panel->heatmap),
-                                gtk_drop_down_get_selected (dropdown));
-}
-
-static void
-scale_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
-{
-  ct_heatmap_view_set_scale_mode (CT_HEATMAP_VIEW (panel->heatmap),
-                                  gtk_drop_down_get_selected (dropdown));
-}
-
-static void
-pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
-{
-  const char *text = ct_heatmap_view_get_pointer_text (view);
-
-  gtk_label_set_text (GTK_LABEL (panel->pointer_label), text != NULL ? text : "");
-}
-
-static void
-sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
-{
-  update_top (panel);
-}
-
 /* Exports. */
 
-gboolean
-ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
-{
-  CtBlobPanel *panel = self->blob_panel;
-  g_autofree char *path = g_file_get_path (file);
-  const Shown *shown = panel != NULL ? &panel->shown : NULL;
-  const float *values;
-
-  if (shown == NULL || shown->values == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           _("There are no values to export"));
-      return FALSE;
-    }
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Exports go to local files only"));
-      return FALSE;
-    }
-  values = g_bytes_get_data (shown->values, NULL);
-  if (g_str_has_suffix (path, ".npy"))
-    return ct_blob_save_npy (path, values, shown->dims, shown->n_axes, error);
-  if (g_str_has_suffix (path, ".csv"))
-    return ct_blob_save_csv (path, values, shown->dims, shown->n_axes, error);
-  if (g_str_has_suffix (path, ".png"))
-    {
-      int width = MAX (gtk_widget_get_width (panel->heatmap), 640);
-      int height = MAX (gtk_widget_get_height (panel->heatmap), 480);
-
-      return ct_heatmap_save_png (ct_heatmap_view_get_heatmap (CT_HEATMAP_VIEW (panel->heatmap)),
-                                  path, width, height, error);
-    }
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                       _("Export as .png, .npy or .csv"));
-  return FALSE;
-}
-
-static void
-export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autoptr (GError) error = NULL;
-
-      if (file != NULL && !ct_window_blobs_export (self, file, &error))
-        {
-          g_autofree char *message = g_strdup_printf (_("Could not export: %s"), error->message);
-          ct_window_show_error (self, message);
-        }
-    }
-  g_object_unref (chooser);
-}
-
-static void
-export_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  const char *extension = g_variant_get_string (param, NULL);
-  const Shown *shown = &self->blob_panel->shown;
-  GtkFileChooserNative *chooser;
-  g_autofree char *name = NULL;
-
-  if (shown->values == NULL)
-    return;
-  chooser = gtk_file_chooser_native_new (_("Export Blob"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  name = g_strdup_printf ("%s%s.%s", shown->name, self->blob_panel->diff ? "-diff" : "",
-                          extension);
-  g_strdelimit (name, "/\\", '_');
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
 /* Building the panel. */
-
-static GtkWidget *
-labelled_dropdown (GtkStringList *names, const char *accessible)
-{
-  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), NULL);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  accessible, -1);
-  gtk_widget_set_tooltip_text (dropdown, accessible);
-  return dropdown;
-}
-
-static GtkWidget *
-build_controls (CtBlobPanel *panel)
-{
-  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *maps_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkStringList *maps = gtk_string_list_new (NULL);
-  GtkStringList *scales = gtk_string_list_new (NULL);
-  GtkWidget *sample_label = gtk_label_new_with_mnemonic (_("_Sample"));
-
-  for (int i = 0; i < CT_COLORMAP_N; i++)
-    gtk_string_list_append (maps, ct_colormap_get_label (i));
-  /* Fixed ranges are for callers, not a choice in the panel. */
-  for (int i = 0; i < CT_SCALE_FIXED; i++)
-    gtk_string_list_append (scales, ct_scale_mode_get_label (i));
-  panel->sample_spin = gtk_spin_button_new_with_range (0, 0, 1);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (sample_label), panel->sample_spin);
-  g_object_bind_property (panel->heatmap, "sample", panel->sample_spin, "value",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  panel->colormap_dropdown = labelled_dropdown (maps, _("Colour map"));
-  panel->scale_dropdown = labelled_dropdown (scales, _("Colour scale"));
-  g_signal_connect (panel->colormap_dropdown, "notify::selected",
-                    G_CALLBACK (colormap_selected), panel);
-  g_signal_connect (panel->scale_dropdown, "notify::selected", G_CALLBACK (scale_selected), panel);
-  gtk_box_append (GTK_BOX (row), sample_label);
-  gtk_box_append (GTK_BOX (row), panel->sample_spin);
-  gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
-  gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
-  gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
-  gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
-  gtk_box_append (GTK_BOX (rows), row);
-  gtk_box_append (GTK_BOX (rows), maps_row);
-  return rows;
-}
-
-static GtkWidget *
-build_stats (CtBlobPanel *panel)
-{
-  GtkWidget *grid = gtk_grid_new ();
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
-  for (guint i = 0; i < N_STATS; i++)
-    {
-      GtkWidget *name = gtk_label_new (_(stat_names[i]));
-      GtkWidget *value = gtk_label_new ("–");
-      g_autofree char *id = g_strdup_printf ("blob-stat-%u", i);
-
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      gtk_widget_add_css_class (name, "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (value), 0);
-      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-      gtk_widget_add_css_class (value, "numeric");
-      gtk_widget_set_name (value, id);
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, NULL, -1);
-      gtk_grid_attach (GTK_GRID (grid), name, 0, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), value, 1, (int) i, 1, 1);
-      panel->stat_values[i] = value;
-    }
-  return grid;
-}
-
-static GtkWidget *
-build_header (CtBlobPanel *panel)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Blobs"));
-  g_autoptr (GMenu) menu = g_menu_new ();
-
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_set_hexpand (title, TRUE);
-  g_menu_append (menu, _("Heatmap as PNG…"), "blobs.export::png");
-  g_menu_append (menu, _("Values as .npy…"), "blobs.export::npy");
-  g_menu_append (menu, _("Values as CSV…"), "blobs.export::csv");
-  panel->export_button = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (panel->export_button), "document-save-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (panel->export_button), G_MENU_MODEL (menu));
-  gtk_widget_set_tooltip_text (panel->export_button, _("Export the blob shown"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->export_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export the blob shown"), -1);
-  gtk_widget_add_css_class (panel->export_button, "flat");
-  gtk_box_append (GTK_BOX (row), title);
-  gtk_box_append (GTK_BOX (row), panel->export_button);
-  return row;
-}
 
 void
 ct_window_blobs_init (CtWindow *self)
@@ -912,7 +458,7 @@ ct_window_blobs_init (CtWindow *self)
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
   static const GActionEntry actions[] = {
-    { .name = "export", .activate = export_activated, .parameter_type = "s" },
+    { .name = "export", .activate = ct_blob_panel_export_activated, .parameter_type = "s" },
   };
 
   panel->window = self;
@@ -922,16 +468,16 @@ ct_window_blobs_init (CtWindow *self)
 
   panel->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_widget_set_name (panel->box, "blob-panel");
-  gtk_box_append (GTK_BOX (panel->box), build_header (panel));
+  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_header (panel));
 
   panel->item_names = gtk_string_list_new (NULL);
-  panel->item_dropdown = labelled_dropdown (panel->item_names, _("Blob"));
+  panel->item_dropdown = ct_blob_panel_labelled_dropdown (panel->item_names, _("Blob"));
   gtk_widget_set_name (panel->item_dropdown, "blob-items");
   g_signal_connect (panel->item_dropdown, "notify::selected", G_CALLBACK (item_selected), panel);
   gtk_box_append (GTK_BOX (panel->box), panel->item_dropdown);
 
   panel->version_names = gtk_string_list_new (NULL);
-  panel->version_dropdown = labelled_dropdown (panel->version_names, _("Version"));
+  panel->version_dropdown = ct_blob_panel_labelled_dropdown (panel->version_names, _("Version"));
   gtk_widget_set_name (panel->version_dropdown, "blob-versions");
   g_signal_connect (panel->version_dropdown, "notify::selected",
                     G_CALLBACK (version_selected), panel);
@@ -970,9 +516,9 @@ ct_window_blobs_init (CtWindow *self)
   panel->heatmap = ct_heatmap_view_new ();
   gtk_widget_set_size_request (panel->heatmap, -1, 260);
   gtk_widget_set_name (panel->heatmap, "blob-heatmap");
-  g_signal_connect (panel->heatmap, "notify::pointer-text", G_CALLBACK (pointer_moved), panel);
-  g_signal_connect (panel->heatmap, "notify::sample", G_CALLBACK (sample_changed), panel);
-  gtk_box_append (GTK_BOX (panel->view_box), build_controls (panel));
+  g_signal_connect (panel->heatmap, "notify::pointer-text", G_CALLBACK (ct_blob_panel_pointer_moved), panel);
+  g_signal_connect (panel->heatmap, "notify::sample", G_CALLBACK (ct_blob_panel_sample_changed), panel);
+  gtk_box_append (GTK_BOX (panel->view_box), ct_blob_panel_build_controls (panel));
   gtk_box_append (GTK_BOX (panel->view_box), panel->heatmap);
   panel->pointer_label = gtk_label_new (NULL);
   gtk_widget_set_name (panel->pointer_label, "blob-pointer");
@@ -986,12 +532,12 @@ ct_window_blobs_init (CtWindow *self)
   gtk_box_append (GTK_BOX (panel->view_box), panel->top_label);
   gtk_box_append (GTK_BOX (panel->box), panel->view_box);
 
-  gtk_box_append (GTK_BOX (panel->box), build_stats (panel));
+  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_stats (panel));
   panel->histogram = gtk_drawing_area_new ();
   gtk_widget_set_size_request (panel->histogram, -1, 48);
   gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Histogram"), -1);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), draw_histogram,
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), ct_blob_panel_draw_histogram,
                                   panel, NULL);
   gtk_box_append (GTK_BOX (panel->box), panel->histogram);
 

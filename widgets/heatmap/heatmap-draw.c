@@ -179,8 +179,9 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
     cairo_rectangle (cr, bar_x - 0.5, bar_y - 0.5, bar_w + 1, 13);
     cairo_stroke (cr);
   }
-  ct_heatmap_format_value (lo, sizeof lo, scale.lo);
-  ct_heatmap_format_value (hi, sizeof hi, scale.hi);
+  /* + 0.0 turns a -0 end (a ReLU's output starts at -0) into "0". */
+  ct_heatmap_format_value (lo, sizeof lo, scale.lo + 0.0);
+  ct_heatmap_format_value (hi, sizeof hi, scale.hi + 0.0);
   draw_text (h, cr, layout, lo, bar_x, bar_y + 13, FALSE);
   draw_text (h, cr, layout, hi, bar_x + bar_w, bar_y + 13, TRUE);
   if (h->map == CT_COLORMAP_DIVERGING)
