@@ -255,10 +255,12 @@ ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
     return ct_blob_save_csv (path, values, shown->dims, shown->n_axes, error);
   if (g_str_has_suffix (path, ".png"))
     {
-      int width = MAX (gtk_widget_get_width (panel->heatmap), 640);
-      int height = MAX (gtk_widget_get_height (panel->heatmap), 480);
+      /* Side by side, the heatmap of what the toggle picks. */
+      GtkWidget *view = panel->side_by_side && panel->diff ? panel->diff_heatmap : panel->heatmap;
+      int width = MAX (gtk_widget_get_width (view), 640);
+      int height = MAX (gtk_widget_get_height (view), 480);
 
-      return ct_heatmap_save_png (ct_heatmap_view_get_heatmap (CT_HEATMAP_VIEW (panel->heatmap)),
+      return ct_heatmap_save_png (ct_heatmap_view_get_heatmap (CT_HEATMAP_VIEW (view)),
                                   path, width, height, error);
     }
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,

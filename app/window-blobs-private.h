@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* The inspector's width from which data and diff are shown side by side. */
+#define CT_BLOB_SIDE_BY_SIDE_WIDTH 620
+
 typedef enum {
   ITEM_TOP,
   ITEM_BOTTOM,
@@ -62,6 +65,10 @@ struct _CtBlobPanel {
   GtkWidget *colormap_dropdown;
   GtkWidget *scale_dropdown;
   GtkWidget *heatmap;
+  GtkWidget *diff_heatmap;  /* the diff beside the data, when wide */
+  gboolean wide;            /* the inspector is wide enough for two */
+  gboolean side_by_side;
+  guint relayout_source;    /* pending show after a change of width */
   GtkWidget *pointer_label;
   GtkWidget *stat_values[N_STATS];
   GtkWidget *histogram;

@@ -154,10 +154,8 @@ default_colormap (const Shown *shown, gboolean diff)
 
 /* Filters (K, 1, h, w) as one grid of K tiles; (K, 3, h, w) in colour. */
 static void
-display_dims (const CtBlobPanel *panel, const Item *item, gint64 *dims, guint *n_axes)
+display_dims (const Shown *shown, const Item *item, gint64 *dims, guint *n_axes)
 {
-  const Shown *shown = &panel->shown;
-
   memcpy (dims, shown->dims, MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS) * sizeof (gint64));
   *n_axes = MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS);
   if (item->kind == ITEM_PARAM && *n_axes == 4 && dims[1] == 1)
@@ -180,6 +178,31 @@ item_title (CtBlobPanel *panel, const Item *item)
   return g_strdup_printf (item->param == 0 ? _("%s weights (%s)")
                           : item->param == 1 ? _("%s bias (%s)") : _("%s parameter %s"),
                           layer, panel->shown.name);
+}
+
+/* Show SHOWN (values present) in VIEW, its map by sign when DEFAULT_MAP. */
+static void
+set_view (CtBlobPanel *panel, CtHeatmapView *view, const Item *item, const Shown *shown,
+          gboolean diff, const char *name, gboolean default_map)
+{
+  gint64 dims[CT_HEATMAP_MAX_DIMS];
+  guint n_axes;
+  g_autoptr (GError) error = NULL;
+  /* TRANSLATORS: the heatmap's blob name when it shows the gradient */
+  g_autofree char *full = diff ? g_strdup_printf (_("%s (diff)"), name) : g_strdup (name);
+
+  display_dims (shown, item, dims, &n_axes);
+  if (default_map)
+    ct_heatmap_view_set_colormap (view, default_colormap (shown, diff));
+  ct_heatmap_view_set_blob_name (view, full);
+  if (!ct_heatmap_view_set_data (view, shown->values, dims, n_axes, &error))
+    {
+      gtk_widget_set_visible (panel->view_box, FALSE);
+      gtk_label_set_text (GTK_LABEL (panel->status), error->message);
+      gtk_widget_set_visible (panel->status, TRUE);
+    }
+  else if (item->kind == ITEM_PARAM && n_axes == 4 && dims[1] == 3)
+    ct_heatmap_view_set_kind (view, CT_HEATMAP_RGB);
 }
 
 static gboolean
@@ -256,33 +279,24 @@ show_item (CtBlobPanel *panel)
   gtk_widget_set_visible (panel->status,
                           panel->shown.stats == NULL || panel->shown.values == NULL);
 
+  /* Wide enough: the data at the left, the diff at the right; the toggle
+   * still picks the statistics and what is exported. */
+  panel->side_by_side = panel->wide && has_diff && panel->shown.values != NULL;
   gtk_widget_set_visible (panel->view_box, panel->shown.values != NULL);
+  gtk_widget_set_visible (panel->diff_heatmap, panel->side_by_side);
   if (panel->shown.values != NULL)
     {
-      gint64 dims[CT_HEATMAP_MAX_DIMS];
-      guint n_axes;
-      g_autoptr (GError) error = NULL;
+      Shown data = item_shown (panel, item, FALSE);
+      Shown diff = item_shown (panel, item, TRUE);
 
-      display_dims (panel, item, dims, &n_axes);
-      if (!panel->user_colormap)
-        ct_heatmap_view_set_colormap (view, default_colormap (&panel->shown, panel->diff));
-      if (panel->diff)
+      if (panel->side_by_side)
         {
-          /* TRANSLATORS: the heatmap's blob name when it shows the gradient */
-          char *with_diff = g_strdup_printf (_("%s (diff)"), name);
-
-          g_free (name);
-          name = with_diff;
+          set_view (panel, CT_HEATMAP_VIEW (panel->heatmap), item, &data, FALSE, name,
+                    !panel->user_colormap);
+          set_view (panel, CT_HEATMAP_VIEW (panel->diff_heatmap), item, &diff, TRUE, name, TRUE);
         }
-      ct_heatmap_view_set_blob_name (view, name);
-      if (!ct_heatmap_view_set_data (view, panel->shown.values, dims, n_axes, &error))
-        {
-          gtk_widget_set_visible (panel->view_box, FALSE);
-          gtk_label_set_text (GTK_LABEL (panel->status), error->message);
-          gtk_widget_set_visible (panel->status, TRUE);
-        }
-      else if (item->kind == ITEM_PARAM && n_axes == 4 && dims[1] == 3)
-        ct_heatmap_view_set_kind (view, CT_HEATMAP_RGB);
+      else
+        set_view (panel, view, item, &panel->shown, panel->diff, name, !panel->user_colormap);
       gtk_spin_button_set_range (GTK_SPIN_BUTTON (panel->sample_spin), 0,
                                  MAX (ct_heatmap_view_get_n_samples (view) - 1, 0));
       gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->colormap_dropdown),
@@ -405,6 +419,32 @@ ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
   rebuild (panel);
 }
 
+/* The inspector's width, as its viewport's page: side by side from
+ * CT_BLOB_SIDE_BY_SIDE_WIDTH on. */
+static gboolean
+relayout_now (gpointer data)
+{
+  CtBlobPanel *panel = data;
+
+  panel->relayout_source = 0;
+  if (panel->snapshot != NULL && panel->items->len > 0)
+    show_item (panel);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  gboolean wide = gtk_adjustment_get_page_size (adjustment) >= CT_BLOB_SIDE_BY_SIDE_WIDTH;
+
+  if (wide == panel->wide)
+    return;
+  panel->wide = wide;
+  /* Not while GTK is allocating sizes: showing a widget then is lost. */
+  if (panel->relayout_source == 0)
+    panel->relayout_source = g_idle_add (relayout_now, panel);
+}
+
 static void
 selection_changed (CtSelection *selection, guint flags, CtBlobPanel *panel)
 {
@@ -456,6 +496,8 @@ ct_window_blobs_init (CtWindow *self)
   GtkWidget *form = GTK_WIDGET (self->property_form);
   GtkWidget *toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *heatmaps;
+  GtkAdjustment *width;
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
   static const GActionEntry actions[] = {
     { .name = "export", .activate = ct_blob_panel_export_activated, .parameter_type = "s" },
@@ -519,7 +561,23 @@ ct_window_blobs_init (CtWindow *self)
   g_signal_connect (panel->heatmap, "notify::pointer-text", G_CALLBACK (ct_blob_panel_pointer_moved), panel);
   g_signal_connect (panel->heatmap, "notify::sample", G_CALLBACK (ct_blob_panel_sample_changed), panel);
   gtk_box_append (GTK_BOX (panel->view_box), ct_blob_panel_build_controls (panel));
-  gtk_box_append (GTK_BOX (panel->view_box), panel->heatmap);
+  panel->diff_heatmap = ct_heatmap_view_new ();
+  gtk_widget_set_size_request (panel->diff_heatmap, -1, 260);
+  gtk_widget_set_name (panel->diff_heatmap, "blob-diff-heatmap");
+  gtk_widget_set_hexpand (panel->heatmap, TRUE);
+  gtk_widget_set_hexpand (panel->diff_heatmap, TRUE);
+  gtk_widget_set_visible (panel->diff_heatmap, FALSE);
+  g_object_bind_property (panel->heatmap, "sample", panel->diff_heatmap, "sample",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (panel->heatmap, "scale-mode", panel->diff_heatmap, "scale-mode",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect (panel->diff_heatmap, "notify::pointer-text",
+                    G_CALLBACK (ct_blob_panel_pointer_moved), panel);
+  heatmaps = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_box_set_homogeneous (GTK_BOX (heatmaps), TRUE);
+  gtk_box_append (GTK_BOX (heatmaps), panel->heatmap);
+  gtk_box_append (GTK_BOX (heatmaps), panel->diff_heatmap);
+  gtk_box_append (GTK_BOX (panel->view_box), heatmaps);
   panel->pointer_label = gtk_label_new (NULL);
   gtk_widget_set_name (panel->pointer_label, "blob-pointer");
   gtk_label_set_xalign (GTK_LABEL (panel->pointer_label), 0);
@@ -547,6 +605,8 @@ ct_window_blobs_init (CtWindow *self)
   gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (form)), panel->box,
                               gtk_widget_get_prev_sibling (form));
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), panel);
+  width = gtk_scrolled_window_get_hadjustment (self->inspector_scroller);
+  g_signal_connect (width, "notify::page-size", G_CALLBACK (width_changed), panel);
 }
 
 void
@@ -557,16 +617,19 @@ ct_window_blobs_dispose (CtWindow *self)
   if (panel == NULL)
     return;
   g_signal_handlers_disconnect_by_data (self->selection, panel);
+  g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_hadjustment (
+                                          self->inspector_scroller), panel);
   /* The widgets may outlive this while the window is torn down. */
   {
     GtkWidget *widgets[] = { panel->item_dropdown, panel->version_dropdown, panel->data_button,
                              panel->diff_button, panel->colormap_dropdown, panel->scale_dropdown,
-                             panel->heatmap };
+                             panel->heatmap, panel->diff_heatmap };
 
     for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
       g_signal_handlers_disconnect_by_data (widgets[i], panel);
   }
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), NULL, NULL, NULL);
+  g_clear_handle_id (&panel->relayout_source, g_source_remove);
   g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
   g_array_unref (panel->items);
   g_free (panel->labels_path);

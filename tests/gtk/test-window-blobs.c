@@ -20,6 +20,7 @@
 
 #include "gui-test.h"
 #include "heatmap-view.h"
+#include "heatmap/blob-export.h"
 #include "window-private.h"
 
 static CtApplication *app;
@@ -378,6 +379,53 @@ test_blob_panel (void)
   exported = read_npy (npy_path, after_conv->dims, after_conv->n_axes, &n_exported);
   g_assert_cmpmem (exported, n_exported * 4, g_bytes_get_data (after_conv->diff, NULL),
                    (gsize) after_conv->count * 4);
+
+  /* The same as CSV (as the exporter writes it) and the heatmap as PNG. */
+  {
+    g_autofree char *csv_path = g_build_filename (dir, "conv1.csv", NULL);
+    g_autofree char *png_path = g_build_filename (dir, "conv1.png", NULL);
+    g_autoptr (GFile) csv_file = g_file_new_for_path (csv_path);
+    g_autoptr (GFile) png_file = g_file_new_for_path (png_path);
+    g_autofree char *csv = NULL;
+    g_autofree char *want = ct_blob_csv_text (g_bytes_get_data (after_conv->diff, NULL),
+                                              after_conv->dims, after_conv->n_axes);
+    g_autofree char *png = NULL;
+    gsize png_len;
+
+    g_assert_true (ct_window_blobs_export (window, csv_file, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+    g_assert_cmpstr (csv, ==, want);
+    g_assert_true (ct_window_blobs_export (window, png_file, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (png_path, &png, &png_len, NULL));
+    g_assert_cmpuint (png_len, >, 8);
+    g_assert_cmpmem (png, 8, "\x89PNG\r\n\x1a\n", 8);
+    g_unlink (csv_path);
+    g_unlink (png_path);
+  }
+
+  /* A wide inspector shows data and diff side by side. */
+  {
+    GtkWidget *panel = panel_part (window, "blob-panel");
+    GtkWidget *paned = gtk_widget_get_ancestor (panel, GTK_TYPE_PANED);
+    GtkWidget *diff_view = panel_part (window, "blob-diff-heatmap");
+    int narrow = gtk_paned_get_position (GTK_PANED (paned));
+
+    g_assert_false (gtk_widget_get_visible (diff_view));
+    gtk_paned_set_position (GTK_PANED (paned), gtk_widget_get_width (paned) - 760);
+    ct_gui_test_spin (100);
+    g_assert_true (gtk_widget_get_visible (diff_view));
+    g_assert_cmpstr (ct_heatmap_view_get_blob_name (CT_HEATMAP_VIEW (diff_view)), ==,
+                     "conv1 (diff)");
+    g_assert_cmpstr (ct_heatmap_view_get_blob_name (CT_HEATMAP_VIEW (panel_part (window,
+                                                                                 "blob-heatmap"))),
+                     ==, "conv1");
+    save_shot (window, "inspect-side-by-side.png");
+    gtk_paned_set_position (GTK_PANED (paned), narrow);
+    ct_gui_test_spin (100);
+    g_assert_false (gtk_widget_get_visible (diff_view));
+  }
 
   /* conv1's filters. */
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel_part (window, "blob-data")), TRUE);
