@@ -25,10 +25,9 @@ format_number (char *buf, gsize len, double v)
 static char **
 class_labels (CtBlobPanel *panel)
 {
-  GFile *file = ct_window_get_file (panel->window);
-  g_autoptr (GFile) dir = file != NULL ? g_file_get_parent (file) : NULL;
-  g_autoptr (GFile) labels = dir != NULL ? g_file_get_child (dir, "labels.txt") : NULL;
-  g_autofree char *path = labels != NULL ? g_file_get_path (labels) : NULL;
+  /* The net's folder, or a bundled example's installed folder. */
+  g_autofree char *dir = ct_document_dup_base_dir (panel->window->document);
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
   GPtrArray *kept;
@@ -98,7 +97,8 @@ ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats)
 }
 
 void
-ct_blob_panel_draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+ct_blob_panel_draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height,
+                              gpointer data)
 {
   CtBlobPanel *panel = data;
   const CtBlobStats *stats = panel->shown.stats;

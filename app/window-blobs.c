@@ -311,12 +311,32 @@ show_item (CtBlobPanel *panel)
 }
 
 static void
-add_item (CtBlobPanel *panel, ItemKind kind, guint blob, guint param, const char *label)
+add_item (CtBlobPanel *panel, GPtrArray *labels, ItemKind kind, guint blob, guint param,
+          char *label)
 {
   Item item = { kind, blob, param };
 
   g_array_append_val (panel->items, item);
-  gtk_string_list_append (panel->item_names, label);
+  g_ptr_array_add (labels, label);
+}
+
+/* Replace the chooser's names only when they differ: the chooser keeps its
+ * state (an open popover) across the snapshots of a run. */
+static void
+set_item_names (CtBlobPanel *panel, GPtrArray *labels)
+{
+  GListModel *names = G_LIST_MODEL (panel->item_names);
+  gboolean same = g_list_model_get_n_items (names) == labels->len;
+
+  for (guint i = 0; same && i < labels->len; i++)
+    same = g_str_equal (gtk_string_list_get_string (panel->item_names, i),
+                        g_ptr_array_index (labels, i));
+  if (same)
+    return;
+  g_ptr_array_add (labels, NULL);
+  gtk_string_list_splice (panel->item_names, 0, g_list_model_get_n_items (names),
+                          (const char *const *) labels->pdata);
+  g_ptr_array_set_size (labels, labels->len - 1);
 }
 
 /* The items of the selected layer, and the version that is its output. */
@@ -328,18 +348,18 @@ rebuild (CtBlobPanel *panel)
   guint old_n = panel->items->len;
   Item old_item = { 0 };
   gboolean same_layer = layer_index == panel->layer && layer_index >= 0;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
 
   if (old_n > 0)
     old_item = g_array_index (panel->items, Item, panel->item);
   panel->layer = layer_index;
   panel->updating = TRUE;
   g_array_set_size (panel->items, 0);
-  gtk_string_list_splice (panel->item_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (panel->item_names)), NULL);
   panel->shown = (Shown) { 0 };
   gtk_widget_set_visible (panel->box, layer_index >= 0);
   if (layer_index < 0)
     {
+      set_item_names (panel, labels);
       panel->updating = FALSE;
       return;
     }
@@ -350,7 +370,7 @@ rebuild (CtBlobPanel *panel)
       g_autofree char *label = g_strdup_printf (_("%s (output)"),
                                                 ct_run_snapshot_get_blob (panel->snapshot,
                                                                           layer->tops[i])->name);
-      add_item (panel, ITEM_TOP, layer->tops[i], 0, label);
+      add_item (panel, labels, ITEM_TOP, layer->tops[i], 0, g_steal_pointer (&label));
     }
   for (guint i = 0; i < layer->n_bottoms; i++)
     {
@@ -364,7 +384,7 @@ rebuild (CtBlobPanel *panel)
           g_autofree char *label =
             g_strdup_printf (_("%s (input)"),
                              ct_run_snapshot_get_blob (panel->snapshot, layer->bottoms[i])->name);
-          add_item (panel, ITEM_BOTTOM, layer->bottoms[i], 0, label);
+          add_item (panel, labels, ITEM_BOTTOM, layer->bottoms[i], 0, g_steal_pointer (&label));
         }
     }
   for (guint i = 0; layer->params != NULL && i < layer->params->len; i++)
@@ -374,7 +394,7 @@ rebuild (CtBlobPanel *panel)
       g_autofree char *label = g_strdup_printf (i == 0 ? _("Weights (%s)")
                                                 : i == 1 ? _("Bias (%s)") : _("Parameter %s"),
                                                 param->name);
-      add_item (panel, ITEM_PARAM, 0, i, label);
+      add_item (panel, labels, ITEM_PARAM, 0, i, g_steal_pointer (&label));
     }
 
   if (!same_layer || panel->item >= panel->items->len
@@ -394,6 +414,7 @@ rebuild (CtBlobPanel *panel)
           if (((CtRunVersion *) g_ptr_array_index (top->versions, i))->layer_index == layer_index)
             panel->version = i;
     }
+  set_item_names (panel, labels);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->item_dropdown), panel->item);
   gtk_widget_set_visible (panel->item_dropdown, panel->items->len > 1);
   panel->updating = FALSE;
@@ -558,8 +579,10 @@ ct_window_blobs_init (CtWindow *self)
   panel->heatmap = ct_heatmap_view_new ();
   gtk_widget_set_size_request (panel->heatmap, -1, 260);
   gtk_widget_set_name (panel->heatmap, "blob-heatmap");
-  g_signal_connect (panel->heatmap, "notify::pointer-text", G_CALLBACK (ct_blob_panel_pointer_moved), panel);
-  g_signal_connect (panel->heatmap, "notify::sample", G_CALLBACK (ct_blob_panel_sample_changed), panel);
+  g_signal_connect (panel->heatmap, "notify::pointer-text",
+                    G_CALLBACK (ct_blob_panel_pointer_moved), panel);
+  g_signal_connect (panel->heatmap, "notify::sample",
+                    G_CALLBACK (ct_blob_panel_sample_changed), panel);
   gtk_box_append (GTK_BOX (panel->view_box), ct_blob_panel_build_controls (panel));
   panel->diff_heatmap = ct_heatmap_view_new ();
   gtk_widget_set_size_request (panel->diff_heatmap, -1, 260);

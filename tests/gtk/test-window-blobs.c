@@ -449,6 +449,69 @@ test_blob_panel (void)
   g_rmdir (dir);
 }
 
+/* First-layer filters over three input channels are drawn in colour; the
+ * labels of the bundled Fashion-MNIST example lie beside it. */
+static void
+test_rgb_filters (void)
+{
+  static const char rgb_net[] =
+    "name: 'rgb'\n"
+    "layer { name: 'data' type: 'Input' top: 'data'\n"
+    "  input_param { shape { dim: 1 dim: 3 dim: 8 dim: 8 } } }\n"
+    "layer { name: 'conv1' type: 'Convolution' bottom: 'data' top: 'conv1'\n"
+    "  convolution_param { num_output: 4 kernel_size: 3 weight_filler { type: 'xavier' } } }\n";
+  static const char *const params[] = { "conv1", NULL };
+  const CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 3 };
+  Received received = { 0 };
+  CtWindow *window = ct_window_new (app);
+  CtRunner *runner;
+  GtkDropDown *items;
+  g_autofree char *base = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  ct_document_load_text (ct_window_get_document (window), rgb_net, "rgb");
+  ct_gui_test_settle (window);
+  runner = ct_runner_new (ct_document_get_net (ct_window_get_document (window)), &config,
+                          on_snapshot, &received);
+  ct_runner_watch_params (runner, params);
+  ct_runner_run_pass (runner);
+  ct_window_blobs_show_snapshot (window, wait_for (&received, CT_RUN_PASS_FORWARD, 2));
+  select_layer (window, "conv1");
+  items = GTK_DROP_DOWN (panel_part (window, "blob-items"));
+  /* conv1 (output), data (input), weights, bias. */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (items)), ==, 4);
+  gtk_drop_down_set_selected (items, 2);
+  ct_gui_test_spin (20);
+  assert_label (window, "blob-shape", "conv1 weights (0): 4 × 3 × 3 × 3");
+  g_assert_cmpint (ct_heatmap_view_get_kind (CT_HEATMAP_VIEW (panel_part (window, "blob-heatmap"))),
+                   ==, CT_HEATMAP_RGB);
+  ct_runner_free (runner);
+  g_clear_pointer (&received.last, ct_run_snapshot_unref);
+  ct_document_discard_draft (ct_window_get_document (window));
+
+  /* The example's labels, where the panel looks for them. */
+  g_assert_true (ct_window_load_example (window, "lenet-fashion"));
+  base = ct_document_dup_base_dir (ct_window_get_document (window));
+  if (base != NULL)
+    {
+      g_autofree char *labels = g_build_filename (base, "labels.txt", NULL);
+      g_autofree char *text = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      g_assert_true (g_file_get_contents (labels, &text, NULL, NULL));
+      lines = g_strsplit (text, "\n", -1);
+      g_assert_cmpuint (g_strv_length (lines), ==, 11);
+      g_assert_cmpstr (lines[0], ==, "T-shirt/top");
+      g_assert_cmpstr (lines[9], ==, "Ankle boot");
+    }
+  else
+    g_test_message ("no installed or checkout examples folder: labels not looked at");
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -456,7 +519,10 @@ main (int argc, char *argv[])
   int status;
 
   if (ct_gui_test_init (&argc, &argv, "/window-blobs", &scratch, &app))
-    g_test_add_func ("/window-blobs/panel", test_blob_panel);
+    {
+      g_test_add_func ("/window-blobs/panel", test_blob_panel);
+      g_test_add_func ("/window-blobs/rgb-filters", test_rgb_filters);
+    }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);
 }
