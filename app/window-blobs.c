@@ -231,6 +231,7 @@ show_item (CtBlobPanel *panel)
   g_autofree char *title = NULL;
   g_autofree char *name = NULL;
   gboolean has_diff;
+  gboolean drawn;
 
   if (panel->items->len == 0)
     return;
@@ -281,10 +282,12 @@ show_item (CtBlobPanel *panel)
 
   /* Wide enough: the data at the left, the diff at the right; the toggle
    * still picks the statistics and what is exported. */
-  panel->side_by_side = panel->wide && has_diff && panel->shown.values != NULL;
-  gtk_widget_set_visible (panel->view_box, panel->shown.values != NULL);
+  /* A single value (a loss) is all in its statistics: no heatmap. */
+  drawn = panel->shown.values != NULL && g_bytes_get_size (panel->shown.values) > sizeof (float);
+  panel->side_by_side = panel->wide && has_diff && drawn;
+  gtk_widget_set_visible (panel->view_box, drawn);
   gtk_widget_set_visible (panel->diff_heatmap, panel->side_by_side);
-  if (panel->shown.values != NULL)
+  if (drawn)
     {
       Shown data = item_shown (panel, item, FALSE);
       Shown diff = item_shown (panel, item, TRUE);

@@ -251,7 +251,7 @@ test_blob_panel (void)
   g_autoptr (GFile) npy_file = g_file_new_for_path (npy_path);
   static const gint64 data_dims[] = { 2, 1, 28, 28 }, label_dims[] = { 2 };
   static const float label[] = { 1, 8 };
-  static const char *const watched[] = { "conv1", "ip1", "prob", NULL };
+  static const char *const watched[] = { "conv1", "ip1", "prob", "loss", NULL };
   static const char *const params[] = { "conv1", NULL };
   float data[2 * 28 * 28];
   Received received = { 0 };
@@ -360,6 +360,13 @@ test_blob_panel (void)
 
     g_assert_cmpuint (g_strv_length (shown), ==, 6);
   }
+
+  /* The loss: one value, in its statistics, with no heatmap. */
+  select_layer (window, "loss");
+  assert_label (window, "blob-shape", "loss: scalar");
+  ct_heatmap_format_value (buf, sizeof buf, ct_run_snapshot_get_loss (snapshot));
+  assert_label (window, "blob-stat-0", buf);
+  g_assert_false (gtk_widget_is_visible (panel_part (window, "blob-heatmap")));
 
   /* Backward: the diff of conv1 after relu1. */
   ct_runner_run_pass (runner);
