@@ -336,6 +336,32 @@ test_blob_panel (void)
   g_assert_cmpint (ct_heatmap_view_get_colormap (CT_HEATMAP_VIEW (panel_part (window,
                                                                                "blob-heatmap"))),
                    ==, CT_COLORMAP_VIRIDIS);
+  /* The value under the pointer, as the heatmap writes it. */
+  {
+    GtkWidget *view = panel_part (window, "blob-heatmap");
+    g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (view);
+    double x = 0, y = 0;
+    g_autofree char *want = NULL;
+
+    /* A point on some cell (tiles have gaps between them). */
+    for (int i = 1; want == NULL && i < 20; i++)
+      {
+        x = gtk_widget_get_width (view) * i / 20.0;
+        y = gtk_widget_get_height (view) * i / 40.0;
+        want = ct_heatmap_view_dup_text_at (CT_HEATMAP_VIEW (view), x, y);
+      }
+
+    g_assert_nonnull (want);
+    g_assert_true (g_str_has_prefix (want, "(0, "));
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_MOTION (controller))
+          g_signal_emit_by_name (controller, "motion", x, y);
+      }
+    assert_label (window, "blob-pointer", want);
+  }
   save_shot (window, "inspect-conv1.png");
 
   /* Selecting relu1 (folded into conv1) shows its own version. */
