@@ -408,6 +408,9 @@ rebuild (CtBlobPanel *panel)
       panel->item = 0;
       panel->diff = FALSE;
       panel->user_colormap = FALSE;
+      /* A locked range belongs to one blob. */
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
       /* The version this layer wrote: "after relu1" for relu1. */
       panel->version = G_MAXUINT;
       top = panel->items->len > 0 ? item_blob (panel, &g_array_index (panel->items, Item, 0))
@@ -439,7 +442,10 @@ ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
   g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
   panel->snapshot = snapshot;
   if (snapshot == NULL)
-    ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+    {
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
+    }
   rebuild (panel);
 }
 
@@ -484,6 +490,8 @@ item_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
     return;
   panel->item = i;
   panel->diff = g_array_index (panel->items, Item, i).kind == ITEM_BOTTOM;
+  ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+  ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
   panel->user_colormap = FALSE;
   panel->version = G_MAXUINT;
   show_item (panel);
@@ -504,7 +512,8 @@ diff_toggled (GtkToggleButton *button, CtBlobPanel *panel)
   if (panel->updating || !gtk_toggle_button_get_active (button))
     return;
   panel->diff = GTK_WIDGET (button) == panel->diff_button;
-  if (!panel->user_colormap)
+  /* Data and diff have ranges of their own; side by side, each keeps its view. */
+  if (!panel->side_by_side)
     ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
   show_item (panel);
 }
