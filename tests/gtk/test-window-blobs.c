@@ -387,6 +387,8 @@ test_blob_panel (void)
     g_assert_cmpuint (g_strv_length (shown), ==, 6);
   }
 
+  save_shot (window, "inspect-prob.png");
+
   /* The loss: one value, in its statistics, with no heatmap. */
   select_layer (window, "loss");
   assert_label (window, "blob-shape", "loss: scalar");
