@@ -355,6 +355,7 @@ ct_window_init_inspector (CtWindow *self)
     ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
   g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
   init_data_shape (self);
+  ct_window_blobs_init (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
 }
 
@@ -363,4 +364,5 @@ ct_window_inspector_dispose (CtWindow *self)
 {
   g_clear_handle_id (&self->inspector_source, g_source_remove);
   g_clear_pointer (&self->inspected_id, g_free);
+  ct_window_blobs_dispose (self);
 }

@@ -12,6 +12,7 @@
 #include "net-graph.h"
 #include "palette.h"
 #include "property-form.h"
+#include "runner.h"
 #include "selection.h"
 #include "window.h"
 
@@ -76,6 +77,9 @@ struct _CtWindow {
   guint cursor_source;
 
   gboolean close_confirmed;
+
+  /* The inspector's view of the run's blobs (window-blobs.c). */
+  struct _CtBlobPanel *blob_panel;
 };
 
 /* window.c */
@@ -114,5 +118,14 @@ void ct_window_init_inspector (CtWindow *self);
 void ct_window_refresh_inspector (CtWindow *self);
 void ct_window_inspector_focus_name (CtWindow *self);
 void ct_window_inspector_dispose (CtWindow *self);
+
+/* window-blobs.c: the selected layer's blobs in the last run snapshot. */
+typedef struct _CtBlobPanel CtBlobPanel;
+void ct_window_blobs_init (CtWindow *self);
+void ct_window_blobs_dispose (CtWindow *self);
+/* Called with each snapshot of the window's run; NULL: no run. */
+void ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot);
+/* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
+gboolean ct_window_blobs_export (CtWindow *self, GFile *file, GError **error);
 
 G_END_DECLS

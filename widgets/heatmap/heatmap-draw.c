@@ -142,6 +142,7 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
   double bar_x = 8, bar_w = CLAMP (width / 3, 64, 256), bar_y = top + 6;
   char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *what = NULL;
+  int lo_w, hi_w;
   double x;
 
   pango_layout_set_font_description (layout, font);
@@ -153,6 +154,17 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
                  bar_x, bar_y, FALSE);
       return;
     }
+
+  /* + 0.0 turns a -0 end (a ReLU's output starts at -0) into "0". */
+  ct_heatmap_format_value (lo, sizeof lo, scale.lo + 0.0);
+  ct_heatmap_format_value (hi, sizeof hi, scale.hi + 0.0);
+  /* A bar long enough that its two end labels do not run into each other
+   * in a narrow view. */
+  pango_layout_set_text (layout, lo, -1);
+  pango_layout_get_pixel_size (layout, &lo_w, NULL);
+  pango_layout_set_text (layout, hi, -1);
+  pango_layout_get_pixel_size (layout, &hi_w, NULL);
+  bar_w = MAX (bar_w, MIN (lo_w + hi_w + 12.0, width - 2 * bar_x));
 
   /* The colour bar: the look-up table's cells, stretched. */
   {
@@ -179,8 +191,6 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
     cairo_rectangle (cr, bar_x - 0.5, bar_y - 0.5, bar_w + 1, 13);
     cairo_stroke (cr);
   }
-  ct_heatmap_format_value (lo, sizeof lo, scale.lo);
-  ct_heatmap_format_value (hi, sizeof hi, scale.hi);
   draw_text (h, cr, layout, lo, bar_x, bar_y + 13, FALSE);
   draw_text (h, cr, layout, hi, bar_x + bar_w, bar_y + 13, TRUE);
   if (h->map == CT_COLORMAP_DIVERGING)
@@ -189,7 +199,10 @@ draw_legend (CtHeatmap *h, cairo_t *cr, double width, double top)
 
       pango_layout_set_text (layout, "0", -1);
       pango_layout_get_pixel_size (layout, &w, &hh);
-      draw_text (h, cr, layout, "0", bar_x + bar_w / 2 - w / 2.0, bar_y + 13, FALSE);
+      /* Only where it stays clear of the end labels. */
+      if (bar_x + lo_w + 4 < bar_x + bar_w / 2 - w / 2.0
+          && bar_x + bar_w / 2 + w / 2.0 + 4 < bar_x + bar_w - hi_w)
+        draw_text (h, cr, layout, "0", bar_x + bar_w / 2 - w / 2.0, bar_y + 13, FALSE);
     }
 
   /* What the scale is, and where the grid stands. */

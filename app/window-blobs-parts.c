@@ -1,0 +1,407 @@
+/* window-blobs-parts.c: the widgets of the inspector's blob panel (see
+ * window-blobs.c): the heatmap's controls, the statistics as text labels a
+ * screen reader reads, the histogram, the classifier output's top five
+ * classes named by the labels.txt beside the net, and the exports (PNG,
+ * .npy, CSV) through a file chooser, errors as toasts. */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "heatmap/blob-export.h"
+#include "window-blobs-private.h"
+
+static const char *const stat_names[N_STATS] = {
+  N_("Minimum"), N_("Maximum"), N_("Mean"), N_("Standard deviation"),
+  N_("L2 norm"), N_("Exact zeros"), N_("NaN values"), N_("Infinite values"),
+};
+
+static void
+format_number (char *buf, gsize len, double v)
+{
+  ct_heatmap_format_value (buf, len, v);
+}
+
+/* The labels.txt beside the net, one class a line (NULL: none). */
+static char **
+class_labels (CtBlobPanel *panel)
+{
+  /* The net's folder, or a bundled example's installed folder. */
+  g_autofree char *dir = ct_document_dup_base_dir (panel->window->document);
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *kept;
+
+  if (g_strcmp0 (path, panel->labels_path) == 0)
+    return panel->labels;
+  g_free (panel->labels_path);
+  panel->labels_path = g_strdup (path);
+  g_clear_pointer (&panel->labels, g_strfreev);
+  /* A few hundred bytes beside the net, read once per net file. */
+  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL)
+      || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  kept = g_ptr_array_new ();
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strstrip (lines[i]);
+      if (*lines[i] != '\0')
+        g_ptr_array_add (kept, g_strdup (lines[i]));
+    }
+  g_ptr_array_add (kept, NULL);
+  panel->labels = (char **) g_ptr_array_free (kept, FALSE);
+  return panel->labels;
+}
+
+void
+ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < N_STATS; i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (stats == NULL)
+        text = g_strdup ("–");
+      else
+        switch (i)
+          {
+          case STAT_MIN: format_number (buf, sizeof buf, stats->stats.min); break;
+          case STAT_MAX: format_number (buf, sizeof buf, stats->stats.max); break;
+          case STAT_MEAN: format_number (buf, sizeof buf, stats->stats.mean); break;
+          case STAT_STD: format_number (buf, sizeof buf, stats->stats.std); break;
+          case STAT_L2: format_number (buf, sizeof buf, stats->stats.l2_norm); break;
+          case STAT_ZEROS:
+            {
+              char zeros[32], count[32];
+
+              g_ascii_formatd (buf, sizeof buf, "%.2f", 100.0 * stats->stats.zero_share);
+              g_snprintf (zeros, sizeof zeros, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_zeros);
+              g_snprintf (count, sizeof count, "%" G_GINT64_FORMAT, (gint64) stats->stats.count);
+              /* TRANSLATORS: the share of exact zeros: "12.50 % (300 of 2400)" */
+              text = g_strdup_printf (_("%s %% (%s of %s)"), buf, zeros, count);
+            }
+            break;
+          case STAT_NAN:
+            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_nan);
+            break;
+          case STAT_INF:
+            g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, (gint64) stats->stats.n_inf);
+            break;
+          default: g_assert_not_reached ();
+          }
+      gtk_label_set_text (GTK_LABEL (panel->stat_values[i]), text != NULL ? text : buf);
+    }
+}
+
+void
+ct_blob_panel_draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height,
+                              gpointer data)
+{
+  CtBlobPanel *panel = data;
+  const CtBlobStats *stats = panel->shown.stats;
+  gint64 top = 0;
+  double bar;
+
+  if (stats == NULL)
+    return;
+  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
+    top = MAX (top, stats->histogram[i]);
+  if (top == 0)
+    return;
+  bar = (double) width / CT_BLOB_STATS_BINS;
+  cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+  for (guint i = 0; i < CT_BLOB_STATS_BINS; i++)
+    {
+      /* A square root scale: one full bin of zeros must not hide the rest. */
+      double h = (height - 1) * sqrt ((double) stats->histogram[i] / (double) top);
+
+      if (stats->histogram[i] > 0)
+        h = MAX (h, 1.0);
+      cairo_rectangle (cr, i * bar + 0.5, height - h, MAX (bar - 1.0, 1.0), h);
+    }
+  cairo_fill (cr);
+}
+
+void
+ct_blob_panel_update_histogram (CtBlobPanel *panel)
+{
+  const CtBlobStats *stats = panel->shown.stats;
+  g_autofree char *description = NULL;
+
+  if (stats != NULL)
+    {
+      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+      format_number (lo, sizeof lo, stats->stats.min);
+      format_number (hi, sizeof hi, stats->stats.max);
+      /* TRANSLATORS: accessible description of the histogram drawing */
+      description = g_strdup_printf (_("Histogram of %d bins from %s to %s"),
+                                     CT_BLOB_STATS_BINS, lo, hi);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  description != NULL ? description : "", -1);
+  gtk_widget_queue_draw (panel->histogram);
+}
+
+/* The top five classes of the heatmap's sample, for an (N, K) output whose
+ * K matches the labels beside the net. */
+void
+ct_blob_panel_update_top (CtBlobPanel *panel)
+{
+  char **labels = class_labels (panel);
+  const Shown *shown = &panel->shown;
+  int sample = ct_heatmap_view_get_sample (CT_HEATMAP_VIEW (panel->heatmap));
+  g_autoptr (GString) text = NULL;
+  const float *values;
+  guint k, order[5], n_order = 0;
+
+  if (labels == NULL || shown->values == NULL || shown->n_axes != 2 || panel->diff
+      || shown->dims[1] != (gint64) g_strv_length (labels) || sample >= shown->dims[0])
+    {
+      gtk_widget_set_visible (panel->top_label, FALSE);
+      return;
+    }
+  k = (guint) shown->dims[1];
+  values = (const float *) g_bytes_get_data (shown->values, NULL) + (gsize) sample * k;
+  for (guint i = 0; i < k; i++)
+    {
+      guint at = n_order;
+
+      if (isnan (values[i]))
+        continue;
+      while (at > 0 && values[order[at - 1]] < values[i])
+        at--;
+      if (at >= 5)
+        continue;
+      n_order = MIN (n_order + 1, 5u);
+      memmove (order + at + 1, order + at, (n_order - 1 - at) * sizeof order[0]);
+      order[at] = i;
+    }
+  text = g_string_new (NULL);
+  /* TRANSLATORS: heading of the classifier output's best classes */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "Top %u class of sample %d:",
+                                          "Top %u classes of sample %d:", n_order),
+                          n_order, sample);
+  for (guint i = 0; i < n_order; i++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      format_number (buf, sizeof buf, values[order[i]]);
+      g_string_append_printf (text, "\n%u. %s  %s", i + 1, labels[order[i]], buf);
+    }
+  gtk_label_set_text (GTK_LABEL (panel->top_label), text->str);
+  gtk_widget_set_visible (panel->top_label, TRUE);
+}
+
+static void
+colormap_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  if (panel->updating)
+    return;
+  panel->user_colormap = TRUE;
+  ct_heatmap_view_set_colormap (CT_HEATMAP_VIEW (panel->heatmap),
+                                gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+scale_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  ct_heatmap_view_set_scale_mode (CT_HEATMAP_VIEW (panel->heatmap),
+                                  gtk_drop_down_get_selected (dropdown));
+}
+
+void
+ct_blob_panel_pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  const char *text = ct_heatmap_view_get_pointer_text (view);
+
+  gtk_label_set_text (GTK_LABEL (panel->pointer_label), text != NULL ? text : "");
+}
+
+void
+ct_blob_panel_sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  ct_blob_panel_update_top (panel);
+}
+
+gboolean
+ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
+{
+  CtBlobPanel *panel = self->blob_panel;
+  g_autofree char *path = g_file_get_path (file);
+  const Shown *shown = panel != NULL ? &panel->shown : NULL;
+  const float *values;
+
+  if (shown == NULL || shown->values == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("There are no values to export"));
+      return FALSE;
+    }
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Exports go to local files only"));
+      return FALSE;
+    }
+  values = g_bytes_get_data (shown->values, NULL);
+  if (g_str_has_suffix (path, ".npy"))
+    return ct_blob_save_npy (path, values, shown->dims, shown->n_axes, error);
+  if (g_str_has_suffix (path, ".csv"))
+    return ct_blob_save_csv (path, values, shown->dims, shown->n_axes, error);
+  if (g_str_has_suffix (path, ".png"))
+    {
+      /* Side by side, the heatmap of what the toggle picks. */
+      GtkWidget *view = panel->side_by_side && panel->diff ? panel->diff_heatmap : panel->heatmap;
+      int width = MAX (gtk_widget_get_width (view), 640);
+      int height = MAX (gtk_widget_get_height (view), 480);
+
+      return ct_heatmap_save_png (ct_heatmap_view_get_heatmap (CT_HEATMAP_VIEW (view)),
+                                  path, width, height, error);
+    }
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                       _("Export as .png, .npy or .csv"));
+  return FALSE;
+}
+
+static void
+export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GError) error = NULL;
+
+      if (file != NULL && !ct_window_blobs_export (self, file, &error))
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not export: %s"), error->message);
+          ct_window_show_error (self, message);
+        }
+    }
+  g_object_unref (chooser);
+}
+
+void
+ct_blob_panel_export_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  const char *extension = g_variant_get_string (param, NULL);
+  const Shown *shown = &self->blob_panel->shown;
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+
+  if (shown->values == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_("Export Blob"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  name = g_strdup_printf ("%s%s.%s", shown->name, self->blob_panel->diff ? "-diff" : "",
+                          extension);
+  g_strdelimit (name, "/\\", '_');
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+GtkWidget *
+ct_blob_panel_labelled_dropdown (GtkStringList *names, const char *accessible)
+{
+  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), NULL);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  gtk_widget_set_tooltip_text (dropdown, accessible);
+  return dropdown;
+}
+
+GtkWidget *
+ct_blob_panel_build_controls (CtBlobPanel *panel)
+{
+  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *maps_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkStringList *maps = gtk_string_list_new (NULL);
+  GtkStringList *scales = gtk_string_list_new (NULL);
+  GtkWidget *sample_label = gtk_label_new_with_mnemonic (_("_Sample"));
+
+  for (int i = 0; i < CT_COLORMAP_N; i++)
+    gtk_string_list_append (maps, ct_colormap_get_label (i));
+  /* Fixed ranges are for callers, not a choice in the panel. */
+  for (int i = 0; i < CT_SCALE_FIXED; i++)
+    gtk_string_list_append (scales, ct_scale_mode_get_label (i));
+  panel->sample_spin = gtk_spin_button_new_with_range (0, 0, 1);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (sample_label), panel->sample_spin);
+  g_object_bind_property (panel->heatmap, "sample", panel->sample_spin, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  panel->colormap_dropdown = ct_blob_panel_labelled_dropdown (maps, _("Colour map"));
+  panel->scale_dropdown = ct_blob_panel_labelled_dropdown (scales, _("Colour scale"));
+  g_signal_connect (panel->colormap_dropdown, "notify::selected",
+                    G_CALLBACK (colormap_selected), panel);
+  g_signal_connect (panel->scale_dropdown, "notify::selected", G_CALLBACK (scale_selected), panel);
+  gtk_box_append (GTK_BOX (row), sample_label);
+  gtk_box_append (GTK_BOX (row), panel->sample_spin);
+  gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
+  gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
+  gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
+  gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
+  gtk_box_append (GTK_BOX (rows), row);
+  gtk_box_append (GTK_BOX (rows), maps_row);
+  return rows;
+}
+
+GtkWidget *
+ct_blob_panel_build_stats (CtBlobPanel *panel)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
+  for (guint i = 0; i < N_STATS; i++)
+    {
+      GtkWidget *name = gtk_label_new (_(stat_names[i]));
+      GtkWidget *value = gtk_label_new ("–");
+      g_autofree char *id = g_strdup_printf ("blob-stat-%u", i);
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_widget_add_css_class (name, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_widget_add_css_class (value, "numeric");
+      gtk_widget_set_name (value, id);
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
+                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, NULL, -1);
+      gtk_grid_attach (GTK_GRID (grid), name, 0, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), value, 1, (int) i, 1, 1);
+      panel->stat_values[i] = value;
+    }
+  return grid;
+}
+
+GtkWidget *
+ct_blob_panel_build_header (CtBlobPanel *panel)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Blobs"));
+  g_autoptr (GMenu) menu = g_menu_new ();
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
+  g_menu_append (menu, _("Heatmap as PNG…"), "blobs.export::png");
+  g_menu_append (menu, _("Values as .npy…"), "blobs.export::npy");
+  g_menu_append (menu, _("Values as CSV…"), "blobs.export::csv");
+  panel->export_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (panel->export_button), "document-save-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (panel->export_button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (panel->export_button, _("Export the blob shown"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->export_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export the blob shown"), -1);
+  gtk_widget_add_css_class (panel->export_button, "flat");
+  gtk_box_append (GTK_BOX (row), title);
+  gtk_box_append (GTK_BOX (row), panel->export_button);
+  return row;
+}

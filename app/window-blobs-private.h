@@ -1,0 +1,92 @@
+/* window-blobs-private.h: what the blob panel's two files share:
+ * window-blobs.c (the snapshot's items for the selection, versions, data
+ * or diff) and window-blobs-parts.c (the widgets: controls, statistics,
+ * histogram, top-5 classes, exports). */
+#pragma once
+
+#include "heatmap-view.h"
+#include "runner.h"
+#include "window-private.h"
+
+G_BEGIN_DECLS
+
+/* The inspector's width from which data and diff are shown side by side. */
+#define CT_BLOB_SIDE_BY_SIDE_WIDTH 620
+
+typedef enum {
+  ITEM_TOP,
+  ITEM_BOTTOM,
+  ITEM_PARAM,
+} ItemKind;
+
+typedef struct {
+  ItemKind kind;
+  guint blob;   /* snapshot blob index (tops, bottoms) */
+  guint param;  /* parameter index (params) */
+} Item;
+
+enum { STAT_MIN, STAT_MAX, STAT_MEAN, STAT_STD, STAT_L2, STAT_ZEROS, STAT_NAN, STAT_INF, N_STATS };
+
+
+/* What one item shows now: borrowed from the snapshot. */
+typedef struct {
+  const char *name;
+  guint n_axes;
+  const gint64 *dims;
+  GBytes *values;          /* NULL when the run copied none */
+  const CtBlobStats *stats; /* NULL before the values exist */
+} Shown;
+
+struct _CtBlobPanel {
+  CtWindow *window;
+  CtRunSnapshot *snapshot;
+  int layer;                /* snapshot layer index, or -1 */
+  GArray *items;            /* Item */
+  guint item;
+  guint version;
+  gboolean diff;
+  gboolean updating;        /* our own changes of the controls */
+  gboolean user_colormap;   /* the user chose the map for this item */
+  Shown shown;
+
+  char *labels_path;        /* labels.txt read last, and its lines */
+  char **labels;
+
+  GtkWidget *box;
+  GtkWidget *status;
+  GtkWidget *item_dropdown;
+  GtkStringList *item_names;
+  GtkWidget *version_dropdown;
+  GtkStringList *version_names;
+  GtkWidget *data_button, *diff_button;
+  GtkWidget *shape_label;
+  GtkWidget *view_box;
+  GtkWidget *sample_spin;
+  GtkWidget *colormap_dropdown;
+  GtkWidget *scale_dropdown;
+  GtkWidget *heatmap;
+  GtkWidget *diff_heatmap;  /* the diff beside the data, when wide */
+  gboolean wide;            /* the inspector is wide enough for two */
+  gboolean side_by_side;
+  guint relayout_source;    /* pending show after a change of width */
+  GtkWidget *pointer_label;
+  GtkWidget *stat_values[N_STATS];
+  GtkWidget *histogram;
+  GtkWidget *top_label;
+  GtkWidget *export_button;
+};
+
+void ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats);
+void ct_blob_panel_update_histogram (CtBlobPanel *panel);
+void ct_blob_panel_update_top (CtBlobPanel *panel);
+GtkWidget *ct_blob_panel_build_controls (CtBlobPanel *panel);
+GtkWidget *ct_blob_panel_build_stats (CtBlobPanel *panel);
+GtkWidget *ct_blob_panel_build_header (CtBlobPanel *panel);
+GtkWidget *ct_blob_panel_labelled_dropdown (GtkStringList *names, const char *accessible);
+void ct_blob_panel_pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel);
+void ct_blob_panel_sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel);
+void ct_blob_panel_export_activated (GSimpleAction *action, GVariant *param, gpointer data);
+void ct_blob_panel_draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height,
+                                   gpointer data);
+
+G_END_DECLS

@@ -1,0 +1,674 @@
+/* window-blobs.c: the inspector's "looking inside" panel: for the layer
+ * selected, what the last run snapshot holds of it: its tops, its bottoms
+ * (their diffs after backward) and its parameters, one at a time. For the
+ * item chosen the panel shows its shape, the version of an in-place blob
+ * (conv1 "after conv1" and "after relu1"), its data or diff, a heatmap
+ * with a sample picker, colour map and scale mode, the value under the
+ * pointer, statistics as text labels and a histogram, and for a classifier
+ * output (N, K) the top five classes named by the labels.txt beside the
+ * net. What is shown can be exported as PNG, .npy and CSV. The widgets
+ * themselves are built and filled in window-blobs-parts.c.
+ *
+ * The window's run (window-run.c) hands each snapshot to
+ * ct_window_blobs_show_snapshot(); the panel keeps a reference to the last
+ * one and rebuilds from it when the snapshot or the selection changes.
+ * Everything here runs on the main thread and only reads the snapshot.
+ *
+ * Numbers are written as the heatmap's pointer text writes them: "%.6g" in
+ * the C locale, so that what the labels say matches the `(n, c, h, w) = v`
+ * line and the files exported. */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "window-blobs-private.h"
+
+static void rebuild (CtBlobPanel *panel);
+static void show_item (CtBlobPanel *panel);
+
+static char *
+shape_text (const gint64 *dims, guint n_axes)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n_axes; i++)
+    g_string_append_printf (out, i > 0 ? " × %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT,
+                            dims[i]);
+  if (n_axes == 0)
+    g_string_append (out, _("scalar"));
+  return g_string_free (out, FALSE);
+}
+
+/* The snapshot's layer for the window's selection: one layer selected (a
+ * folded in-place layer is selected by its own name). */
+static int
+selected_layer (CtBlobPanel *panel)
+{
+  CtWindow *self = panel->window;
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *name = NULL;
+
+  if (panel->snapshot == NULL || net == NULL)
+    return -1;
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      int layer = ct_window_layer_for_id (self, ids[i]);
+
+      if (layer < 0 || (gsize) layer >= net->n_layer)
+        continue;
+      if (name != NULL)
+        return -1;
+      name = net->layer[layer]->name;
+    }
+  if (name == NULL)
+    return -1;
+  for (guint i = 0; i < ct_run_snapshot_n_layers (panel->snapshot); i++)
+    if (g_strcmp0 (ct_run_snapshot_get_layer (panel->snapshot, i)->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+static const CtRunBlob *
+item_blob (CtBlobPanel *panel, const Item *item)
+{
+  return item->kind == ITEM_PARAM ? NULL : ct_run_snapshot_get_blob (panel->snapshot, item->blob);
+}
+
+static const CtRunParam *
+item_param (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunLayer *layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer);
+
+  return item->kind == ITEM_PARAM ? g_ptr_array_index (layer->params, item->param) : NULL;
+}
+
+static const CtRunVersion *
+item_version (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunBlob *blob = item_blob (panel, item);
+
+  if (blob == NULL || blob->versions == NULL || blob->versions->len == 0)
+    return NULL;
+  return g_ptr_array_index (blob->versions, MIN (panel->version, blob->versions->len - 1));
+}
+
+/* Whether the item has a diff to show. */
+static gboolean
+item_has_diff (CtBlobPanel *panel, const Item *item)
+{
+  const CtRunVersion *version = item_version (panel, item);
+  const CtRunParam *param = item_param (panel, item);
+  const CtRunBlob *blob;
+
+  if (param != NULL)
+    return param->diff_stats != NULL;
+  if (version != NULL)
+    return version->diff_stats != NULL;
+  blob = item_blob (panel, item);
+  return blob != NULL && blob->has_diff;
+}
+
+static Shown
+item_shown (CtBlobPanel *panel, const Item *item, gboolean diff)
+{
+  const CtRunParam *param = item_param (panel, item);
+  const CtRunVersion *version = item_version (panel, item);
+  const CtRunBlob *blob = item_blob (panel, item);
+  Shown shown = { 0 };
+
+  if (param != NULL)
+    {
+      shown.name = param->name;
+      shown.n_axes = param->n_axes;
+      shown.dims = param->dims;
+      shown.values = diff ? param->diff : param->data;
+      shown.stats = diff ? param->diff_stats : param->data_stats;
+    }
+  else if (version != NULL && blob != NULL)
+    {
+      shown.name = blob->name;
+      shown.n_axes = version->n_axes;
+      shown.dims = version->dims;
+      shown.values = diff ? version->diff : version->data;
+      shown.stats = diff ? version->diff_stats : version->data_stats;
+    }
+  else if (blob != NULL)
+    {
+      shown.name = blob->name;
+      shown.n_axes = blob->n_axes;
+      shown.dims = blob->dims;
+      shown.stats = diff ? blob->diff_stats : blob->data_stats;
+    }
+  return shown;
+}
+
+/* The colour map by sign: diverging for diffs and signed values. */
+static CtColormap
+default_colormap (const Shown *shown, gboolean diff)
+{
+  if (diff || shown->stats == NULL || shown->stats->stats.min < 0)
+    return CT_COLORMAP_DIVERGING;
+  return CT_COLORMAP_VIRIDIS;
+}
+
+/* Filters (K, 1, h, w) as one grid of K tiles; (K, 3, h, w) in colour. */
+static void
+display_dims (const Shown *shown, const Item *item, gint64 *dims, guint *n_axes)
+{
+  memcpy (dims, shown->dims, MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS) * sizeof (gint64));
+  *n_axes = MIN (shown->n_axes, CT_HEATMAP_MAX_DIMS);
+  if (item->kind == ITEM_PARAM && *n_axes == 4 && dims[1] == 1)
+    {
+      dims[1] = dims[0];
+      dims[0] = 1;
+    }
+}
+
+/* "conv1", or "conv1 weights (0)" for a parameter. */
+static char *
+item_title (CtBlobPanel *panel, const Item *item)
+{
+  const char *layer;
+
+  if (item->kind != ITEM_PARAM)
+    return g_strdup (panel->shown.name);
+  layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer)->name;
+  /* TRANSLATORS: a layer's parameter blob: "conv1 weights (0)", "conv1 bias (1)" */
+  return g_strdup_printf (item->param == 0 ? _("%s weights (%s)")
+                          : item->param == 1 ? _("%s bias (%s)") : _("%s parameter %s"),
+                          layer, panel->shown.name);
+}
+
+/* Show SHOWN (values present) in VIEW, its map by sign when DEFAULT_MAP. */
+static void
+set_view (CtBlobPanel *panel, CtHeatmapView *view, const Item *item, const Shown *shown,
+          gboolean diff, const char *name, gboolean default_map)
+{
+  gint64 dims[CT_HEATMAP_MAX_DIMS];
+  guint n_axes;
+  g_autoptr (GError) error = NULL;
+  /* TRANSLATORS: the heatmap's blob name when it shows the gradient */
+  g_autofree char *full = diff ? g_strdup_printf (_("%s (diff)"), name) : g_strdup (name);
+
+  display_dims (shown, item, dims, &n_axes);
+  if (default_map)
+    ct_heatmap_view_set_colormap (view, default_colormap (shown, diff));
+  ct_heatmap_view_set_blob_name (view, full);
+  if (!ct_heatmap_view_set_data (view, shown->values, dims, n_axes, &error))
+    {
+      gtk_widget_set_visible (panel->view_box, FALSE);
+      gtk_label_set_text (GTK_LABEL (panel->status), error->message);
+      gtk_widget_set_visible (panel->status, TRUE);
+    }
+  else if (item->kind == ITEM_PARAM && n_axes == 4 && dims[1] == 3)
+    ct_heatmap_view_set_kind (view, CT_HEATMAP_RGB);
+}
+
+static gboolean
+same_versions (CtBlobPanel *panel, const CtRunBlob *blob)
+{
+  GListModel *names = G_LIST_MODEL (panel->version_names);
+  guint n = blob != NULL && blob->versions != NULL ? blob->versions->len : 0;
+
+  if (g_list_model_get_n_items (names) != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (panel->version_names, i),
+                   ((CtRunVersion *) g_ptr_array_index (blob->versions, i))->label) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+show_item (CtBlobPanel *panel)
+{
+  CtHeatmapView *view = CT_HEATMAP_VIEW (panel->heatmap);
+  const Item *item;
+  const CtRunBlob *blob;
+  const CtRunVersion *version;
+  g_autofree char *shape = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+  gboolean has_diff;
+  gboolean drawn;
+
+  if (panel->items->len == 0)
+    return;
+  item = &g_array_index (panel->items, Item, panel->item);
+  blob = item_blob (panel, item);
+  version = item_version (panel, item);
+  has_diff = item_has_diff (panel, item);
+  if (!has_diff)
+    panel->diff = FALSE;
+
+  panel->updating = TRUE;
+  /* Versions of an in-place blob; the list is left alone when it says
+   * the same (it may be the dropdown's own change that brought us here). */
+  if (!same_versions (panel, blob))
+    {
+      gtk_string_list_splice (panel->version_names, 0,
+                              g_list_model_get_n_items (G_LIST_MODEL (panel->version_names)),
+                              NULL);
+      if (blob != NULL && blob->versions != NULL)
+        for (guint i = 0; i < blob->versions->len; i++)
+          gtk_string_list_append (panel->version_names,
+                                  ((CtRunVersion *) g_ptr_array_index (blob->versions, i))->label);
+    }
+  gtk_widget_set_visible (panel->version_dropdown,
+                          blob != NULL && blob->versions != NULL && blob->versions->len > 1);
+  if (version != NULL)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->version_dropdown),
+                                MIN (panel->version, blob->versions->len - 1));
+  gtk_widget_set_sensitive (panel->diff_button, has_diff);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->diff ? panel->diff_button
+                                                               : panel->data_button), TRUE);
+
+  panel->shown = item_shown (panel, item, panel->diff);
+  shape = shape_text (panel->shown.dims, panel->shown.n_axes);
+  name = item_title (panel, item);
+  /* TRANSLATORS: the blob shown and its shape: "conv1: 2 × 20 × 24 × 24" */
+  title = g_strdup_printf (_("%s: %s"), name, shape);
+  gtk_label_set_text (GTK_LABEL (panel->shape_label), title);
+
+  if (panel->shown.stats == NULL)
+    gtk_label_set_text (GTK_LABEL (panel->status),
+                        _("Not computed yet in this pass: step the run."));
+  else if (panel->shown.values == NULL)
+    gtk_label_set_text (GTK_LABEL (panel->status),
+                        _("Only statistics: the run copies the values of the selected layer."));
+  gtk_widget_set_visible (panel->status,
+                          panel->shown.stats == NULL || panel->shown.values == NULL);
+
+  /* Wide enough: the data at the left, the diff at the right; the toggle
+   * still picks the statistics and what is exported. */
+  /* A single value (a loss) is all in its statistics: no heatmap. */
+  drawn = panel->shown.values != NULL && g_bytes_get_size (panel->shown.values) > sizeof (float);
+  panel->side_by_side = panel->wide && has_diff && drawn;
+  gtk_widget_set_visible (panel->view_box, drawn);
+  gtk_widget_set_visible (panel->diff_heatmap, panel->side_by_side);
+  if (drawn)
+    {
+      Shown data = item_shown (panel, item, FALSE);
+      Shown diff = item_shown (panel, item, TRUE);
+
+      if (panel->side_by_side)
+        {
+          set_view (panel, CT_HEATMAP_VIEW (panel->heatmap), item, &data, FALSE, name,
+                    !panel->user_colormap);
+          set_view (panel, CT_HEATMAP_VIEW (panel->diff_heatmap), item, &diff, TRUE, name, TRUE);
+        }
+      else
+        set_view (panel, view, item, &panel->shown, panel->diff, name, !panel->user_colormap);
+      gtk_spin_button_set_range (GTK_SPIN_BUTTON (panel->sample_spin), 0,
+                                 MAX (ct_heatmap_view_get_n_samples (view) - 1, 0));
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->colormap_dropdown),
+                                  ct_heatmap_view_get_colormap (view));
+    }
+  gtk_widget_set_sensitive (panel->export_button, panel->shown.values != NULL);
+  panel->updating = FALSE;
+
+  ct_blob_panel_show_stats (panel, panel->shown.stats);
+  ct_blob_panel_update_histogram (panel);
+  ct_blob_panel_update_top (panel);
+}
+
+static void
+add_item (CtBlobPanel *panel, GPtrArray *labels, ItemKind kind, guint blob, guint param,
+          char *label)
+{
+  Item item = { kind, blob, param };
+
+  g_array_append_val (panel->items, item);
+  g_ptr_array_add (labels, label);
+}
+
+/* Replace the chooser's names only when they differ: the chooser keeps its
+ * state (an open popover) across the snapshots of a run. */
+static void
+set_item_names (CtBlobPanel *panel, GPtrArray *labels)
+{
+  GListModel *names = G_LIST_MODEL (panel->item_names);
+  gboolean same = g_list_model_get_n_items (names) == labels->len;
+
+  for (guint i = 0; same && i < labels->len; i++)
+    same = g_str_equal (gtk_string_list_get_string (panel->item_names, i),
+                        g_ptr_array_index (labels, i));
+  if (same)
+    return;
+  g_ptr_array_add (labels, NULL);
+  gtk_string_list_splice (panel->item_names, 0, g_list_model_get_n_items (names),
+                          (const char *const *) labels->pdata);
+  g_ptr_array_set_size (labels, labels->len - 1);
+}
+
+/* The items of the selected layer, and the version that is its output. */
+static void
+rebuild (CtBlobPanel *panel)
+{
+  int layer_index = selected_layer (panel);
+  const CtRunLayer *layer;
+  guint old_n = panel->items->len;
+  Item old_item = { 0 };
+  gboolean same_layer = layer_index == panel->layer && layer_index >= 0;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  if (old_n > 0)
+    old_item = g_array_index (panel->items, Item, panel->item);
+  panel->layer = layer_index;
+  panel->updating = TRUE;
+  g_array_set_size (panel->items, 0);
+  panel->shown = (Shown) { 0 };
+  gtk_widget_set_visible (panel->box, layer_index >= 0);
+  if (layer_index < 0)
+    {
+      set_item_names (panel, labels);
+      panel->updating = FALSE;
+      return;
+    }
+  layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) layer_index);
+  for (guint i = 0; i < layer->n_tops; i++)
+    {
+      /* TRANSLATORS: an item of the blob chooser: a top blob of the layer */
+      g_autofree char *label = g_strdup_printf (_("%s (output)"),
+                                                ct_run_snapshot_get_blob (panel->snapshot,
+                                                                          layer->tops[i])->name);
+      add_item (panel, labels, ITEM_TOP, layer->tops[i], 0, g_steal_pointer (&label));
+    }
+  for (guint i = 0; i < layer->n_bottoms; i++)
+    {
+      gboolean in_place = FALSE;
+
+      for (guint j = 0; j < layer->n_tops; j++)
+        in_place |= layer->tops[j] == layer->bottoms[i];
+      if (!in_place)
+        {
+          /* TRANSLATORS: an item of the blob chooser: a bottom blob of the layer */
+          g_autofree char *label =
+            g_strdup_printf (_("%s (input)"),
+                             ct_run_snapshot_get_blob (panel->snapshot, layer->bottoms[i])->name);
+          add_item (panel, labels, ITEM_BOTTOM, layer->bottoms[i], 0, g_steal_pointer (&label));
+        }
+    }
+  for (guint i = 0; layer->params != NULL && i < layer->params->len; i++)
+    {
+      const CtRunParam *param = g_ptr_array_index (layer->params, i);
+      /* TRANSLATORS: an item of the blob chooser: parameter blob 0 (weights), 1 (bias) */
+      g_autofree char *label = g_strdup_printf (i == 0 ? _("Weights (%s)")
+                                                : i == 1 ? _("Bias (%s)") : _("Parameter %s"),
+                                                param->name);
+      add_item (panel, labels, ITEM_PARAM, 0, i, g_steal_pointer (&label));
+    }
+
+  if (!same_layer || panel->item >= panel->items->len
+      || g_array_index (panel->items, Item, panel->item).kind != old_item.kind)
+    {
+      const CtRunBlob *top;
+
+      panel->item = 0;
+      panel->diff = FALSE;
+      panel->user_colormap = FALSE;
+      /* A locked range belongs to one blob. */
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
+      /* The version this layer wrote: "after relu1" for relu1. */
+      panel->version = G_MAXUINT;
+      top = panel->items->len > 0 ? item_blob (panel, &g_array_index (panel->items, Item, 0))
+                                  : NULL;
+      if (top != NULL && top->versions != NULL)
+        for (guint i = 0; i < top->versions->len; i++)
+          if (((CtRunVersion *) g_ptr_array_index (top->versions, i))->layer_index == layer_index)
+            panel->version = i;
+    }
+  set_item_names (panel, labels);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->item_dropdown), panel->item);
+  gtk_widget_set_visible (panel->item_dropdown, panel->items->len > 1);
+  panel->updating = FALSE;
+  show_item (panel);
+}
+
+void
+ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
+{
+  CtBlobPanel *panel = self->blob_panel;
+
+  if (panel == NULL)
+    return;
+  if (snapshot != NULL && (ct_run_snapshot_get_invalidated (snapshot)
+                           || ct_run_snapshot_n_layers (snapshot) == 0))
+    snapshot = NULL;
+  if (snapshot != NULL)
+    ct_run_snapshot_ref (snapshot);
+  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
+  panel->snapshot = snapshot;
+  if (snapshot == NULL)
+    {
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+      ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
+    }
+  rebuild (panel);
+}
+
+/* The inspector's width, as its viewport's page: side by side from
+ * CT_BLOB_SIDE_BY_SIDE_WIDTH on. */
+static gboolean
+relayout_now (gpointer data)
+{
+  CtBlobPanel *panel = data;
+
+  panel->relayout_source = 0;
+  if (panel->snapshot != NULL && panel->items->len > 0)
+    show_item (panel);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  gboolean wide = gtk_adjustment_get_page_size (adjustment) >= CT_BLOB_SIDE_BY_SIDE_WIDTH;
+
+  if (wide == panel->wide)
+    return;
+  panel->wide = wide;
+  /* Not while GTK is allocating sizes: showing a widget then is lost. */
+  if (panel->relayout_source == 0)
+    panel->relayout_source = g_idle_add (relayout_now, panel);
+}
+
+static void
+selection_changed (CtSelection *selection, guint flags, CtBlobPanel *panel)
+{
+  rebuild (panel);
+}
+
+static void
+item_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+
+  if (panel->updating || i >= panel->items->len || i == panel->item)
+    return;
+  panel->item = i;
+  panel->diff = g_array_index (panel->items, Item, i).kind == ITEM_BOTTOM;
+  ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+  ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
+  panel->user_colormap = FALSE;
+  panel->version = G_MAXUINT;
+  show_item (panel);
+}
+
+static void
+version_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
+{
+  if (panel->updating || gtk_drop_down_get_selected (dropdown) == GTK_INVALID_LIST_POSITION)
+    return;
+  panel->version = gtk_drop_down_get_selected (dropdown);
+  show_item (panel);
+}
+
+static void
+diff_toggled (GtkToggleButton *button, CtBlobPanel *panel)
+{
+  if (panel->updating || !gtk_toggle_button_get_active (button))
+    return;
+  panel->diff = GTK_WIDGET (button) == panel->diff_button;
+  /* Data and diff have ranges of their own; side by side, each keeps its view. */
+  if (!panel->side_by_side)
+    ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
+  show_item (panel);
+}
+
+/* Exports. */
+
+/* Building the panel. */
+
+void
+ct_window_blobs_init (CtWindow *self)
+{
+  CtBlobPanel *panel = g_new0 (CtBlobPanel, 1);
+  GtkWidget *form = GTK_WIDGET (self->property_form);
+  GtkWidget *toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *heatmaps;
+  GtkAdjustment *width;
+  g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
+  static const GActionEntry actions[] = {
+    { .name = "export", .activate = ct_blob_panel_export_activated, .parameter_type = "s" },
+  };
+
+  panel->window = self;
+  panel->layer = -1;
+  panel->items = g_array_new (FALSE, TRUE, sizeof (Item));
+  self->blob_panel = panel;
+
+  panel->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_set_name (panel->box, "blob-panel");
+  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_header (panel));
+
+  panel->item_names = gtk_string_list_new (NULL);
+  panel->item_dropdown = ct_blob_panel_labelled_dropdown (panel->item_names, _("Blob"));
+  gtk_widget_set_name (panel->item_dropdown, "blob-items");
+  g_signal_connect (panel->item_dropdown, "notify::selected", G_CALLBACK (item_selected), panel);
+  gtk_box_append (GTK_BOX (panel->box), panel->item_dropdown);
+
+  panel->version_names = gtk_string_list_new (NULL);
+  panel->version_dropdown = ct_blob_panel_labelled_dropdown (panel->version_names, _("Version"));
+  gtk_widget_set_name (panel->version_dropdown, "blob-versions");
+  g_signal_connect (panel->version_dropdown, "notify::selected",
+                    G_CALLBACK (version_selected), panel);
+  gtk_widget_set_hexpand (panel->version_dropdown, TRUE);
+
+  panel->data_button = gtk_toggle_button_new_with_label (_("Data"));
+  panel->diff_button = gtk_toggle_button_new_with_label (_("Diff"));
+  gtk_widget_set_name (panel->data_button, "blob-data");
+  gtk_widget_set_name (panel->diff_button, "blob-diff");
+  gtk_widget_set_tooltip_text (panel->diff_button, _("The gradient, after backward"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (panel->diff_button),
+                               GTK_TOGGLE_BUTTON (panel->data_button));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->data_button), TRUE);
+  g_signal_connect (panel->data_button, "toggled", G_CALLBACK (diff_toggled), panel);
+  g_signal_connect (panel->diff_button, "toggled", G_CALLBACK (diff_toggled), panel);
+  gtk_widget_add_css_class (toggles, "linked");
+  gtk_box_append (GTK_BOX (toggles), panel->data_button);
+  gtk_box_append (GTK_BOX (toggles), panel->diff_button);
+  gtk_box_append (GTK_BOX (row), toggles);
+  gtk_box_append (GTK_BOX (row), panel->version_dropdown);
+  gtk_box_append (GTK_BOX (panel->box), row);
+
+  panel->shape_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->shape_label, "blob-shape");
+  gtk_label_set_xalign (GTK_LABEL (panel->shape_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (panel->shape_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (panel->shape_label), TRUE);
+  gtk_box_append (GTK_BOX (panel->box), panel->shape_label);
+  panel->status = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (panel->status), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (panel->status), 0);
+  gtk_widget_add_css_class (panel->status, "dim-label");
+  gtk_box_append (GTK_BOX (panel->box), panel->status);
+
+  panel->view_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  panel->heatmap = ct_heatmap_view_new ();
+  gtk_widget_set_size_request (panel->heatmap, -1, 260);
+  gtk_widget_set_name (panel->heatmap, "blob-heatmap");
+  g_signal_connect (panel->heatmap, "notify::pointer-text",
+                    G_CALLBACK (ct_blob_panel_pointer_moved), panel);
+  g_signal_connect (panel->heatmap, "notify::sample",
+                    G_CALLBACK (ct_blob_panel_sample_changed), panel);
+  gtk_box_append (GTK_BOX (panel->view_box), ct_blob_panel_build_controls (panel));
+  panel->diff_heatmap = ct_heatmap_view_new ();
+  gtk_widget_set_size_request (panel->diff_heatmap, -1, 260);
+  gtk_widget_set_name (panel->diff_heatmap, "blob-diff-heatmap");
+  gtk_widget_set_hexpand (panel->heatmap, TRUE);
+  gtk_widget_set_hexpand (panel->diff_heatmap, TRUE);
+  gtk_widget_set_visible (panel->diff_heatmap, FALSE);
+  g_object_bind_property (panel->heatmap, "sample", panel->diff_heatmap, "sample",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (panel->heatmap, "scale-mode", panel->diff_heatmap, "scale-mode",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect (panel->diff_heatmap, "notify::pointer-text",
+                    G_CALLBACK (ct_blob_panel_pointer_moved), panel);
+  heatmaps = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_box_set_homogeneous (GTK_BOX (heatmaps), TRUE);
+  gtk_box_append (GTK_BOX (heatmaps), panel->heatmap);
+  gtk_box_append (GTK_BOX (heatmaps), panel->diff_heatmap);
+  gtk_box_append (GTK_BOX (panel->view_box), heatmaps);
+  panel->pointer_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->pointer_label, "blob-pointer");
+  gtk_label_set_xalign (GTK_LABEL (panel->pointer_label), 0);
+  gtk_widget_add_css_class (panel->pointer_label, "numeric");
+  gtk_box_append (GTK_BOX (panel->view_box), panel->pointer_label);
+  panel->top_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->top_label, "blob-top");
+  gtk_label_set_xalign (GTK_LABEL (panel->top_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (panel->top_label), TRUE);
+  gtk_box_append (GTK_BOX (panel->view_box), panel->top_label);
+  gtk_box_append (GTK_BOX (panel->box), panel->view_box);
+
+  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_stats (panel));
+  panel->histogram = gtk_drawing_area_new ();
+  gtk_widget_set_size_request (panel->histogram, -1, 48);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Histogram"), -1);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), ct_blob_panel_draw_histogram,
+                                  panel, NULL);
+  gtk_box_append (GTK_BOX (panel->box), panel->histogram);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
+  gtk_widget_insert_action_group (panel->box, "blobs", G_ACTION_GROUP (group));
+  gtk_widget_set_visible (panel->box, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (form)), panel->box,
+                              gtk_widget_get_prev_sibling (form));
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), panel);
+  width = gtk_scrolled_window_get_hadjustment (self->inspector_scroller);
+  g_signal_connect (width, "notify::page-size", G_CALLBACK (width_changed), panel);
+}
+
+void
+ct_window_blobs_dispose (CtWindow *self)
+{
+  CtBlobPanel *panel = self->blob_panel;
+
+  if (panel == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->selection, panel);
+  g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_hadjustment (
+                                          self->inspector_scroller), panel);
+  /* The widgets may outlive this while the window is torn down. */
+  {
+    GtkWidget *widgets[] = { panel->item_dropdown, panel->version_dropdown, panel->data_button,
+                             panel->diff_button, panel->colormap_dropdown, panel->scale_dropdown,
+                             panel->heatmap, panel->diff_heatmap };
+
+    for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+      g_signal_handlers_disconnect_by_data (widgets[i], panel);
+  }
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), NULL, NULL, NULL);
+  g_clear_handle_id (&panel->relayout_source, g_source_remove);
+  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
+  g_array_unref (panel->items);
+  g_free (panel->labels_path);
+  g_strfreev (panel->labels);
+  g_free (panel);
+  self->blob_panel = NULL;
+}
