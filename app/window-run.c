@@ -457,10 +457,10 @@ seed_changed (GtkSpinButton *spin, CtWindow *self)
 }
 
 static void
-fill_changed (GtkDropDown *dropdown, GParamSpec *pspec, CtWindow *self)
+fill_toggled (GtkCheckButton *check, CtWindow *self)
 {
-  self->run_fill = gtk_drop_down_get_selected (dropdown) == 1 ? CT_RUN_FILL_CAFFE_REF
-                                                               : CT_RUN_FILL_NONE;
+  self->run_fill = gtk_check_button_get_active (check) ? CT_RUN_FILL_CAFFE_REF
+                                                       : CT_RUN_FILL_NONE;
 }
 
 static GtkWidget *
@@ -485,9 +485,7 @@ build_settings (CtWindow *self)
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *batch = gtk_spin_button_new_with_range (0, 4096, 1);
   GtkWidget *seed = gtk_spin_button_new_with_range (0, G_MAXUINT32, 1);
-  const char *fills[] = { N_("Zeros"), N_("Reference fill (as cortado-cli)"), NULL };
-  const char *shown[3] = { _(fills[0]), _(fills[1]), NULL };
-  GtkWidget *fill = gtk_drop_down_new_from_strings (shown);
+  GtkWidget *fill = gtk_check_button_new_with_mnemonic (_("_Reference pattern (as cortado-cli)"));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open…"));
   GtkWidget *fillers = gtk_button_new_with_mnemonic (_("_Fillers"));
@@ -508,10 +506,16 @@ build_settings (CtWindow *self)
   setting_row (GTK_GRID (grid), 2, _("_Seed"), seed, _("Seed of the fillers and of Dropout"));
   g_signal_connect (seed, "value-changed", G_CALLBACK (seed_changed), self);
 
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (fill), self->run_fill == CT_RUN_FILL_CAFFE_REF);
-  setting_row (GTK_GRID (grid), 3, _("_Input fill"), fill,
-               _("What Input layers hold when nothing else is given"));
-  g_signal_connect (fill, "notify::selected", G_CALLBACK (fill_changed), self);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (fill), self->run_fill == CT_RUN_FILL_CAFFE_REF);
+  {
+    GtkWidget *caption = gtk_label_new (_("Input fill"));
+    gtk_label_set_xalign (GTK_LABEL (caption), 0);
+    gtk_widget_set_tooltip_text (fill, _("What Input layers hold when nothing else is given: "
+                                         "the reference pattern, or zeros"));
+    gtk_grid_attach (GTK_GRID (grid), caption, 0, 3, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), fill, 1, 3, 1, 1);
+  }
+  g_signal_connect (fill, "toggled", G_CALLBACK (fill_toggled), self);
 
   self->run_weights_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->run_weights_label, PANGO_ELLIPSIZE_MIDDLE);
