@@ -91,17 +91,20 @@ current_layer (CtWindow *self, CtRunSnapshot *snapshot)
 }
 
 /* The layer an error names ("layer 'conv1': …", or setup messages that
- * quote it), or NULL. */
+ * quote it), or NULL. Looked up in the document: a net that failed to
+ * build has no layers in its snapshot. */
 static const char *
-failed_layer (CtRunSnapshot *snapshot, const GError *error)
+failed_layer (CtWindow *self, const GError *error)
 {
-  for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
-    {
-      const CtRunLayer *layer = ct_run_snapshot_get_layer (snapshot, i);
-      g_autofree char *quoted = g_strdup_printf ("'%s'", layer->name);
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
 
-      if (strstr (error->message, quoted) != NULL)
-        return layer->name;
+  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
+    {
+      const char *name = net->layer[i]->name;
+      g_autofree char *quoted = name != NULL ? g_strdup_printf ("'%s'", name) : NULL;
+
+      if (quoted != NULL && strstr (error->message, quoted) != NULL)
+        return name;
     }
   return NULL;
 }
@@ -136,8 +139,13 @@ apply_marks (CtWindow *self, CtRunSnapshot *snapshot)
   const GError *error;
 
   clear_marks (self);
-  if (snapshot == NULL || model == NULL || ct_run_snapshot_get_invalidated (snapshot)
-      || ct_run_snapshot_n_layers (snapshot) == 0)
+  if (snapshot == NULL || model == NULL)
+    return;
+  error = ct_run_snapshot_get_error (snapshot);
+  if (error != NULL && failed_layer (self, error) != NULL)
+    ct_graph_view_add_run_state (self->graph_view, failed_layer (self, error),
+                                 CT_GRAPH_NODE_STATE_RUN_FAILED);
+  if (ct_run_snapshot_get_invalidated (snapshot) || ct_run_snapshot_n_layers (snapshot) == 0)
     return;
   for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
     {
@@ -151,11 +159,6 @@ apply_marks (CtWindow *self, CtRunSnapshot *snapshot)
         ct_graph_view_add_run_state (self->graph_view, layer->name,
                                      CT_GRAPH_NODE_STATE_RUN_BACKWARD);
     }
-  error = ct_run_snapshot_get_error (snapshot);
-  if (error != NULL && failed_layer (snapshot, error) != NULL)
-    ct_graph_view_add_run_state (self->graph_view, failed_layer (snapshot, error),
-                                 CT_GRAPH_NODE_STATE_RUN_FAILED);
-
   runs = g_new0 (CtGraphEdgeRun, MAX (n_edges, 1));
   for (guint e = 0; e < n_edges; e++)
     {
@@ -240,7 +243,7 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
     return;
   if (error != NULL)
     {
-      const char *layer = failed_layer (snapshot, error);
+      const char *layer = failed_layer (self, error);
       g_autofree char *what = NULL;
 
       if (layer != NULL)

@@ -351,6 +351,51 @@ test_step_lenet (void)
     }
   assert_close (ct_run_snapshot_get_loss (snapshot), engine_loss, "loss", "loss");
 
+  /* Selecting ip1 asks for copies of its blobs (ip1 with its version
+   * before the in-place relu1) and of its parameters. */
+  {
+    const char *ids[] = { "ip1", NULL };
+    const CtRunBlob *blob;
+    const CtRunLayer *layer = NULL;
+
+    ct_window_select (window, ids);
+    snapshot = next_snapshot (window, &serial);
+    blob = ct_run_snapshot_find_blob (snapshot, "ip1");
+    g_assert_true (blob->watched);
+    /* watched after relu1 ran: only the blob as it is now */
+    g_assert_cmpuint (blob->versions->len, ==, 1);
+    g_assert_true (ct_run_snapshot_find_blob (snapshot, "pool2")->watched);
+    g_assert_false (ct_run_snapshot_find_blob (snapshot, "conv1")->watched);
+    for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
+      if (g_strcmp0 (ct_run_snapshot_get_layer (snapshot, i)->name, "ip1") == 0)
+        layer = ct_run_snapshot_get_layer (snapshot, i);
+    g_assert_nonnull (layer);
+    g_assert_cmpuint (layer->params->len, ==, 2);
+    g_assert_nonnull (((CtRunParam *) layer->params->pdata[0])->data);
+    /* the marks stay: a snapshot that ran nothing keeps the current layer */
+    g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "loss");
+  }
+
+  /* Reset, then the whole pass in one go (F5): watched from the start, ip1
+   * keeps its version from before relu1 overwrote it. */
+  activate (window, "run-reset");
+  do
+    snapshot = next_snapshot (window, &serial);
+  while (ct_run_snapshot_get_next_layer (snapshot) != 0);
+  g_assert_null (ct_graph_view_get_highlight (view));
+  g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
+  activate (window, "run-pass");
+  do
+    snapshot = next_snapshot (window, &serial);
+  while (ct_run_snapshot_get_next_layer (snapshot) != (int) n_layers);
+  g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+  g_assert_cmpuint (ct_run_snapshot_find_blob (snapshot, "ip1")->versions->len, ==, 2);
+  g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "loss");
+  for (guint i = 0; i < n_layers; i++)
+    g_assert_true (ct_graph_view_get_run_state (view, ct_run_snapshot_get_layer (snapshot, i)->name)
+                   & CT_GRAPH_NODE_STATE_RUN_DONE);
+  assert_close (ct_run_snapshot_get_loss (snapshot), engine_loss, "loss", "loss");
+
   /* Backward, one layer at a time, to the end of the pass. */
   do
     {
@@ -446,6 +491,73 @@ test_step_lenet (void)
   spin (10);
 }
 
+static CtRunSnapshot *
+wait_error (CtWindow *window, guint64 *serial)
+{
+  for (;;)
+    {
+      CtRunSnapshot *snapshot = next_snapshot (window, serial);
+      if (ct_run_snapshot_get_error (snapshot) != NULL)
+        return snapshot;
+    }
+}
+
+/* A layer that cannot be set up, and weights gone missing: an error toast
+ * naming the layer, the layer marked on the graph, the window usable. */
+static void
+test_errors (void)
+{
+  static const char net[] =
+    "name: \"bad\"\n"
+    "layer { name: \"data\" type: \"Input\" top: \"data\"\n"
+    "  input_param { shape { dim: 1 dim: 1 dim: 5 dim: 5 } } }\n"
+    "layer { name: \"wide\" type: \"Convolution\" bottom: \"data\" top: \"wide\"\n"
+    "  convolution_param { num_output: 2 kernel_size: 7 } }\n";
+  CtWindow *window = ct_window_new (app);
+  CtGraphView *view = CT_GRAPH_VIEW (ct_window_get_graph_view (window));
+  g_autofree char *weights_path = data_path ("fashion_lenet_iter_10000.caffemodel");
+  g_autofree char *scratch = g_dir_make_tmp ("cortado-run-weights-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (scratch, "gone.caffemodel", NULL);
+  g_autoptr (GFile) copy_file = g_file_new_for_path (copy);
+  g_autofree char *contents = NULL;
+  gsize length;
+  CtRunSnapshot *snapshot;
+  guint64 serial = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  ct_document_load_text (ct_window_get_document (window), net, "bad");
+  settle (window);
+  activate (window, "run-forward");
+  snapshot = wait_error (window, &serial);
+  g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
+  g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'wide'"));
+  spin (50);
+  g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “wide”"));
+  g_assert_true (ct_graph_view_get_run_state (view, "wide") & CT_GRAPH_NODE_STATE_RUN_FAILED);
+
+  /* weights that were there when chosen and are gone at the first step */
+  g_assert_true (g_file_get_contents (weights_path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, (gssize) length, NULL));
+  ct_document_load_text (ct_window_get_document (window),
+                         "name: \"fine\"\nlayer { name: \"data\" type: \"Input\" top: \"data\"\n"
+                         "  input_param { shape { dim: 1 dim: 3 } } }\n", "fine");
+  settle (window);
+  ct_window_set_weights (window, copy_file);
+  g_unlink (copy);
+  g_rmdir (scratch);
+  serial = 0;
+  activate (window, "run-forward");
+  snapshot = wait_error (window, &serial);
+  g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
+  spin (50);
+  g_assert_true (find_label (GTK_WIDGET (window), "The run stopped"));
+
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (10);
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -496,6 +608,7 @@ main (int argc, char *argv[])
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
   g_test_add_func ("/window-run/step-lenet", test_step_lenet);
+  g_test_add_func ("/window-run/errors", test_errors);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (scratch);
