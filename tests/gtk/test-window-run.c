@@ -245,6 +245,16 @@ engine_run (CtWindow *window, const char *weights, float *loss)
   return g_steal_pointer (&net);
 }
 
+/* conv2's num_output back to 50, in TEXT. */
+static void
+at_50 (char *text)
+{
+  char *at = strstr (text, "num_output: 40");
+
+  g_assert_nonnull (at);
+  at[12] = '5';
+}
+
 static void
 test_step_lenet (void)
 {
@@ -478,6 +488,43 @@ test_step_lenet (void)
     const CtRunBlob *blob = ct_run_snapshot_find_blob (snapshot, "conv1");
     assert_close (blob->data_stats->stats.mean, conv1_mean, "mean", "conv1");
     assert_close (blob->data_stats->stats.l2_norm, conv1_l2, "L2 norm", "conv1");
+  }
+
+  /* A lower batch for inspection (the settings' first spin button): the
+   * next step builds the run anew with it, and loads the weights afresh,
+   * which no longer fit the edited conv2: an error that names it. */
+  {
+    GtkWidget *grid = gtk_popover_get_child (gtk_menu_button_get_popover (window->run_settings_button));
+    GtkWidget *spin_button = NULL;
+
+    for (GtkWidget *child = gtk_widget_get_first_child (grid); child != NULL && spin_button == NULL;
+         child = gtk_widget_get_next_sibling (child))
+      if (GTK_IS_SPIN_BUTTON (child))
+        spin_button = child;
+    g_assert_nonnull (spin_button);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_button), 2);
+    activate (window, "run-forward");
+    do
+      snapshot = next_snapshot (window, &serial);
+    while (ct_run_snapshot_get_error (snapshot) == NULL);
+    g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'conv2'"));
+    spin (50);
+    g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “conv2”"));
+    g_assert_true (ct_graph_view_get_run_state (view, "conv2") & CT_GRAPH_NODE_STATE_RUN_FAILED);
+
+    /* conv2 as trained again: the run builds, with the batch lowered */
+    at_50 (text);
+    ct_document_set_text (ct_window_get_document (window), text);
+    settle (window);
+    activate (window, "run-forward");
+    do
+      snapshot = next_snapshot (window, &serial);
+    while (ct_run_snapshot_n_layers (snapshot) == 0
+           || ct_run_snapshot_get_next_layer (snapshot) != 1);
+    g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+    g_assert_cmpint (ct_run_snapshot_find_blob (snapshot, "data")->dims[0], ==, 2);
+    g_assert_cmpint (ct_run_snapshot_find_blob (snapshot, "data")->count, ==, 2 * 28 * 28);
+    g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "data");
   }
 
   /* Reset: back before the first layer, the net and weights kept. */
