@@ -538,6 +538,33 @@ test_step_lenet (void)
   spin (10);
 }
 
+/* The strip's colours: blue when the gradient vanishes, green in
+ * proportion, orange when it explodes, red for NaN and infinities. */
+static void
+test_health_colours (void)
+{
+  CtGraphColor c;
+
+  ct_graph_health_color (NAN, &c);
+  g_assert_cmpfloat (c.r, >, 0.8);
+  g_assert_cmpfloat (c.g, <, 0.2);
+  ct_graph_health_color (INFINITY, &c);
+  g_assert_cmpfloat (c.r, >, 0.8);
+  g_assert_cmpfloat (c.g, <, 0.2);
+  ct_graph_health_color (1e-9, &c);
+  g_assert_cmpfloat (c.b, >, c.r);
+  g_assert_cmpfloat (c.b, >, c.g);
+  ct_graph_health_color (0, &c);
+  g_assert_cmpfloat (c.b, >, c.r);
+  ct_graph_health_color (1e-2, &c);
+  g_assert_cmpfloat (c.g, >, c.r);
+  g_assert_cmpfloat (c.g, >, c.b);
+  ct_graph_health_color (1e3, &c);
+  g_assert_cmpfloat (c.r, >, 0.8);
+  g_assert_cmpfloat (c.g, >, 0.3);
+  g_assert_cmpfloat (c.b, <, 0.2);
+}
+
 static CtRunSnapshot *
 wait_error (CtWindow *window, guint64 *serial)
 {
@@ -656,6 +683,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/window-run/step-lenet", test_step_lenet);
   g_test_add_func ("/window-run/errors", test_errors);
+  g_test_add_func ("/window-run/health-colours", test_health_colours);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (scratch);
