@@ -136,28 +136,46 @@ apply_marks (CtWindow *self, CtRunSnapshot *snapshot)
   CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
   guint n_edges = model != NULL ? ct_graph_model_n_edges (model) : 0;
   g_autofree CtGraphEdgeRun *runs = NULL;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  g_autoptr (GArray) states = g_array_new (FALSE, FALSE, sizeof (CtGraphNodeState));
   const GError *error;
+  gboolean shown;
 
-  clear_marks (self);
   if (snapshot == NULL || model == NULL)
-    return;
+    {
+      clear_marks (self);
+      return;
+    }
   error = ct_run_snapshot_get_error (snapshot);
   if (error != NULL && failed_layer (self, error) != NULL)
-    ct_graph_view_add_run_state (self->graph_view, failed_layer (self, error),
-                                 CT_GRAPH_NODE_STATE_RUN_FAILED);
-  if (ct_run_snapshot_get_invalidated (snapshot) || ct_run_snapshot_n_layers (snapshot) == 0)
-    return;
-  for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
+    {
+      CtGraphNodeState failed = CT_GRAPH_NODE_STATE_RUN_FAILED;
+      g_ptr_array_add (ids, (gpointer) failed_layer (self, error));
+      g_array_append_val (states, failed);
+    }
+  shown = !ct_run_snapshot_get_invalidated (snapshot) && ct_run_snapshot_n_layers (snapshot) > 0;
+  for (guint i = 0; shown && i < ct_run_snapshot_n_layers (snapshot); i++)
     {
       const CtRunLayer *layer = ct_run_snapshot_get_layer (snapshot, i);
+      CtGraphNodeState state = 0;
 
       if (layer->state == CT_RUN_LAYER_FORWARD_DONE)
-        ct_graph_view_add_run_state (self->graph_view, layer->name,
-                                     CT_GRAPH_NODE_STATE_RUN_DONE);
+        state = CT_GRAPH_NODE_STATE_RUN_DONE;
       else if (layer->state == CT_RUN_LAYER_BACKWARD_DONE
                || layer->state == CT_RUN_LAYER_BACKWARD_SKIPPED)
-        ct_graph_view_add_run_state (self->graph_view, layer->name,
-                                     CT_GRAPH_NODE_STATE_RUN_BACKWARD);
+        state = CT_GRAPH_NODE_STATE_RUN_BACKWARD;
+      if (state == 0)
+        continue;
+      g_ptr_array_add (ids, layer->name);
+      g_array_append_val (states, state);
+    }
+  ct_graph_view_set_run_states (self->graph_view, (const char *const *) ids->pdata,
+                                (const CtGraphNodeState *) (gpointer) states->data, ids->len);
+  if (!shown)
+    {
+      ct_graph_view_set_edge_runs (self->graph_view, NULL, 0);
+      ct_graph_view_set_highlight (self->graph_view, NULL);
+      return;
     }
   runs = g_new0 (CtGraphEdgeRun, MAX (n_edges, 1));
   for (guint e = 0; e < n_edges; e++)

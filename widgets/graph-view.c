@@ -464,6 +464,41 @@ ct_graph_view_add_run_state (CtGraphView *self, const char *id, CtGraphNodeState
   ct_graph_view_redraw_node (self, index);
 }
 
+void
+ct_graph_view_set_run_states (CtGraphView *self, const char *const *ids,
+                              const CtGraphNodeState *states, guint n)
+{
+  const CtGraphNodeState run_bits = CT_GRAPH_NODE_STATE_RUN_DONE
+                                    | CT_GRAPH_NODE_STATE_RUN_BACKWARD
+                                    | CT_GRAPH_NODE_STATE_RUN_FAILED;
+  GHashTable *fresh;
+
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  fresh = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      int index = index_of (self, ids[i]);
+      const char *host;
+      guint old;
+
+      if (index < 0 || (states[i] & run_bits) == 0)
+        continue;
+      host = ct_graph_model_get_node (self->model, index)->id;
+      old = GPOINTER_TO_UINT (g_hash_table_lookup (fresh, host));
+      g_hash_table_insert (fresh, g_strdup (host), GUINT_TO_POINTER (old | (states[i] & run_bits)));
+    }
+  /* a step changes one or two nodes: redraw only those, not a whole
+   * 500-layer net every step */
+  for (guint i = 0; self->model != NULL && i < ct_graph_model_n_nodes (self->model); i++)
+    {
+      const char *id = ct_graph_model_get_node (self->model, i)->id;
+      if (g_hash_table_lookup (fresh, id) != g_hash_table_lookup (self->run_states, id))
+        ct_graph_view_redraw_node (self, (int) i);
+    }
+  g_hash_table_unref (self->run_states);
+  self->run_states = fresh;
+}
+
 CtGraphNodeState
 ct_graph_view_get_run_state (CtGraphView *self, const char *id)
 {

@@ -113,6 +113,10 @@ const char *ct_graph_view_get_highlight (CtGraphView *self);
  * diff); NULL clears them, and so does a new model (its edges differ). */
 void ct_graph_view_clear_run_states (CtGraphView *self);
 void ct_graph_view_add_run_state (CtGraphView *self, const char *id, CtGraphNodeState state);
+/* Every node's run state at once (N ids with their states; others: none),
+ * redrawing only the nodes whose mark changed. */
+void ct_graph_view_set_run_states (CtGraphView *self, const char *const *ids,
+                                   const CtGraphNodeState *states, guint n);
 CtGraphNodeState ct_graph_view_get_run_state (CtGraphView *self, const char *id);
 void ct_graph_view_set_edge_runs (CtGraphView *self, const CtGraphEdgeRun *runs, guint n_runs);
 const CtGraphEdgeRun *ct_graph_view_get_edge_runs (CtGraphView *self, guint *n_runs);
