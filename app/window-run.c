@@ -317,6 +317,10 @@ static void
 selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
   update_watch (self);
+  /* the statistics of every blob are there already; the copies of the
+   * newly selected ones follow in the runner's next snapshot */
+  if (self->runner != NULL)
+    ct_window_blobs_show_snapshot (self, self->run_stale ? NULL : self->run_snapshot);
 }
 
 /* Steps */
