@@ -609,6 +609,29 @@ ct_window_run_update_actions (CtWindow *self)
   }
 }
 
+/* What was shown of the run is gone (the net was edited, or another phase
+ * is shown): say so once, ahead of any routine toast, and build the run
+ * again at the next step. */
+static void
+drop_shown_run (CtWindow *self, const char *notice)
+{
+  self->run_stale = TRUE;
+  if (!self->run_shown)
+    return;
+  self->run_shown = FALSE;
+  ct_runner_stop (self->runner);
+  g_clear_pointer (&self->run_current, g_free);
+  clear_marks (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
+  ct_window_blobs_show_snapshot (self, NULL);
+  {
+    AdwToast *toast = adw_toast_new (notice);
+    adw_toast_set_timeout (toast, 5);
+    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  }
+}
+
 void
 ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
 {
@@ -629,30 +652,16 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
     }
   if (self->runner == NULL)
     return;
-  self->run_stale = TRUE;
-  if (self->run_shown)
-    {
-      self->run_shown = FALSE;
-      ct_runner_stop (self->runner);
-      g_clear_pointer (&self->run_current, g_free);
-      clear_marks (self);
-      gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
-      ct_window_blobs_show_snapshot (self, NULL);
-      {
-        /* ahead of any routine toast still showing: what was shown is gone */
-        AdwToast *toast = adw_toast_new (_("The net changed: the run starts again at the next "
-                                           "step, keeping the weights of layers that still fit"));
-        adw_toast_set_timeout (toast, 5);
-        adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-        adw_toast_overlay_add_toast (self->toast_overlay, toast);
-      }
-    }
+  drop_shown_run (self, _("The net changed: the run starts again at the next step, keeping the "
+                          "weights of layers that still fit"));
 }
 
 void
 ct_window_run_graph_changed (CtWindow *self)
 {
-  if (self->run_shown && !self->run_stale)
+  if (self->runner != NULL && self->run_shown && self->run_applied.phase != run_phase (self))
+    drop_shown_run (self, _("Another phase is shown: the run starts again at the next step"));
+  else if (self->run_shown && !self->run_stale)
     apply_marks (self, self->run_snapshot);
 }
 

@@ -532,6 +532,28 @@ test_step_lenet (void)
   snapshot = next_snapshot (window, &serial);
   g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 0);
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
+  activate (window, "run-forward");
+  do
+    snapshot = next_snapshot (window, &serial);
+  while (ct_run_snapshot_get_next_layer (snapshot) != 1);
+  g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "data");
+
+  /* Another phase shown: the run is dropped with a notice, and the next
+   * step builds the testing net. */
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "phase",
+                                      g_variant_new_string ("test"));
+  settle (window);
+  g_assert_true (find_label (GTK_WIDGET (window), "Another phase is shown"));
+  g_assert_null (ct_graph_view_get_highlight (view));
+  g_assert_cmpuint (ct_graph_view_get_run_state (view, "data"), ==, 0);
+  serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
+  activate (window, "run-forward");
+  do
+    snapshot = next_snapshot (window, &serial);
+  while (ct_run_snapshot_n_layers (snapshot) == 0
+         || ct_run_snapshot_get_next_layer (snapshot) != 1);
+  g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+  g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "data");
 
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
