@@ -353,6 +353,10 @@ set_accels (GtkApplication *app)
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.toggle-source", { "<Control>u", NULL } },
     { "win.export-graph", { "<Control>e", NULL } },
+    { "win.run-forward", { "F7", NULL } },
+    { "win.run-backward", { "<Shift>F7", NULL } },
+    { "win.run-pass", { "F5", NULL } },
+    { "win.run-reset", { "<Shift>F5", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

@@ -557,6 +557,7 @@ ct_window_update_actions (CtWindow *self)
   set_enabled (self, "paste", parses);
   set_enabled (self, "restore-draft", ct_document_has_draft (self->document));
   set_enabled (self, "nothing", FALSE);
+  ct_window_run_update_actions (self);
 }
 
 /* Shortcuts a text widget would also want: on the graph only. */

@@ -272,6 +272,7 @@ show_graph (CtWindow *self, CtNetGraph *graph, gboolean has_shapes, gboolean loa
   if (loaded)
     ct_graph_view_set_model (self->graph_view, NULL);
   ct_graph_view_set_model (self->graph_view, graph->model);
+  ct_window_run_graph_changed (self);
   if (loaded)
     {
       apply_sidecar (self);

@@ -1,7 +1,9 @@
 /* window-private.h: CtWindow's insides, shared by window.c (layout, files,
  * title, closing), window-actions.c (the win.* actions), window-graph.c
  * (graph canvas <-> document), window-source.c (source view <-> document)
- * and window-inspector.c (the selected layer's form). The selection is one
+ * window-inspector.c (the selected layer's form), window-run.c (the run:
+ * step controls, marks on the graph, watching) and window-blobs.c (what a
+ * run snapshot shows of the selection). The selection is one
  * CtSelection owned here: each of those files sets it and watches it, and
  * none calls another to pass a selection on. */
 #pragma once
@@ -80,6 +82,21 @@ struct _CtWindow {
 
   /* The inspector's view of the run's blobs (window-blobs.c). */
   struct _CtBlobPanel *blob_panel;
+
+  /* The run (window-run.c): built at the first step, from the document. */
+  CtRunner *runner;
+  CtRunSnapshot *run_snapshot;  /* the latest handed over, or NULL */
+  CtRunConfig run_applied;      /* what the runner was given (weights owned) */
+  guint run_batch;              /* the user's settings for the next build */
+  guint64 run_seed;
+  CtRunFill run_fill;
+  gboolean run_stale;           /* the net was edited since the runner had it */
+  gboolean run_shown;           /* a run is shown (an edit warns once) */
+  char *run_current;            /* the layer that ran last (highlighted), or NULL */
+  GtkWidget *run_controls;
+  GtkMenuButton *run_settings_button;
+  GtkLabel *run_label;
+  GtkLabel *run_weights_label;
 };
 
 /* window.c */
@@ -127,5 +144,16 @@ void ct_window_blobs_dispose (CtWindow *self);
 void ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot);
 /* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
 gboolean ct_window_blobs_export (CtWindow *self, GFile *file, GError **error);
+
+/* window-run.c */
+void ct_window_init_run (CtWindow *self);
+void ct_window_run_update_actions (CtWindow *self);
+void ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags);
+void ct_window_run_weights_changed (CtWindow *self);
+/* The graph has a new model: put the run's marks on it again. */
+void ct_window_run_graph_changed (CtWindow *self);
+/* The latest snapshot (borrowed), or NULL before the first step. */
+CtRunSnapshot *ct_window_run_get_snapshot (CtWindow *self);
+void ct_window_run_dispose (CtWindow *self);
 
 G_END_DECLS

@@ -138,6 +138,7 @@ document_changed (CtDocument *doc, guint flags, CtWindow *self)
 {
   ct_window_source_document_changed (self, flags);
   ct_window_graph_document_changed (self, flags);
+  ct_window_run_document_changed (self, flags);
   ct_window_refresh_inspector (self);
   ct_window_update_actions (self);
   update_status (self);
@@ -388,6 +389,7 @@ ct_window_set_weights (CtWindow *self, GFile *file)
       return;
     }
   g_set_object (&self->weights, file);
+  ct_window_run_weights_changed (self);
   message = g_strdup_printf (_("Weights from “%s” go with this net"), name);
   ct_window_show_toast (self, message);
 }
@@ -645,6 +647,14 @@ files_dropped (GtkDropTarget *target, const GValue *value, double x, double y, C
     return FALSE;
   if (ct_window_is_blank (self) && files->next == NULL)
     return ct_window_load_file (self, files->data);
+  /* weights dropped on a net: they go with this window's net */
+  if (files->next == NULL && g_str_has_suffix (g_file_peek_path (files->data) != NULL
+                                                 ? g_file_peek_path (files->data) : "",
+                                               ".caffemodel"))
+    {
+      ct_window_set_weights (self, files->data);
+      return TRUE;
+    }
   {
     guint n = g_slist_length (files);
     g_autofree GFile **array = g_new (GFile *, n);
@@ -687,6 +697,7 @@ ct_window_dispose (GObject *object)
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);
+  ct_window_run_dispose (self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_object (&self->selection);
@@ -738,6 +749,9 @@ ct_window_class_init (CtWindowClass *klass)
   BIND (check_spinner);
   BIND (problem_button);
   BIND (problem_label);
+  BIND (run_controls);
+  BIND (run_settings_button);
+  BIND (run_label);
   BIND (recent_menu);
   BIND (node_menu);
   BIND (canvas_menu);
@@ -757,6 +771,7 @@ ct_window_init (CtWindow *self)
   ct_window_init_graph (self);
   ct_window_init_source (self);
   ct_window_init_inspector (self);
+  ct_window_init_run (self);
   name_inner_controls (self, GTK_WIDGET (self));
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

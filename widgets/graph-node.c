@@ -36,6 +36,7 @@ node_state (CtGraphView *view, CtGraphNodeWidget *node)
     state |= CT_GRAPH_NODE_STATE_FOCUSED;
   if (view->highlight != NULL && strcmp (view->highlight, node->id) == 0)
     state |= CT_GRAPH_NODE_STATE_HIGHLIGHT;
+  state |= GPOINTER_TO_UINT (g_hash_table_lookup (view->run_states, node->id));
   if (view->hover_node == (int) node->index && view->drag == DRAG_NONE)
     state |= CT_GRAPH_NODE_STATE_HOVER;
   if (view->drag_target == (int) node->index

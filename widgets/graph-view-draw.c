@@ -139,6 +139,9 @@ snapshot_edges (CtGraphView *self, GtkSnapshot *snapshot, const CtGraphPalette *
   /* far out, labels would be unreadable specks: edges only */
   ct_graph_render_edges (cr, self->scene, palette, rect, emphasised_node (self),
                          self->zoom >= LABEL_MIN_ZOOM);
+  ct_graph_render_edge_runs (cr, self->scene, palette, rect,
+                             (const CtGraphEdgeRun *) (gpointer) self->edge_runs->data,
+                             self->edge_runs->len);
   if (self->drop_edge >= 0)
     {
       /* the edge a dropped layer would be inserted into */

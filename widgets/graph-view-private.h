@@ -61,6 +61,10 @@ struct _CtGraphView {
   GHashTable *children_by_id;  /* id (borrowed from child) -> CtGraphNodeWidget* */
   GPtrArray *children;         /* CtGraphNodeWidget*, per node index */
   char *highlight;
+  /* Step-through marks: node id (owned) -> CtGraphNodeState RUN_ bits;
+   * one CtGraphEdgeRun per model edge (empty: no run shown). */
+  GHashTable *run_states;
+  GArray *edge_runs;
 
   /* Transform: widget = (graph - origin) * zoom. */
   double zoom;

@@ -78,6 +78,8 @@ ct_graph_view_set_model (CtGraphView *self, CtGraphModel *model)
   ct_graph_view_rebuild_scene (self, TRUE);
   if (self->highlight != NULL && ct_graph_model_find_node (model, self->highlight) < 0)
     g_clear_pointer (&self->highlight, g_free);
+  /* edge indices belong to the old model: the app sets them again */
+  g_array_set_size (self->edge_runs, 0);
   if (first)
     self->fit_pending = TRUE;
   if (drop_missing_selection (self))
@@ -430,6 +432,105 @@ ct_graph_view_get_highlight (CtGraphView *self)
 }
 
 void
+ct_graph_view_clear_run_states (CtGraphView *self)
+{
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  if (g_hash_table_size (self->run_states) == 0)
+    return;
+  g_hash_table_remove_all (self->run_states);
+  for (guint i = 0; i < self->children->len; i++)
+    ct_graph_view_redraw_node (self, i);
+}
+
+void
+ct_graph_view_add_run_state (CtGraphView *self, const char *id, CtGraphNodeState state)
+{
+  int index;
+  const char *host;
+  guint old;
+
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  index = index_of (self, id);
+  if (index < 0)
+    return;
+  /* a folded layer's mark goes on its host node */
+  host = ct_graph_model_get_node (self->model, index)->id;
+  old = GPOINTER_TO_UINT (g_hash_table_lookup (self->run_states, host));
+  state &= CT_GRAPH_NODE_STATE_RUN_DONE | CT_GRAPH_NODE_STATE_RUN_BACKWARD
+           | CT_GRAPH_NODE_STATE_RUN_FAILED;
+  if ((old | state) == old)
+    return;
+  g_hash_table_insert (self->run_states, g_strdup (host), GUINT_TO_POINTER (old | state));
+  ct_graph_view_redraw_node (self, index);
+}
+
+void
+ct_graph_view_set_run_states (CtGraphView *self, const char *const *ids,
+                              const CtGraphNodeState *states, guint n)
+{
+  const CtGraphNodeState run_bits = CT_GRAPH_NODE_STATE_RUN_DONE
+                                    | CT_GRAPH_NODE_STATE_RUN_BACKWARD
+                                    | CT_GRAPH_NODE_STATE_RUN_FAILED;
+  GHashTable *fresh;
+
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  fresh = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      int index = index_of (self, ids[i]);
+      const char *host;
+      guint old;
+
+      if (index < 0 || (states[i] & run_bits) == 0)
+        continue;
+      host = ct_graph_model_get_node (self->model, index)->id;
+      old = GPOINTER_TO_UINT (g_hash_table_lookup (fresh, host));
+      g_hash_table_insert (fresh, g_strdup (host), GUINT_TO_POINTER (old | (states[i] & run_bits)));
+    }
+  /* a step changes one or two nodes: redraw only those, not a whole
+   * 500-layer net every step */
+  for (guint i = 0; self->model != NULL && i < ct_graph_model_n_nodes (self->model); i++)
+    {
+      const char *id = ct_graph_model_get_node (self->model, i)->id;
+      if (g_hash_table_lookup (fresh, id) != g_hash_table_lookup (self->run_states, id))
+        ct_graph_view_redraw_node (self, (int) i);
+    }
+  g_hash_table_unref (self->run_states);
+  self->run_states = fresh;
+}
+
+CtGraphNodeState
+ct_graph_view_get_run_state (CtGraphView *self, const char *id)
+{
+  int index;
+
+  g_return_val_if_fail (CT_IS_GRAPH_VIEW (self), 0);
+  index = index_of (self, id);
+  if (index < 0)
+    return 0;
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->run_states,
+                                                ct_graph_model_get_node (self->model, index)->id));
+}
+
+void
+ct_graph_view_set_edge_runs (CtGraphView *self, const CtGraphEdgeRun *runs, guint n_runs)
+{
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  g_array_set_size (self->edge_runs, 0);
+  if (runs != NULL)
+    g_array_append_vals (self->edge_runs, runs, n_runs);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const CtGraphEdgeRun *
+ct_graph_view_get_edge_runs (CtGraphView *self, guint *n_runs)
+{
+  g_return_val_if_fail (CT_IS_GRAPH_VIEW (self), NULL);
+  *n_runs = self->edge_runs->len;
+  return (const CtGraphEdgeRun *) (gpointer) self->edge_runs->data;
+}
+
+void
 ct_graph_view_set_expanded (CtGraphView *self, const char *id, gboolean expanded)
 {
   g_return_if_fail (CT_IS_GRAPH_VIEW (self));
@@ -549,6 +650,8 @@ ct_graph_view_finalize (GObject *object)
   g_array_unref (self->drag_moved);
   g_array_unref (self->drag_moved_from);
   g_free (self->highlight);
+  g_hash_table_unref (self->run_states);
+  g_array_unref (self->edge_runs);
   G_OBJECT_CLASS (ct_graph_view_parent_class)->finalize (object);
 }
 
@@ -684,6 +787,8 @@ ct_graph_view_init (CtGraphView *self)
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pinned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->run_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->edge_runs = g_array_new (FALSE, TRUE, sizeof (CtGraphEdgeRun));
   self->children_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->children = g_ptr_array_new ();
   self->drag_moved = g_array_new (FALSE, FALSE, sizeof (guint));

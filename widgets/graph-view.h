@@ -103,6 +103,24 @@ const char *ct_graph_view_find (CtGraphView *self, const char *text, const char 
 void ct_graph_view_set_highlight (CtGraphView *self, const char *id);
 const char *ct_graph_view_get_highlight (CtGraphView *self);
 
+/* Step-through marks, as plain data: the app maps its run onto node ids
+ * and edge indices. A node's run state is any of CT_GRAPH_NODE_STATE_RUN_DONE
+ * (a check: ran forward), _RUN_BACKWARD (a down arrow) and _RUN_FAILED (a
+ * red ring); add_run_state ORs STATE into the node's (a folded layer's id
+ * marks its host), clear_run_states removes every mark. Edge runs are one
+ * CtGraphEdgeRun per model edge index (graph-render.h: dashed while the
+ * blob is empty, bold once it holds data, a gradient-health strip with a
+ * diff); NULL clears them, and so does a new model (its edges differ). */
+void ct_graph_view_clear_run_states (CtGraphView *self);
+void ct_graph_view_add_run_state (CtGraphView *self, const char *id, CtGraphNodeState state);
+/* Every node's run state at once (N ids with their states; others: none),
+ * redrawing only the nodes whose mark changed. */
+void ct_graph_view_set_run_states (CtGraphView *self, const char *const *ids,
+                                   const CtGraphNodeState *states, guint n);
+CtGraphNodeState ct_graph_view_get_run_state (CtGraphView *self, const char *id);
+void ct_graph_view_set_edge_runs (CtGraphView *self, const CtGraphEdgeRun *runs, guint n_runs);
+const CtGraphEdgeRun *ct_graph_view_get_edge_runs (CtGraphView *self, guint *n_runs);
+
 /* Folds: whether node ID shows its folded in-place layers as their own rows
  * (expanded) or as a compact badge line (default). For the sidecar file. */
 void ct_graph_view_set_expanded (CtGraphView *self, const char *id, gboolean expanded);

@@ -76,8 +76,8 @@ set_color (cairo_t *cr, const CtGraphColor *c, double alpha)
   cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a * alpha);
 }
 
-static void
-path_edge (cairo_t *cr, gboolean lr, const CtGraphPoint *p, guint n, double end_trim)
+void
+ct_graph_path_edge (cairo_t *cr, gboolean lr, const CtGraphPoint *p, guint n, double end_trim)
 {
   CtGraphPoint last = p[n - 1];
 
@@ -282,7 +282,7 @@ ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene, const CtGraphPale
             const CtGraphColor *color = hot ? &palette->accent : &palette->edge;
             set_color (cr, color, 1);
             cairo_set_line_width (cr, hot ? 2.2 : 1.4);
-            path_edge (cr, lr, p, n, PORT_RADIUS + 5);
+            ct_graph_path_edge (cr, lr, p, n, PORT_RADIUS + 5);
             cairo_stroke (cr);
             {
               CtGraphPoint tip = p[n - 1];
@@ -513,6 +513,14 @@ ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
       cairo_stroke (cr);
     }
 
+  if (state & CT_GRAPH_NODE_STATE_RUN_FAILED)
+    {
+      ct_graph_rounded_rect (cr, x - 3.5, y - 3.5, w + 7, h + 7, NODE_RADIUS + 3.5);
+      set_color (cr, &palette->error, 1);
+      cairo_set_line_width (cr, 3);
+      cairo_stroke (cr);
+    }
+
   /* shadow */
   ct_graph_rounded_rect (cr, x, y + 1.5, w, h, NODE_RADIUS);
   cairo_set_source_rgba (cr, 0, 0, 0, palette->dark ? 0.35 : 0.10);
@@ -589,6 +597,7 @@ ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
   if (ct_graph_has_port_row (n, scene->rankdir))
     draw_port_row (cr, scene, node, n, palette);
   cairo_restore (cr);
+  ct_graph_render_run_mark (cr, scene, node, state, palette);
 }
 
 static void

@@ -57,7 +57,26 @@ typedef enum {
   CT_GRAPH_NODE_STATE_HIGHLIGHT = 1 << 2,
   CT_GRAPH_NODE_STATE_HOVER = 1 << 3,
   CT_GRAPH_NODE_STATE_DROP_TARGET = 1 << 4,  /* a connection would land here */
+  /* Step-through marks (graph-render-run.c). */
+  CT_GRAPH_NODE_STATE_RUN_DONE = 1 << 5,      /* ran forward in this pass */
+  CT_GRAPH_NODE_STATE_RUN_BACKWARD = 1 << 6,  /* ran (or passed) backward */
+  CT_GRAPH_NODE_STATE_RUN_FAILED = 1 << 7,    /* the step failed here */
 } CtGraphNodeState;
+
+/* What a step-through knows of the blob an edge carries. */
+typedef enum {
+  CT_GRAPH_EDGE_RUN_NONE,   /* no run: drawn as usual */
+  CT_GRAPH_EDGE_RUN_EMPTY,  /* its producer has not run in this pass: dashed */
+  CT_GRAPH_EDGE_RUN_DATA,   /* holds data: drawn bold */
+  CT_GRAPH_EDGE_RUN_DIFF,   /* holds data and a gradient: bold, with a health strip */
+} CtGraphEdgeRunState;
+
+typedef struct {
+  CtGraphEdgeRunState state;
+  /* With DIFF: the gradient's health, ‖diff‖ / ‖data‖; NaN or an infinity
+   * paints the strip red. */
+  double health;
+} CtGraphEdgeRun;
 
 /* Drawing, in graph coordinates (the caller sets the transform). */
 /* Edges and (with LABELS) the blob names and shapes beside them; CLIP (x,
@@ -66,6 +85,17 @@ typedef enum {
 void ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene,
                             const CtGraphPalette *palette, const double *clip,
                             int highlight_node, gboolean labels);
+/* The step-through look of the edges, over ct_graph_render_edges():
+ * RUNS[e] for model edge e (N_RUNS of them; edges beyond are left as
+ * they are). */
+void ct_graph_render_edge_runs (cairo_t *cr, const CtGraphScene *scene,
+                                const CtGraphPalette *palette, const double *clip,
+                                const CtGraphEdgeRun *runs, guint n_runs);
+/* The colour of a gradient-health strip: blue when the gradient vanishes
+ * (below 1e-5 of the data), green when it is in proportion, orange when it
+ * explodes (above 10), red for NaN or an infinity. Colour-blind safe: the
+ * three ends differ in lightness as well as hue. */
+void ct_graph_health_color (double health, CtGraphColor *out);
 /* One node's box (without ports), at its place in the scene. Bit i of
  * FOLDED_SELECTED marks the node's folded layer i as selected (the node's
  * own selection is in STATE). */

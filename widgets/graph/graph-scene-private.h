@@ -78,3 +78,12 @@ void ct_graph_segment_controls (gboolean lr, CtGraphPoint a, CtGraphPoint b, CtG
 gboolean ct_graph_points_aligned (gboolean lr, CtGraphPoint a, CtGraphPoint b);
 void ct_graph_points_bounds (const CtGraphPoint *p, guint n, double *x0, double *y0, double *x1,
                              double *y1);
+
+/* graph-render.c: an edge's curve as a new path, stopping END_TRIM short
+ * of its end (where the arrow head goes). */
+void ct_graph_path_edge (cairo_t *cr, gboolean lr, const CtGraphPoint *p, guint n,
+                         double end_trim);
+/* graph-render-run.c: a node's step-through mark (the RUN_ bits of STATE),
+ * drawn over its box. */
+void ct_graph_render_run_mark (cairo_t *cr, const CtGraphScene *scene, guint node,
+                               CtGraphNodeState state, const CtGraphPalette *palette);

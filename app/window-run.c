@@ -1,0 +1,694 @@
+/* window-run.c: the window's run controls. The window owns one CtRunner
+ * (app/run/runner.h) for its document, built at the first step from the
+ * net as the document holds it now, in the phase shown, with the user's
+ * batch size, seed, input fill and weights (fillers, or the caffemodel
+ * that goes with the net). The step buttons in the header bar and their
+ * actions (win.run-forward F7, win.run-backward Shift+F7, win.run-pass
+ * F5, win.run-reset Shift+F5) only queue commands: the runner works on its
+ * own thread and hands snapshots back through the main loop, so the window
+ * never waits on it. Each snapshot marks the graph (layers done, the
+ * current layer, edges empty / with data / with a gradient and its health)
+ * and goes to the inspector (window-blobs.c). The selection says which
+ * blobs and parameters the runner copies in full. An edit of the net
+ * invalidates the run with a notice; the next step rebuilds it, keeping
+ * the weights of layers whose shapes still match. */
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "window-private.h"
+
+#define DEFAULT_SEED 1701
+
+/* Configuration */
+
+static Caffe__Phase
+run_phase (CtWindow *self)
+{
+  /* "Both phases" shows the training net; a run needs one. */
+  return ct_document_get_phase (self->document) == CT_DOCUMENT_PHASE_TEST
+           ? CAFFE__PHASE__TEST : CAFFE__PHASE__TRAIN;
+}
+
+static char *
+weights_path (CtWindow *self)
+{
+  return self->weights != NULL ? g_file_get_path (self->weights) : NULL;
+}
+
+/* Whether the settings differ from what the runner was given. */
+static gboolean
+config_changed (CtWindow *self)
+{
+  g_autofree char *weights = weights_path (self);
+
+  return self->run_applied.phase != run_phase (self)
+         || self->run_applied.batch_size != self->run_batch
+         || self->run_applied.seed != self->run_seed
+         || self->run_applied.fill != self->run_fill
+         || g_strcmp0 (self->run_applied.weights, weights) != 0;
+}
+
+static void
+take_config (CtWindow *self)
+{
+  g_free ((char *) self->run_applied.weights);
+  self->run_applied.phase = run_phase (self);
+  self->run_applied.batch_size = self->run_batch;
+  self->run_applied.seed = self->run_seed;
+  self->run_applied.fill = self->run_fill;
+  self->run_applied.weights = weights_path (self);
+}
+
+/* Marks on the graph */
+
+static void
+clear_marks (CtWindow *self)
+{
+  ct_graph_view_clear_run_states (self->graph_view);
+  ct_graph_view_set_edge_runs (self->graph_view, NULL, 0);
+  ct_graph_view_set_highlight (self->graph_view, NULL);
+}
+
+/* The layer the user last saw run: the last one stepped that the graph
+ * shows (Split layers the engine inserts are not drawn). */
+static const char *
+current_layer (CtWindow *self, CtRunSnapshot *snapshot)
+{
+  guint n_stepped;
+  const int *stepped = ct_run_snapshot_get_stepped (snapshot, &n_stepped);
+
+  for (guint i = n_stepped; i > 0; i--)
+    {
+      const CtRunLayer *layer;
+
+      if (stepped[i - 1] < 0 || (guint) stepped[i - 1] >= ct_run_snapshot_n_layers (snapshot))
+        continue;
+      layer = ct_run_snapshot_get_layer (snapshot, (guint) stepped[i - 1]);
+      if (ct_window_layer_for_id (self, layer->name) >= 0)
+        return layer->name;
+    }
+  return NULL;
+}
+
+/* The layer an error names ("layer 'conv1': …", or setup messages that
+ * quote it), or NULL. Looked up in the document: a net that failed to
+ * build has no layers in its snapshot. */
+static const char *
+failed_layer (CtWindow *self, const GError *error)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+
+  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
+    {
+      const char *name = net->layer[i]->name;
+      g_autofree char *quoted = name != NULL ? g_strdup_printf ("'%s'", name) : NULL;
+
+      if (quoted != NULL && strstr (error->message, quoted) != NULL)
+        return name;
+    }
+  return NULL;
+}
+
+/* Snapshots that ran nothing (new copies for a new selection) keep the
+ * current layer; a reset or a new run has none. */
+static void
+update_current (CtWindow *self, CtRunSnapshot *snapshot)
+{
+  guint n_stepped;
+  const char *current = current_layer (self, snapshot);
+
+  ct_run_snapshot_get_stepped (snapshot, &n_stepped);
+  if (current != NULL)
+    {
+      g_free (self->run_current);
+      self->run_current = g_strdup (current);
+    }
+  else if (n_stepped > 0 || ct_run_snapshot_get_invalidated (snapshot)
+           || ct_run_snapshot_n_layers (snapshot) == 0
+           || (ct_run_snapshot_get_pass (snapshot) == CT_RUN_PASS_FORWARD
+               && ct_run_snapshot_get_next_layer (snapshot) == 0))
+    g_clear_pointer (&self->run_current, g_free);
+}
+
+static void
+apply_marks (CtWindow *self, CtRunSnapshot *snapshot)
+{
+  CtGraphModel *model = ct_graph_view_get_model (self->graph_view);
+  guint n_edges = model != NULL ? ct_graph_model_n_edges (model) : 0;
+  g_autofree CtGraphEdgeRun *runs = NULL;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  g_autoptr (GArray) states = g_array_new (FALSE, FALSE, sizeof (CtGraphNodeState));
+  const GError *error;
+  gboolean shown;
+
+  if (snapshot == NULL || model == NULL)
+    {
+      clear_marks (self);
+      return;
+    }
+  error = ct_run_snapshot_get_error (snapshot);
+  if (error != NULL && failed_layer (self, error) != NULL)
+    {
+      CtGraphNodeState failed = CT_GRAPH_NODE_STATE_RUN_FAILED;
+      g_ptr_array_add (ids, (gpointer) failed_layer (self, error));
+      g_array_append_val (states, failed);
+    }
+  shown = !ct_run_snapshot_get_invalidated (snapshot) && ct_run_snapshot_n_layers (snapshot) > 0;
+  for (guint i = 0; shown && i < ct_run_snapshot_n_layers (snapshot); i++)
+    {
+      const CtRunLayer *layer = ct_run_snapshot_get_layer (snapshot, i);
+      CtGraphNodeState state = 0;
+
+      if (layer->state == CT_RUN_LAYER_FORWARD_DONE)
+        state = CT_GRAPH_NODE_STATE_RUN_DONE;
+      else if (layer->state == CT_RUN_LAYER_BACKWARD_DONE
+               || layer->state == CT_RUN_LAYER_BACKWARD_SKIPPED)
+        state = CT_GRAPH_NODE_STATE_RUN_BACKWARD;
+      if (state == 0)
+        continue;
+      g_ptr_array_add (ids, layer->name);
+      g_array_append_val (states, state);
+    }
+  ct_graph_view_set_run_states (self->graph_view, (const char *const *) ids->pdata,
+                                (const CtGraphNodeState *) (gpointer) states->data, ids->len);
+  if (!shown)
+    {
+      ct_graph_view_set_edge_runs (self->graph_view, NULL, 0);
+      ct_graph_view_set_highlight (self->graph_view, NULL);
+      return;
+    }
+  runs = g_new0 (CtGraphEdgeRun, MAX (n_edges, 1));
+  for (guint e = 0; e < n_edges; e++)
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (model, e);
+      const CtRunBlob *blob = ct_run_snapshot_find_blob (snapshot, edge->blob);
+
+      if (blob == NULL)
+        runs[e].state = CT_GRAPH_EDGE_RUN_NONE;
+      else if (blob->has_diff)
+        {
+          runs[e].state = CT_GRAPH_EDGE_RUN_DIFF;
+          runs[e].health = blob->health;
+        }
+      else
+        runs[e].state = blob->has_data ? CT_GRAPH_EDGE_RUN_DATA : CT_GRAPH_EDGE_RUN_EMPTY;
+    }
+  ct_graph_view_set_edge_runs (self->graph_view, runs, n_edges);
+  ct_graph_view_set_highlight (self->graph_view, self->run_current);
+}
+
+/* The status line's account of the run. */
+static void
+update_label (CtWindow *self)
+{
+  CtRunSnapshot *snapshot = self->run_snapshot;
+  g_autofree char *text = NULL;
+  const char *current;
+  guint n;
+
+  if (snapshot == NULL || ct_run_snapshot_get_invalidated (snapshot)
+      || (n = ct_run_snapshot_n_layers (snapshot)) == 0)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
+      return;
+    }
+  current = self->run_current;
+  switch (ct_run_snapshot_get_pass (snapshot))
+    {
+    case CT_RUN_PASS_FORWARD:
+      if (ct_run_snapshot_get_next_layer (snapshot) >= (int) n)
+        {
+          char loss[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (loss, sizeof loss, "%.6g", ct_run_snapshot_get_loss (snapshot));
+          /* TRANSLATORS: the status line once a forward pass is complete; %s is the loss */
+          text = g_strdup_printf (_("Forward pass done, loss %s"), loss);
+        }
+      else if (current != NULL)
+        /* TRANSLATORS: the status line while stepping; %s is a layer's name */
+        text = g_strdup_printf (_("Forward: %s done"), current);
+      else
+        text = g_strdup (_("Ready to run forward"));
+      break;
+    case CT_RUN_PASS_BACKWARD:
+      if (ct_run_snapshot_get_next_layer (snapshot) < 0)
+        text = g_strdup (_("Backward pass done"));
+      else
+        /* TRANSLATORS: the status line while stepping back; %s is a layer's name */
+        text = g_strdup_printf (_("Backward: %s done"), current != NULL ? current : "");
+      break;
+    case CT_RUN_PASS_NONE:
+    default:
+      break;
+    }
+  gtk_label_set_text (self->run_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->run_label), text != NULL);
+}
+
+/* Snapshots */
+
+static void
+snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
+{
+  CtWindow *self = data;
+  const GError *error = ct_run_snapshot_get_error (snapshot);
+
+  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+  self->run_snapshot = ct_run_snapshot_ref (snapshot);
+  /* the net was edited since: what this shows is gone (the stop after the
+   * edit sends one too) */
+  if (self->run_stale)
+    return;
+  if (error != NULL)
+    {
+      const char *layer = failed_layer (self, error);
+      g_autofree char *what = NULL;
+
+      if (layer != NULL)
+        /* TRANSLATORS: an error toast; %s is the layer that failed */
+        what = g_strdup_printf (_("The run stopped at layer “%s”"), layer);
+      ct_window_report_error (self, what != NULL ? what : _("The run stopped"), error);
+      if (layer != NULL)
+        ct_graph_view_reveal (self->graph_view, layer, FALSE);
+    }
+  if (!ct_run_snapshot_get_invalidated (snapshot) && ct_run_snapshot_n_layers (snapshot) > 0)
+    self->run_shown = TRUE;
+  update_current (self, snapshot);
+  apply_marks (self, snapshot);
+  update_label (self);
+  ct_window_blobs_show_snapshot (self, snapshot);
+}
+
+/* Watching: what the selection shows */
+
+static void
+update_watch (CtWindow *self)
+{
+  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  g_autoptr (GPtrArray) blobs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) layers = g_ptr_array_new ();
+
+  if (self->runner == NULL)
+    return;
+  for (guint i = 0; net != NULL && ids[i] != NULL; i++)
+    {
+      int index = ct_window_layer_for_id (self, ids[i]);
+      const Caffe__LayerParameter *layer;
+
+      if (index < 0)
+        continue;
+      layer = net->layer[index];
+      /* its tops, and its bottoms for their gradients after backward */
+      for (gsize t = 0; t < layer->n_top; t++)
+        g_ptr_array_add (blobs, layer->top[t]);
+      for (gsize b = 0; b < layer->n_bottom; b++)
+        g_ptr_array_add (blobs, layer->bottom[b]);
+      if (layer->name != NULL)
+        g_ptr_array_add (layers, layer->name);
+    }
+  g_ptr_array_add (blobs, NULL);
+  g_ptr_array_add (layers, NULL);
+  ct_runner_watch (self->runner, (const char *const *) blobs->pdata);
+  ct_runner_watch_params (self->runner, (const char *const *) layers->pdata);
+}
+
+static void
+selection_changed (CtSelection *selection, guint flags, CtWindow *self)
+{
+  update_watch (self);
+  /* the statistics of every blob are there already; the copies of the
+   * newly selected ones follow in the runner's next snapshot */
+  if (self->runner != NULL)
+    ct_window_blobs_show_snapshot (self, self->run_stale ? NULL : self->run_snapshot);
+}
+
+/* Steps */
+
+/* The runner, built or brought up to date with the document and the
+ * settings, or NULL (and a toast) when the net cannot run. */
+static CtRunner *
+ensure_runner (CtWindow *self)
+{
+  g_autoptr (GError) error = NULL;
+  Caffe__NetParameter *net;
+
+  if (ct_document_get_net (self->document) == NULL
+      || ct_document_get_parse_error (self->document) != NULL)
+    {
+      ct_window_show_error (self, _("The net cannot run: fix the prototxt first"));
+      return NULL;
+    }
+  if (self->runner != NULL && !self->run_stale && !config_changed (self))
+    return self->runner;
+  net = ct_document_dup_resolved_net (self->document);
+  if (net == NULL)
+    return NULL;
+  if (self->runner == NULL)
+    {
+      take_config (self);
+      self->runner = ct_runner_new (net, &self->run_applied, snapshot_arrived, self);
+      update_watch (self);
+      ct_window_run_update_actions (self);
+    }
+  else if (config_changed (self))
+    {
+      /* new settings: a new run, weights and all */
+      take_config (self);
+      ct_runner_rebuild (self->runner, net);
+      ct_runner_set_config (self->runner, &self->run_applied);
+    }
+  else
+    ct_runner_rebuild (self->runner, net);
+  self->run_stale = FALSE;
+  protobuf_c_message_free_unpacked (&net->base, NULL);
+  return self->runner;
+}
+
+static void
+run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtRunner *runner = ensure_runner (data);
+
+  if (runner != NULL)
+    ct_runner_step_forward (runner);
+}
+
+static void
+run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  CtRunSnapshot *snapshot = self->run_snapshot;
+  CtRunner *runner;
+
+  /* after a complete backward pass the runner refuses a backward step: say
+   * so plainly rather than as an error */
+  if (snapshot != NULL && !self->run_stale && !ct_run_snapshot_get_invalidated (snapshot)
+      && ct_run_snapshot_get_pass (snapshot) == CT_RUN_PASS_BACKWARD
+      && ct_run_snapshot_get_next_layer (snapshot) < 0)
+    {
+      ct_window_show_toast (self, _("The backward pass is complete: step forward to start a new pass"));
+      return;
+    }
+  runner = ensure_runner (self);
+  if (runner != NULL)
+    ct_runner_step_backward (runner);
+}
+
+static void
+run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtRunner *runner = ensure_runner (data);
+
+  if (runner != NULL)
+    ct_runner_run_pass (runner);
+}
+
+static void
+run_reset_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  if (self->runner == NULL)
+    return;
+  ct_runner_stop (self->runner);
+  if (ensure_runner (self) != NULL)
+    ct_runner_reset (self->runner);
+}
+
+/* Weights */
+
+static void
+weights_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      if (file != NULL)
+        ct_window_set_weights (self, file);
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+}
+
+static void
+open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+  GtkFileChooserNative *chooser;
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Weights"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Caffe Weights"));
+  gtk_file_filter_add_pattern (filter, "*.caffemodel");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (weights_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  if (self->weights == NULL)
+    return;
+  g_clear_object (&self->weights);
+  ct_window_run_weights_changed (self);
+}
+
+static const GActionEntry run_actions[] = {
+  { .name = "run-forward", .activate = run_forward_activated },
+  { .name = "run-backward", .activate = run_backward_activated },
+  { .name = "run-pass", .activate = run_pass_activated },
+  { .name = "run-reset", .activate = run_reset_activated },
+  { .name = "open-weights", .activate = open_weights_activated },
+  { .name = "use-fillers", .activate = use_fillers_activated },
+};
+
+/* The settings popover */
+
+static void
+batch_changed (GtkSpinButton *spin, CtWindow *self)
+{
+  self->run_batch = (guint) gtk_spin_button_get_value_as_int (spin);
+}
+
+static void
+seed_changed (GtkSpinButton *spin, CtWindow *self)
+{
+  self->run_seed = (guint64) gtk_spin_button_get_value (spin);
+}
+
+static void
+fill_toggled (GtkCheckButton *check, CtWindow *self)
+{
+  self->run_fill = gtk_check_button_get_active (check) ? CT_RUN_FILL_CAFFE_REF
+                                                       : CT_RUN_FILL_NONE;
+}
+
+static GtkWidget *
+setting_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
+{
+  GtkWidget *caption = gtk_label_new_with_mnemonic (label);
+
+  gtk_label_set_xalign (GTK_LABEL (caption), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (caption), control);
+  gtk_widget_set_tooltip_text (control, tooltip);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                  caption, NULL, -1);
+  gtk_grid_attach (grid, caption, 0, row, 1, 1);
+  gtk_grid_attach (grid, control, 1, row, 1, 1);
+  return control;
+}
+
+static void
+build_settings (CtWindow *self)
+{
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *batch = gtk_spin_button_new_with_range (0, 4096, 1);
+  GtkWidget *seed = gtk_spin_button_new_with_range (0, G_MAXUINT32, 1);
+  GtkWidget *fill = gtk_check_button_new_with_mnemonic (_("_Reference pattern (as cortado-cli)"));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open…"));
+  GtkWidget *fillers = gtk_button_new_with_mnemonic (_("_Fillers"));
+  GtkWidget *title = gtk_label_new (_("Run Settings"));
+
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_grid_attach (GTK_GRID (grid), title, 0, 0, 2, 1);
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), self->run_batch);
+  setting_row (GTK_GRID (grid), 1, _("_Batch size"), batch,
+               _("Lower the batch for inspection; 0 keeps the net's own"));
+  g_signal_connect (batch, "value-changed", G_CALLBACK (batch_changed), self);
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seed), (double) self->run_seed);
+  setting_row (GTK_GRID (grid), 2, _("_Seed"), seed, _("Seed of the fillers and of Dropout"));
+  g_signal_connect (seed, "value-changed", G_CALLBACK (seed_changed), self);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (fill), self->run_fill == CT_RUN_FILL_CAFFE_REF);
+  {
+    GtkWidget *caption = gtk_label_new (_("Input fill"));
+    gtk_label_set_xalign (GTK_LABEL (caption), 0);
+    gtk_widget_set_tooltip_text (fill, _("What Input layers hold when nothing else is given: "
+                                         "the reference pattern, or zeros"));
+    gtk_grid_attach (GTK_GRID (grid), caption, 0, 3, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), fill, 1, 3, 1, 1);
+  }
+  g_signal_connect (fill, "toggled", G_CALLBACK (fill_toggled), self);
+
+  self->run_weights_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->run_weights_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (self->run_weights_label, 24);
+  gtk_label_set_xalign (self->run_weights_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->run_weights_label), TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open-weights");
+  gtk_widget_set_tooltip_text (open, _("Open a .caffemodel with trained weights"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (fillers), "win.use-fillers");
+  gtk_widget_set_tooltip_text (fillers, _("Fill the weights with the net's fillers"));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->run_weights_label));
+  gtk_box_append (GTK_BOX (box), open);
+  gtk_box_append (GTK_BOX (box), fillers);
+  {
+    GtkWidget *caption = gtk_label_new (_("Weights"));
+    gtk_label_set_xalign (GTK_LABEL (caption), 0);
+    gtk_grid_attach (GTK_GRID (grid), caption, 0, 4, 1, 1);
+    gtk_grid_attach (GTK_GRID (grid), box, 1, 4, 1, 1);
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (self->run_weights_label),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption, NULL, -1);
+  }
+  {
+    GtkWidget *note = gtk_label_new (_("Changes apply at the next step."));
+    gtk_widget_add_css_class (note, "dim-label");
+    gtk_label_set_xalign (GTK_LABEL (note), 0);
+    gtk_grid_attach (GTK_GRID (grid), note, 0, 5, 2, 1);
+  }
+  gtk_popover_set_child (GTK_POPOVER (popover), grid);
+  gtk_menu_button_set_popover (self->run_settings_button, popover);
+  ct_window_run_weights_changed (self);
+}
+
+/* The window's hooks */
+
+void
+ct_window_run_weights_changed (CtWindow *self)
+{
+  g_autofree char *name = self->weights != NULL ? g_file_get_basename (self->weights) : NULL;
+
+  if (self->run_weights_label != NULL)
+    gtk_label_set_text (self->run_weights_label, name != NULL ? name : _("Fillers"));
+  ct_window_run_update_actions (self);
+}
+
+void
+ct_window_run_update_actions (CtWindow *self)
+{
+  gboolean runs = ct_document_get_net (self->document) != NULL
+                  && ct_document_get_parse_error (self->document) == NULL
+                  && ct_document_get_net (self->document)->n_layer > 0;
+  static const char *const steps[] = { "run-forward", "run-backward", "run-pass" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), steps[i]);
+      if (action != NULL)
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), runs);
+    }
+  {
+    GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "run-reset");
+    if (action != NULL)
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), runs && self->runner != NULL);
+    action = g_action_map_lookup_action (G_ACTION_MAP (self), "use-fillers");
+    if (action != NULL)
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->weights != NULL);
+  }
+}
+
+/* What was shown of the run is gone (the net was edited, or another phase
+ * is shown): say so once, ahead of any routine toast, and build the run
+ * again at the next step. */
+static void
+drop_shown_run (CtWindow *self, const char *notice)
+{
+  self->run_stale = TRUE;
+  if (!self->run_shown)
+    return;
+  self->run_shown = FALSE;
+  ct_runner_stop (self->runner);
+  g_clear_pointer (&self->run_current, g_free);
+  clear_marks (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
+  ct_window_blobs_show_snapshot (self, NULL);
+  {
+    AdwToast *toast = adw_toast_new (notice);
+    adw_toast_set_timeout (toast, 5);
+    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  }
+}
+
+void
+ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
+{
+  if ((flags & CT_DOCUMENT_CHANGE_NET) == 0 && (flags & CT_DOCUMENT_CHANGE_LOAD) == 0)
+    return;
+  if (flags & CT_DOCUMENT_CHANGE_LOAD)
+    {
+      /* another net: nothing of the old run carries over */
+      g_clear_pointer (&self->runner, ct_runner_free);
+      g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+      self->run_stale = FALSE;
+      self->run_shown = FALSE;
+      g_clear_pointer (&self->run_current, g_free);
+      clear_marks (self);
+      update_label (self);
+      ct_window_blobs_show_snapshot (self, NULL);
+      return;
+    }
+  if (self->runner == NULL)
+    return;
+  drop_shown_run (self, _("The net changed: the run starts again at the next step, keeping the "
+                          "weights of layers that still fit"));
+}
+
+void
+ct_window_run_graph_changed (CtWindow *self)
+{
+  if (self->runner != NULL && self->run_shown && self->run_applied.phase != run_phase (self))
+    drop_shown_run (self, _("Another phase is shown: the run starts again at the next step"));
+  else if (self->run_shown && !self->run_stale)
+    apply_marks (self, self->run_snapshot);
+}
+
+CtRunSnapshot *
+ct_window_run_get_snapshot (CtWindow *self)
+{
+  return self->run_snapshot;
+}
+
+void
+ct_window_init_run (CtWindow *self)
+{
+  self->run_seed = DEFAULT_SEED;
+  self->run_fill = CT_RUN_FILL_CAFFE_REF;
+  g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions),
+                                   self);
+  build_settings (self);
+  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
+  ct_window_run_update_actions (self);
+}
+
+void
+ct_window_run_dispose (CtWindow *self)
+{
+  /* the runner's callback must not reach a window being torn down */
+  g_clear_pointer (&self->runner, ct_runner_free);
+  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+  g_clear_pointer ((char **) &self->run_applied.weights, g_free);
+  g_clear_pointer (&self->run_current, g_free);
+}
