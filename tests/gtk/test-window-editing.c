@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "application.h"
+#include "gui-test.h"
 #include "graph-view.h"
 #include "property-form.h"
 #include "window.h"
@@ -71,25 +72,6 @@ close_window (CtWindow *window)
   spin (10);
 }
 
-static gboolean
-save_png (GtkWidget *widget, const char *path)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  return gdk_texture_save_to_png (texture, path);
-}
-
 static void
 shoot (GtkWidget *widget, const char *name)
 {
@@ -100,7 +82,7 @@ shoot (GtkWidget *widget, const char *name)
     return;
   path = g_build_filename (dir, name, NULL);
   spin (400);
-  g_assert_true (save_png (widget, path));
+  g_assert_true (ct_gui_test_save_png (widget, path));
   g_test_message ("saved %s", path);
 }
 

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "application.h"
+#include "gui-test.h"
 #include "blob.h"
 #include "graph-view.h"
 #include "net-dump.h"
@@ -182,25 +183,6 @@ find_label (GtkWidget *widget, const char *text)
   return FALSE;
 }
 
-static gboolean
-save_png (GtkWidget *widget, const char *path)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  return gdk_texture_save_to_png (texture, path);
-}
-
 /* A picture of the window with layer SELECT selected (the inspector shows
  * it) at 100 %, once the toasts are gone. Selecting asks the runner for
  * copies, which it hands over as a snapshot of its own: SERIAL moves on. */
@@ -220,7 +202,7 @@ shoot (CtWindow *window, const char *name, const char *select, guint64 *serial)
   ct_graph_view_reveal (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), select, FALSE);
   spin (5500);
   *serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
-  g_assert_true (save_png (widget, path));
+  g_assert_true (ct_gui_test_save_png (widget, path));
   g_test_message ("saved %s", path);
 }
 
@@ -369,7 +351,18 @@ test_step_lenet (void)
     const CtRunLayer *layer = NULL;
 
     ct_window_select (window, ids);
-    snapshot = next_snapshot (window, &serial);
+    /* The blobs and the parameters are asked for one after the other: the
+     * copies may come in two snapshots. */
+    do
+      {
+        snapshot = next_snapshot (window, &serial);
+        layer = NULL;
+        for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
+          if (g_strcmp0 (ct_run_snapshot_get_layer (snapshot, i)->name, "ip1") == 0)
+            layer = ct_run_snapshot_get_layer (snapshot, i);
+        g_assert_nonnull (layer);
+      }
+    while (layer->params->len > 0 && ((CtRunParam *) layer->params->pdata[0])->data == NULL);
     blob = ct_run_snapshot_find_blob (snapshot, "ip1");
     g_assert_true (blob->watched);
     /* watched after relu1 ran: only the blob as it is now */

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "application.h"
+#include "gui-test.h"
 #include "graph-view.h"
 #include "palette.h"
 #include "property-form.h"
@@ -445,25 +446,6 @@ test_zoo (void)
 
 /* Screenshots. */
 
-static gboolean
-save_png (GtkWidget *widget, const char *path)
-{
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  return gdk_texture_save_to_png (texture, path);
-}
-
 static void
 shoot (CtWindow *window, const char *dir, const char *name)
 {
@@ -471,7 +453,7 @@ shoot (CtWindow *window, const char *dir, const char *name)
 
   settle (window);
   spin (600);
-  g_assert_true (save_png (GTK_WIDGET (window), path));
+  g_assert_true (ct_gui_test_save_png (GTK_WIDGET (window), path));
   g_test_message ("saved %s", path);
 }
 
