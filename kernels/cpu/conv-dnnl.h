@@ -1,0 +1,26 @@
+/* cpu/conv-dnnl.h: the convolutions of conv.h on oneDNN's direct
+ * convolution, for cpu/conv.c to call when the build has oneDNN
+ * (CT_HAVE_DNNL). Internal to the kernels. */
+#pragma once
+
+#include <stddef.h>
+
+#include "conv.h"
+
+/* The status a pass answers when oneDNN does not take this shape or call:
+ * the caller then runs its own path over the same arguments. */
+#define CT_DNNL_DECLINED ((CtStatus) -1)
+
+/* The workspace floats the oneDNN passes over S need; 0 when oneDNN does
+ * not take S (then the caller's own path runs every pass). */
+size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s);
+
+CtStatus ct_dnnl_conv_forward (const CtConvShape *s, const float *input, const float *weights,
+                               const float *bias, float *output, float *workspace);
+
+/* The backward passes of conv.h. Also CT_DNNL_DECLINED before it has
+ * written anything the caller's path would not write again. */
+CtStatus ct_dnnl_conv_backward (const CtConvShape *s, const float *input,
+                                const float *output_diff, const float *weights,
+                                float *weight_diff, float *bias_diff, float *input_diff,
+                                float *workspace);
