@@ -42,13 +42,17 @@
 #include "conv-dnnl.h"
 #include "parallel.h"
 
-enum { PASS_FORWARD, PASS_BACKWARD_DATA, PASS_BACKWARD_WEIGHTS };
+#define PASS_FORWARD CT_DNNL_FORWARD
+#define PASS_BACKWARD_DATA CT_DNNL_BACKWARD_DATA
+#define PASS_BACKWARD_WEIGHTS CT_DNNL_BACKWARD_WEIGHTS
 
-/* A plan's key: pass, bias, layout, then the chunk's shape. */
+/* A plan's key: pass, threads, bias, layout, then the chunk's shape. */
 #define KEY_LEN 20
 #define MAX_ARGS 6
 /* Buffers in a region start on cache lines: 16 floats. */
 #define ALIGN_FLOATS 16
+/* Input channels that count as a first layer's (see ct_dnnl_conv_takes). */
+#define SMALL_INPUT_CHANNELS 4
 
 typedef struct {
   int dnnl_arg;
@@ -166,13 +170,36 @@ shape_taken (const CtConvShape *s)
   return 1;
 }
 
+/* oneDNN's blocked kernels work on 16 channels at a time: other channel
+ * counts are padded, and a padded group wastes what the direct
+ * convolution wins (LeNet's conv2, 20 -> 50, ran slower than im2col). An
+ * input of a few channels (a first layer) has kernels of its own, forward
+ * and for the weights, which beat im2col at stride 1 (CIFAR-10's conv1:
+ * 5.4 against 9.4 ms forward, 6.3 against 13.3 backward) but not at
+ * AlexNet's stride 4 (backward 104 against 73 ms); its backward-data ran
+ * 3x slower than im2col, and training never needs it there. */
+int
+ct_dnnl_conv_takes (const CtConvShape *s, int pass)
+{
+  int64_t in = s->group > 0 ? s->in_channels / s->group : 0;
+  int64_t out = s->group > 0 ? s->out_channels / s->group : 0;
+
+  if (!shape_taken (s) || out % 16 != 0)
+    return 0;
+  if (in % 16 == 0)
+    return 1;
+  return in <= SMALL_INPUT_CHANNELS && pass != PASS_BACKWARD_DATA && s->stride[0] == 1
+         && s->stride[1] == 1;
+}
+
 static void
-make_key (const CtConvShape *s, int64_t num, int pass, int bias, int64_t *key)
+make_key (const CtConvShape *s, int64_t num, int pass, int bias, int threads, int64_t *key)
 {
   int64_t *k = key;
 
   memset (key, 0, KEY_LEN * sizeof (int64_t));
   *k++ = pass;
+  *k++ = threads;
   *k++ = bias;
   *k++ = use_plain_layout;
   *k++ = num;
@@ -372,11 +399,14 @@ out:
   return ok;
 }
 
-/* This thread's plan for a chunk of NUM images of S; NULL when memory ran
- * out. A plan that oneDNN declined is kept too (ok = 0), so that it is not
- * tried again. */
+/* This thread's plan for a chunk of NUM images of S, to run on THREADS
+ * OpenMP threads; NULL when memory ran out. A plan that oneDNN declined is
+ * kept too (ok = 0), so that it is not tried again. oneDNN fixes a
+ * primitive's thread count when it creates it (omp_get_max_threads), and
+ * asks for that many threads when it runs, whatever the thread's setting
+ * is by then: the count is set before the primitive is created. */
 static Plan *
-plan_get (const CtConvShape *s, int64_t num, int pass, int bias)
+plan_get (const CtConvShape *s, int64_t num, int pass, int bias, int threads)
 {
   ThreadCache *c = thread_cache ();
   int64_t key[KEY_LEN];
@@ -385,7 +415,7 @@ plan_get (const CtConvShape *s, int64_t num, int pass, int bias)
 
   if (c == NULL)
     return NULL;
-  make_key (s, num, pass, bias, key);
+  make_key (s, num, pass, bias, threads, key);
   hash = hash_key (key);
   for (size_t i = 0; i < c->n_plans; i++)
     if (c->plans[i]->hash == hash && memcmp (c->plans[i]->key, key, sizeof key) == 0)
@@ -404,6 +434,7 @@ plan_get (const CtConvShape *s, int64_t num, int pass, int bias)
     return NULL;
   memcpy (p->key, key, sizeof key);
   p->hash = hash;
+  omp_set_num_threads (threads);
   if (!plan_build (p, s, num, pass, bias))
     {
       /* Keep the verdict, not the half-built objects. */
@@ -487,7 +518,8 @@ split_shape (const CtConvShape *s, Split *split)
   int threads = ct_cpu_num_threads ();
   size_t need = 0;
 
-  if (!shape_taken (s))
+  if (!ct_dnnl_conv_takes (s, PASS_FORWARD) && !ct_dnnl_conv_takes (s, PASS_BACKWARD_DATA)
+      && !ct_dnnl_conv_takes (s, PASS_BACKWARD_WEIGHTS))
     return 0;
   if (use_omp_team)
     split->chunks = 1, split->threads = threads;
@@ -502,9 +534,12 @@ split_shape (const CtConvShape *s, Split *split)
   for (int c = 0; c < split->chunks; c += split->chunks > 1 ? split->chunks - 1 : 1)
     for (int pass = PASS_FORWARD; pass <= PASS_BACKWARD_WEIGHTS; pass++)
       {
-        Plan *p = plan_get (s, chunk_size (s->num, split->chunks, c), pass,
-                            pass != PASS_BACKWARD_DATA);
+        Plan *p;
 
+        if (!ct_dnnl_conv_takes (s, pass))
+          continue;
+        p = plan_get (s, chunk_size (s->num, split->chunks, c), pass,
+                      pass != PASS_BACKWARD_DATA, split->threads);
         if (p == NULL || !p->ok)
           return 0;
         if (p->floats > need)
@@ -544,7 +579,7 @@ run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region)
   const int64_t out_dim = s->out_channels * s->out_dims[0] * s->out_dims[1];
   const int bias = pass == PASS_FORWARD ? j->bias != NULL
                  : pass == PASS_BACKWARD_WEIGHTS ? j->want_bias : 0;
-  Plan *p = plan_get (s, end - begin, pass, bias);
+  Plan *p = plan_get (s, end - begin, pass, bias, j->split.threads);
   void *ptrs[MAX_ARGS] = { NULL };
 
   if (p == NULL)
@@ -619,7 +654,7 @@ ct_dnnl_conv_forward (const CtConvShape *s, const float *input, const float *wei
   Job j = { .s = s, .pass = PASS_FORWARD, .input = input, .weights = weights, .bias = bias,
             .output = output };
 
-  if (!split_shape (s, &j.split))
+  if (!ct_dnnl_conv_takes (s, PASS_FORWARD) || !split_shape (s, &j.split))
     return CT_DNNL_DECLINED;
   return run_job (&j, workspace);
 }

@@ -11,6 +11,13 @@
  * the caller then runs its own path over the same arguments. */
 #define CT_DNNL_DECLINED ((CtStatus) -1)
 
+/* The passes, for ct_dnnl_conv_takes. */
+enum { CT_DNNL_FORWARD, CT_DNNL_BACKWARD_DATA, CT_DNNL_BACKWARD_WEIGHTS };
+
+/* Whether oneDNN runs PASS over S: the shape is one it takes, and one where
+ * it was measured faster than im2col + BLAS (cpu/conv-dnnl.c says which). */
+int ct_dnnl_conv_takes (const CtConvShape *s, int pass);
+
 /* The workspace floats the oneDNN passes over S need; 0 when oneDNN does
  * not take S (then the caller's own path runs every pass). */
 size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s);
@@ -18,7 +25,8 @@ size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s);
 CtStatus ct_dnnl_conv_forward (const CtConvShape *s, const float *input, const float *weights,
                                const float *bias, float *output, float *workspace);
 
-/* The backward passes of conv.h. Also CT_DNNL_DECLINED before it has
+/* The backward passes of conv.h that ct_dnnl_conv_takes; the caller runs
+ * the others (pass NULL for those). Also CT_DNNL_DECLINED before it has
  * written anything the caller's path would not write again. */
 CtStatus ct_dnnl_conv_backward (const CtConvShape *s, const float *input,
                                 const float *output_diff, const float *weights,

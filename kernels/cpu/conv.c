@@ -480,15 +480,34 @@ ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *out
   if (s->num == 0 || (weight_diff == NULL && bias_diff == NULL && input_diff == NULL))
     return CT_STATUS_OK;
 #ifdef CT_HAVE_DNNL
+  /* oneDNN takes the passes it runs faster; this path runs the rest. */
   if (use_dnnl ())
     {
-      CtStatus st = ct_dnnl_conv_backward (s, input, output_diff, weights, weight_diff,
-                                           bias_diff, input_diff, workspace);
+      int data = input_diff != NULL && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_DATA);
+      int params = (weight_diff != NULL || bias_diff != NULL)
+                   && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_WEIGHTS);
+      CtStatus st = CT_DNNL_DECLINED;
 
-      if (st != CT_DNNL_DECLINED)
+      if (data || params)
+        st = ct_dnnl_conv_backward (s, input, output_diff, weights,
+                                    params ? weight_diff : NULL, params ? bias_diff : NULL,
+                                    data ? input_diff : NULL, workspace);
+      if (st != CT_DNNL_DECLINED && st != CT_STATUS_OK)
         return st;
+      if (st == CT_STATUS_OK)
+        {
+          if (params)
+            weight_diff = NULL, bias_diff = NULL;
+          if (data)
+            input_diff = NULL;
+          if (weight_diff == NULL && bias_diff == NULL && input_diff == NULL)
+            return CT_STATUS_OK;
+        }
     }
 #endif
+  j.weight_diff = weight_diff;
+  j.bias_diff = bias_diff;
+  j.input_diff = input_diff;
   plan_backward (s, &j.p, &j.split);
   j.partials = workspace;
   j.slots = workspace + backward_partials (&j.p, &j.split);
