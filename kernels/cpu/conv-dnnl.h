@@ -18,6 +18,10 @@ enum { CT_DNNL_FORWARD, CT_DNNL_BACKWARD_DATA, CT_DNNL_BACKWARD_WEIGHTS };
  * it was measured faster than im2col + BLAS (cpu/conv-dnnl.c says which). */
 int ct_dnnl_conv_takes (const CtConvShape *s, int pass);
 
+/* With FORCED, ct_dnnl_conv_takes every pass of every shape oneDNN can
+ * run (CT_CONV_BACKEND_DNNL). */
+void ct_dnnl_conv_set_forced (int forced);
+
 /* The workspace floats the oneDNN passes over S need; 0 when oneDNN does
  * not take S (then the caller's own path runs every pass). */
 size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s);

@@ -151,8 +151,10 @@ get_backend (void)
     {
       const char *env = getenv ("CT_CONV_BACKEND");
 
-      b = env != NULL && strcmp (env, "im2col") == 0 ? CT_CONV_BACKEND_IM2COL
-                                                     : CT_CONV_BACKEND_AUTO;
+      b = env == NULL                    ? CT_CONV_BACKEND_AUTO
+          : strcmp (env, "im2col") == 0 ? CT_CONV_BACKEND_IM2COL
+          : strcmp (env, "dnnl") == 0   ? CT_CONV_BACKEND_DNNL
+                                        : CT_CONV_BACKEND_AUTO;
       atomic_store (&backend, b);
     }
   return (CtConvBackend) b;
@@ -162,7 +164,10 @@ get_backend (void)
 static int
 use_dnnl (void)
 {
-  return get_backend () == CT_CONV_BACKEND_AUTO;
+  CtConvBackend b = get_backend ();
+
+  ct_dnnl_conv_set_forced (b == CT_CONV_BACKEND_DNNL);
+  return b != CT_CONV_BACKEND_IM2COL;
 }
 #endif
 
@@ -206,7 +211,10 @@ ct_cpu_conv_workspace_floats (const CtConvShape *s)
 {
   size_t floats = im2col_workspace_floats (s);
 #ifdef CT_HAVE_DNNL
-  size_t dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s) : 0;
+  size_t dnnl;
+
+  use_dnnl ();   /* sets whether oneDNN is forced, which decides its passes */
+  dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s) : 0;
 
   if (dnnl > floats)
     floats = dnnl;

@@ -1,7 +1,8 @@
 /* test-conv-backends.c: the two CPU convolution paths of conv.h agree. In
  * a build with oneDNN, each shape is run with the default backend (oneDNN
- * where it takes the shape) and again with ct_cpu_conv_set_backend
- * (CT_CONV_BACKEND_IM2COL), forward and every backward output, and the
+ * where it is faster) or with CT_CONV_BACKEND_DNNL (oneDNN wherever it can
+ * run the shape), and again with CT_CONV_BACKEND_IM2COL, forward and every
+ * backward output, and the
  * results must agree to 1e-5 of the output's scale: shapes with groups,
  * stride, padding, dilation, 1x1 kernels, odd sizes, a first layer's few
  * input channels, and batches smaller than the thread count; fixed ones
@@ -116,14 +117,25 @@ results_clear (Results *r)
   g_free (r->db);
 }
 
+/* The workspace for the shape under every backend. */
+static size_t
+workspace_floats (const CtConvShape *s)
+{
+  CtConvBackend old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_DNNL);
+  size_t most = ct_cpu_conv_workspace_floats (s);
+
+  ct_cpu_conv_set_backend (old);
+  return MAX (most, ct_cpu_conv_workspace_floats (s));
+}
+
 static void
-check_case (const Case *c, GRand *rand)
+check_case (const Case *c, GRand *rand, CtConvBackend backend)
 {
   CtConvShape s = make_shape (c);
   const int64_t in = s.num * s.in_channels * s.in_dims[0] * s.in_dims[1];
   const int64_t out = s.num * s.out_channels * s.out_dims[0] * s.out_dims[1];
   const int64_t wn = s.out_channels * (s.in_channels / s.group) * s.kernel[0] * s.kernel[1];
-  size_t ws = ct_cpu_conv_workspace_floats (&s);
+  size_t ws = workspace_floats (&s);
   g_autofree float *x = random_floats (rand, in);
   g_autofree float *w = random_floats (rand, wn);
   g_autofree float *b = random_floats (rand, s.out_channels);
@@ -136,8 +148,9 @@ check_case (const Case *c, GRand *rand)
   CtConvBackend old;
 
   g_assert_cmpuint (ws, >, 0);
+  old = ct_cpu_conv_set_backend (backend);
   run (&s, x, w, b, dy, dw0, db0, workspace, &fast);
-  old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
+  ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
   run (&s, x, w, b, dy, dw0, db0, workspace, &plain);
   ct_cpu_conv_set_backend (old);
 
@@ -155,7 +168,10 @@ test_fixed (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed (12);
 
   for (gsize i = 0; i < G_N_ELEMENTS (fixed_cases); i++)
-    check_case (&fixed_cases[i], rand);
+    {
+      check_case (&fixed_cases[i], rand, CT_CONV_BACKEND_AUTO);
+      check_case (&fixed_cases[i], rand, CT_CONV_BACKEND_DNNL);
+    }
 }
 
 /* Random shapes, channel counts mostly in 16s (the ones oneDNN takes). */
@@ -188,7 +204,7 @@ test_random (void)
           if (c.dims[i] + 2 * c.pad[i] < c.dilation[i] * (c.kernel[i] - 1) + 1)
             c.dims[i] = c.dilation[i] * (c.kernel[i] - 1) + 1;
         }
-      check_case (&c, rand);
+      check_case (&c, rand, t % 2 == 0 ? CT_CONV_BACKEND_AUTO : CT_CONV_BACKEND_DNNL);
     }
 }
 
