@@ -16,6 +16,11 @@
  * gradients are summed per chunk of images and added in a fixed order, so
  * results repeat for a given thread count.
  *
+ * Builds with oneDNN (the `dnnl` option) run 2-D shapes on its direct
+ * convolution (cpu/conv-dnnl.c); other shapes, and every shape when the
+ * backend is set to CT_CONV_BACKEND_IM2COL, take the im2col path. The two
+ * agree to rounding (oneDNN sums in another order).
+ *
  * Kernels never allocate: the caller asks ct_cpu_conv_workspace_floats for
  * the scratch a shape needs (for every pass) and passes that many floats as
  * WORKSPACE. The CUDA twins (ct_cuda_conv_*) take the same arguments, with
@@ -44,8 +49,28 @@ typedef struct {
   int64_t dilation[CT_IM2COL_MAX_AXES];
 } CtConvShape;
 
-/* The floats of WORKSPACE that every pass over S needs (0 for an invalid
- * shape); it depends on the pool's thread count, fixed after its first use. */
+/* Which code runs the CPU convolutions. AUTO (the default) is oneDNN where
+ * the build has it and where it was measured faster, else im2col. DNNL is
+ * oneDNN wherever it can run the shape at all, faster or not: for tests
+ * that hold its numerics to the contract on every shape (the same as AUTO
+ * without oneDNN). The environment variable CT_CONV_BACKEND (im2col, dnnl)
+ * sets the backend a process starts on. */
+typedef enum {
+  CT_CONV_BACKEND_AUTO,
+  CT_CONV_BACKEND_IM2COL,
+  CT_CONV_BACKEND_DNNL,
+} CtConvBackend;
+
+/* Sets the backend for the calls that follow (tests compare the two);
+ * returns the one before. Not for use while convolutions run. */
+CtConvBackend ct_cpu_conv_set_backend (CtConvBackend backend);
+
+/* Whether this build has oneDNN. */
+int ct_cpu_conv_have_dnnl (void);
+
+/* The floats of WORKSPACE that every pass over S needs, whichever backend
+ * runs it (0 for an invalid shape); it depends on the pool's thread count,
+ * fixed after its first use. */
 size_t ct_cpu_conv_workspace_floats (const CtConvShape *s);
 
 /* OUTPUT = conv (INPUT, WEIGHTS) + BIAS (BIAS may be NULL). The bias is

@@ -11,14 +11,21 @@
  * The workspace holds one scratch slot per thread that can run at once
  * (a chunk claims a free slot and gives it back), and for the backward pass
  * the parameter gradients of every chunk after the first, added in chunk
- * order at the end so that results repeat. */
+ * order at the end so that results repeat.
+ *
+ * In builds with oneDNN, each call first offers its shape to
+ * cpu/conv-dnnl.c and runs here only when that declines. */
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blas.h"
 #include "common.h"
 #include "conv.h"
 #include "parallel.h"
+#ifdef CT_HAVE_DNNL
+#include "conv-dnnl.h"
+#endif
 
 /* The floats a sub-batch's column matrix and output rows may take (256
  * KiB): small enough to stay in a core's L2 cache between im2col and the
@@ -132,8 +139,59 @@ backward_partials (const Plan *p, const Split *split)
   return (size_t) (split->chunks - 1) * (size_t) p->params;
 }
 
-size_t
-ct_cpu_conv_workspace_floats (const CtConvShape *s)
+/* The backend (CtConvBackend); -1 until the environment has been read. */
+static atomic_int backend = -1;
+
+static CtConvBackend
+get_backend (void)
+{
+  int b = atomic_load (&backend);
+
+  if (b < 0)
+    {
+      const char *env = getenv ("CT_CONV_BACKEND");
+
+      b = env == NULL                    ? CT_CONV_BACKEND_AUTO
+          : strcmp (env, "im2col") == 0 ? CT_CONV_BACKEND_IM2COL
+          : strcmp (env, "dnnl") == 0   ? CT_CONV_BACKEND_DNNL
+                                        : CT_CONV_BACKEND_AUTO;
+      atomic_store (&backend, b);
+    }
+  return (CtConvBackend) b;
+}
+
+#ifdef CT_HAVE_DNNL
+static int
+use_dnnl (void)
+{
+  CtConvBackend b = get_backend ();
+
+  ct_dnnl_conv_set_forced (b == CT_CONV_BACKEND_DNNL);
+  return b != CT_CONV_BACKEND_IM2COL;
+}
+#endif
+
+CtConvBackend
+ct_cpu_conv_set_backend (CtConvBackend b)
+{
+  CtConvBackend old = get_backend ();
+
+  atomic_store (&backend, (int) b);
+  return old;
+}
+
+int
+ct_cpu_conv_have_dnnl (void)
+{
+#ifdef CT_HAVE_DNNL
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+static size_t
+im2col_workspace_floats (const CtConvShape *s)
 {
   Plan p;
   Split f, b;
@@ -146,6 +204,22 @@ ct_cpu_conv_workspace_floats (const CtConvShape *s)
   forward = (size_t) f.slots * f.slot_floats;
   backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
   return forward > backward ? forward : backward;
+}
+
+size_t
+ct_cpu_conv_workspace_floats (const CtConvShape *s)
+{
+  size_t floats = im2col_workspace_floats (s);
+#ifdef CT_HAVE_DNNL
+  size_t dnnl;
+
+  use_dnnl ();   /* sets whether oneDNN is forced, which decides its passes */
+  dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s) : 0;
+
+  if (dnnl > floats)
+    floats = dnnl;
+#endif
+  return floats;
 }
 
 typedef struct {
@@ -385,6 +459,15 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
     return CT_STATUS_INVALID;
   if (s->num == 0)
     return CT_STATUS_OK;
+#ifdef CT_HAVE_DNNL
+  if (use_dnnl ())
+    {
+      CtStatus st = ct_dnnl_conv_forward (s, input, weights, bias, output, workspace);
+
+      if (st != CT_DNNL_DECLINED)
+        return st;
+    }
+#endif
   plan_forward (s, &j.p, &j.split);
   return run_chunks (&j, forward_chunk);
 }
@@ -404,6 +487,35 @@ ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *out
   weights_size = j.p.params - s->out_channels;
   if (s->num == 0 || (weight_diff == NULL && bias_diff == NULL && input_diff == NULL))
     return CT_STATUS_OK;
+#ifdef CT_HAVE_DNNL
+  /* oneDNN takes the passes it runs faster; this path runs the rest. */
+  if (use_dnnl ())
+    {
+      int data = input_diff != NULL && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_DATA);
+      int params = (weight_diff != NULL || bias_diff != NULL)
+                   && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_WEIGHTS);
+      CtStatus st = CT_DNNL_DECLINED;
+
+      if (data || params)
+        st = ct_dnnl_conv_backward (s, input, output_diff, weights,
+                                    params ? weight_diff : NULL, params ? bias_diff : NULL,
+                                    data ? input_diff : NULL, workspace);
+      if (st != CT_DNNL_DECLINED && st != CT_STATUS_OK)
+        return st;
+      if (st == CT_STATUS_OK)
+        {
+          if (params)
+            weight_diff = NULL, bias_diff = NULL;
+          if (data)
+            input_diff = NULL;
+          if (weight_diff == NULL && bias_diff == NULL && input_diff == NULL)
+            return CT_STATUS_OK;
+        }
+    }
+#endif
+  j.weight_diff = weight_diff;
+  j.bias_diff = bias_diff;
+  j.input_diff = input_diff;
   plan_backward (s, &j.p, &j.split);
   j.partials = workspace;
   j.slots = workspace + backward_partials (&j.p, &j.split);

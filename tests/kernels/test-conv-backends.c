@@ -1,0 +1,218 @@
+/* test-conv-backends.c: the two CPU convolution paths of conv.h agree. In
+ * a build with oneDNN, each shape is run with the default backend (oneDNN
+ * where it is faster) or with CT_CONV_BACKEND_DNNL (oneDNN wherever it can
+ * run the shape), and again with CT_CONV_BACKEND_IM2COL, forward and every
+ * backward output, and the
+ * results must agree to 1e-5 of the output's scale: shapes with groups,
+ * stride, padding, dilation, 1x1 kernels, odd sizes, a first layer's few
+ * input channels, and batches smaller than the thread count; fixed ones
+ * and seeded random ones. Without oneDNN both runs take the same path and
+ * must agree exactly. The accumulating gradients start from non-zero
+ * values, so that "+=" is checked too. */
+#include <math.h>
+#include <string.h>
+#include <glib.h>
+
+#include "conv.h"
+
+typedef struct {
+  int64_t num, in_channels, out_channels, group;
+  int64_t dims[2], kernel[2], pad[2], stride[2], dilation[2];
+} Case;
+
+static const Case fixed_cases[] = {
+  /* LeNet's and CIFAR-10's shapes, smaller batches. */
+  { 4, 1, 20, 1, { 28, 28 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 4, 32, 32, 1, { 16, 16 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+  { 5, 3, 32, 1, { 32, 32 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+  /* AlexNet's conv2 (groups) and conv1 (stride 4), smaller. */
+  { 3, 96, 256, 2, { 13, 13 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+  { 2, 3, 32, 1, { 39, 39 }, { 11, 11 }, { 0, 0 }, { 4, 4 }, { 1, 1 } },
+  /* 1x1, stride, dilation, odd sizes, a batch of one. */
+  { 3, 64, 16, 1, { 7, 9 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 3, 32, 48, 1, { 11, 10 }, { 3, 3 }, { 1, 1 }, { 2, 2 }, { 1, 1 } },
+  { 2, 32, 32, 2, { 13, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 2, 2 } },
+  { 1, 16, 32, 1, { 9, 9 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
+  { 5, 48, 64, 1, { 5, 7 }, { 3, 1 }, { 1, 0 }, { 1, 2 }, { 1, 1 } },
+};
+
+static CtConvShape
+make_shape (const Case *c)
+{
+  CtConvShape s = { .num = c->num, .in_channels = c->in_channels,
+                    .out_channels = c->out_channels, .group = c->group,
+                    .num_spatial_axes = 2 };
+
+  for (int i = 0; i < 2; i++)
+    {
+      s.in_dims[i] = c->dims[i];
+      s.kernel[i] = c->kernel[i];
+      s.pad[i] = c->pad[i];
+      s.stride[i] = c->stride[i];
+      s.dilation[i] = c->dilation[i];
+      s.out_dims[i] = (c->dims[i] + 2 * c->pad[i] - (c->dilation[i] * (c->kernel[i] - 1) + 1))
+                      / c->stride[i] + 1;
+    }
+  return s;
+}
+
+static float *
+random_floats (GRand *rand, int64_t n)
+{
+  float *v = g_new (float, n);
+
+  for (int64_t i = 0; i < n; i++)
+    v[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+  return v;
+}
+
+/* GOT against WANT: within 1e-5 of WANT's root mean square (the scale of
+ * the sums) plus 1e-5 of the element, or exactly equal when EXACT. */
+static void
+assert_agree (const char *what, const float *got, const float *want, int64_t n, int exact)
+{
+  double sq = 0.0;
+
+  for (int64_t i = 0; i < n; i++)
+    sq += (double) want[i] * want[i];
+  sq = n > 0 ? sqrt (sq / (double) n) : 0.0;
+  for (int64_t i = 0; i < n; i++)
+    {
+      double d = fabs ((double) got[i] - want[i]);
+
+      if (exact ? d != 0.0 : d > 1e-5 * (sq + fabs (want[i])))
+        g_error ("%s, element %" G_GINT64_FORMAT ": %.8g, im2col says %.8g (scale %.3g)",
+                 what, i, got[i], want[i], sq);
+    }
+}
+
+typedef struct {
+  float *y, *dx, *dw, *db;
+} Results;
+
+static void
+run (const CtConvShape *s, const float *x, const float *w, const float *b, const float *dy,
+     const float *dw0, const float *db0, float *workspace, Results *r)
+{
+  const int64_t in = s->num * s->in_channels * s->in_dims[0] * s->in_dims[1];
+  const int64_t out = s->num * s->out_channels * s->out_dims[0] * s->out_dims[1];
+  const int64_t wn = s->out_channels * (s->in_channels / s->group) * s->kernel[0]
+                     * s->kernel[1];
+
+  r->y = g_new (float, out);
+  r->dx = g_new (float, in);
+  r->dw = g_memdup2 (dw0, wn * sizeof (float));
+  r->db = g_memdup2 (db0, s->out_channels * sizeof (float));
+  g_assert_cmpint (ct_cpu_conv_forward (s, x, w, b, r->y, workspace), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_conv_backward (s, x, dy, w, r->dw, r->db, r->dx, workspace), ==,
+                   CT_STATUS_OK);
+}
+
+static void
+results_clear (Results *r)
+{
+  g_free (r->y);
+  g_free (r->dx);
+  g_free (r->dw);
+  g_free (r->db);
+}
+
+/* The workspace for the shape under every backend. */
+static size_t
+workspace_floats (const CtConvShape *s)
+{
+  CtConvBackend old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_DNNL);
+  size_t most = ct_cpu_conv_workspace_floats (s);
+
+  ct_cpu_conv_set_backend (old);
+  return MAX (most, ct_cpu_conv_workspace_floats (s));
+}
+
+static void
+check_case (const Case *c, GRand *rand, CtConvBackend backend)
+{
+  CtConvShape s = make_shape (c);
+  const int64_t in = s.num * s.in_channels * s.in_dims[0] * s.in_dims[1];
+  const int64_t out = s.num * s.out_channels * s.out_dims[0] * s.out_dims[1];
+  const int64_t wn = s.out_channels * (s.in_channels / s.group) * s.kernel[0] * s.kernel[1];
+  size_t ws = workspace_floats (&s);
+  g_autofree float *x = random_floats (rand, in);
+  g_autofree float *w = random_floats (rand, wn);
+  g_autofree float *b = random_floats (rand, s.out_channels);
+  g_autofree float *dy = random_floats (rand, out);
+  g_autofree float *dw0 = random_floats (rand, wn);
+  g_autofree float *db0 = random_floats (rand, s.out_channels);
+  g_autofree float *workspace = g_new (float, ws > 0 ? ws : 1);
+  int exact = !ct_cpu_conv_have_dnnl ();
+  Results fast, plain;
+  CtConvBackend old;
+
+  g_assert_cmpuint (ws, >, 0);
+  old = ct_cpu_conv_set_backend (backend);
+  run (&s, x, w, b, dy, dw0, db0, workspace, &fast);
+  ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
+  run (&s, x, w, b, dy, dw0, db0, workspace, &plain);
+  ct_cpu_conv_set_backend (old);
+
+  assert_agree ("forward", fast.y, plain.y, out, exact);
+  assert_agree ("input gradient", fast.dx, plain.dx, in, exact);
+  assert_agree ("weight gradient", fast.dw, plain.dw, wn, exact);
+  assert_agree ("bias gradient", fast.db, plain.db, s.out_channels, exact);
+  results_clear (&fast);
+  results_clear (&plain);
+}
+
+static void
+test_fixed (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (12);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed_cases); i++)
+    {
+      check_case (&fixed_cases[i], rand, CT_CONV_BACKEND_AUTO);
+      check_case (&fixed_cases[i], rand, CT_CONV_BACKEND_DNNL);
+    }
+}
+
+/* Random shapes, channel counts mostly in 16s (the ones oneDNN takes). */
+static void
+test_random (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1701);
+
+  for (int t = 0; t < 40; t++)
+    {
+      Case c = { 0 };
+      static const int64_t groups[] = { 1, 1, 1, 2, 4 };
+
+      c.num = g_rand_int_range (rand, 1, 6);
+      c.group = groups[g_rand_int_range (rand, 0, G_N_ELEMENTS (groups))];
+      c.in_channels = c.group * (g_rand_int_range (rand, 0, 4) == 0
+                                 ? g_rand_int_range (rand, 1, 5)
+                                 : 16 * g_rand_int_range (rand, 1, 4));
+      c.out_channels = c.group * (g_rand_int_range (rand, 0, 5) == 0
+                                  ? g_rand_int_range (rand, 1, 24)
+                                  : 16 * g_rand_int_range (rand, 1, 4));
+      for (int i = 0; i < 2; i++)
+        {
+          c.kernel[i] = g_rand_int_range (rand, 1, 6);
+          c.dilation[i] = g_rand_int_range (rand, 0, 4) == 0 ? 2 : 1;
+          c.stride[i] = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 2, 4) : 1;
+          c.pad[i] = g_rand_int_range (rand, 0, c.kernel[i]);
+          c.dims[i] = g_rand_int_range (rand, 1, 20);
+          /* The window must fit the padded input. */
+          if (c.dims[i] + 2 * c.pad[i] < c.dilation[i] * (c.kernel[i] - 1) + 1)
+            c.dims[i] = c.dilation[i] * (c.kernel[i] - 1) + 1;
+        }
+      check_case (&c, rand, t % 2 == 0 ? CT_CONV_BACKEND_AUTO : CT_CONV_BACKEND_DNNL);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/conv-backends/fixed", test_fixed);
+  g_test_add_func ("/conv-backends/random", test_random);
+  return g_test_run ();
+}
