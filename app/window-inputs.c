@@ -139,6 +139,10 @@ ct_window_inputs_set_items (CtWindow *self, const guint *items, guint n_items)
 gboolean
 ct_window_inputs_is_image (GFile *file)
 {
+  /* a folder of images, or an image file by its name */
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+    return g_file_peek_path (file) != NULL;
+
   const char *path = g_file_peek_path (file);
   static const char *const suffixes[] = { ".png", ".jpg", ".jpeg", ".bmp", ".gif",
                                           ".tif", ".tiff", ".webp", ".pgm", ".ppm" };
@@ -606,7 +610,7 @@ build_popover (CtWindow *self)
                 _("Values are multiplied by this after the mean is subtracted "
                   "(0.00390625 is 1/256)"));
   g_signal_connect (scale, "value-changed", G_CALLBACK (scale_changed), self);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (mean), "104 117 123");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (mean), "0");
   labelled_row (GTK_GRID (grid), 4, _("_Mean"), mean,
                 _("Per-channel means subtracted from the pixels (0 to 255), in the input's "
                   "channel order; one value for all channels"));

@@ -163,6 +163,7 @@ void ct_window_run_dispose (CtWindow *self);
 typedef struct _CtWindowInputs CtWindowInputs;
 void ct_window_init_inputs (CtWindow *self);
 void ct_window_inputs_dispose (CtWindow *self);
+/* Whether a dropped FILE is an image file or a folder (of images). */
 gboolean ct_window_inputs_is_image (GFile *file);
 void ct_window_inputs_set_path (CtWindow *self, GFile *file);
 void ct_window_inputs_set_items (CtWindow *self, const guint *items, guint n_items);

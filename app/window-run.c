@@ -369,7 +369,11 @@ ensure_runner (CtWindow *self)
       ct_window_inputs_apply (self, self->runner);
     }
   else
-    ct_runner_rebuild (self->runner, net);
+    {
+      ct_runner_rebuild (self->runner, net);
+      /* the edit may have changed the Input layer's shape */
+      ct_window_inputs_apply (self, self->runner);
+    }
   self->run_stale = FALSE;
   protobuf_c_message_free_unpacked (&net->base, NULL);
   return self->runner;

@@ -185,6 +185,24 @@ test_fashion_items (void)
     g_unlink (path);
     g_rmdir (dir);
   }
+  /* the Input popover says what the input is now */
+  {
+    GtkWidget *button = gtk_widget_get_last_child (window->run_controls);
+    GtkPopover *popover;
+
+    g_assert_true (GTK_IS_MENU_BUTTON (button));
+    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    ct_gui_test_spin (200);
+    g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (popover), GTK_TYPE_LABEL, "grey.png"));
+    if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("CT_SCREENSHOT_DIR"),
+                                                  "inputs-popover.png", NULL);
+        g_assert_true (ct_gui_test_save_png (GTK_WIDGET (popover), path));
+      }
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  }
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
   ct_gui_test_spin (10);
