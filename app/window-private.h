@@ -97,6 +97,9 @@ struct _CtWindow {
   GtkMenuButton *run_settings_button;
   GtkLabel *run_label;
   GtkLabel *run_weights_label;
+
+  /* What the run feeds Input layers (window-inputs.c). */
+  struct _CtWindowInputs *inputs;
 };
 
 /* window.c */
@@ -155,5 +158,19 @@ void ct_window_run_graph_changed (CtWindow *self);
 /* The latest snapshot (borrowed), or NULL before the first step. */
 CtRunSnapshot *ct_window_run_get_snapshot (CtWindow *self);
 void ct_window_run_dispose (CtWindow *self);
+
+/* window-inputs.c */
+typedef struct _CtWindowInputs CtWindowInputs;
+void ct_window_init_inputs (CtWindow *self);
+void ct_window_inputs_dispose (CtWindow *self);
+/* Whether a dropped FILE is an image file or a folder (of images). */
+gboolean ct_window_inputs_is_image (GFile *file);
+void ct_window_inputs_set_path (CtWindow *self, GFile *file);
+void ct_window_inputs_set_items (CtWindow *self, const guint *items, guint n_items);
+gboolean ct_window_inputs_changed (CtWindow *self);
+gboolean ct_window_inputs_take_cleared (CtWindow *self);
+void ct_window_inputs_apply (CtWindow *self, CtRunner *runner);
+GtkWindow *ct_window_inputs_show_browser (CtWindow *self);
+GtkSelectionModel *ct_window_inputs_get_browser_selection (CtWindow *self);
 
 G_END_DECLS

@@ -11,7 +11,8 @@
  * and goes to the inspector (window-blobs.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
- * the weights of layers whose shapes still match. */
+ * the weights of layers whose shapes still match. What Input layers are
+ * fed (images, Fashion-MNIST items) is chosen in window-inputs.c. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -45,6 +46,7 @@ config_changed (CtWindow *self)
          || self->run_applied.batch_size != self->run_batch
          || self->run_applied.seed != self->run_seed
          || self->run_applied.fill != self->run_fill
+         || ct_window_inputs_changed (self)
          || g_strcmp0 (self->run_applied.weights, weights) != 0;
 }
 
@@ -339,6 +341,12 @@ ensure_runner (CtWindow *self)
       ct_window_show_error (self, _("The net cannot run: fix the prototxt first"));
       return NULL;
     }
+  /* the inputs given are forgotten only with the runner */
+  if (ct_window_inputs_take_cleared (self) && self->runner != NULL)
+    {
+      g_clear_pointer (&self->runner, ct_runner_free);
+      self->run_stale = FALSE;
+    }
   if (self->runner != NULL && !self->run_stale && !config_changed (self))
     return self->runner;
   net = ct_document_dup_resolved_net (self->document);
@@ -348,6 +356,7 @@ ensure_runner (CtWindow *self)
     {
       take_config (self);
       self->runner = ct_runner_new (net, &self->run_applied, snapshot_arrived, self);
+      ct_window_inputs_apply (self, self->runner);
       update_watch (self);
       ct_window_run_update_actions (self);
     }
@@ -357,9 +366,14 @@ ensure_runner (CtWindow *self)
       take_config (self);
       ct_runner_rebuild (self->runner, net);
       ct_runner_set_config (self->runner, &self->run_applied);
+      ct_window_inputs_apply (self, self->runner);
     }
   else
-    ct_runner_rebuild (self->runner, net);
+    {
+      ct_runner_rebuild (self->runner, net);
+      /* the edit may have changed the Input layer's shape */
+      ct_window_inputs_apply (self, self->runner);
+    }
   self->run_stale = FALSE;
   protobuf_c_message_free_unpacked (&net->base, NULL);
   return self->runner;
@@ -679,6 +693,7 @@ ct_window_init_run (CtWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions),
                                    self);
   build_settings (self);
+  ct_window_init_inputs (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   ct_window_run_update_actions (self);
 }
@@ -688,6 +703,7 @@ ct_window_run_dispose (CtWindow *self)
 {
   /* the runner's callback must not reach a window being torn down */
   g_clear_pointer (&self->runner, ct_runner_free);
+  ct_window_inputs_dispose (self);
   g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
   g_clear_pointer ((char **) &self->run_applied.weights, g_free);
   g_clear_pointer (&self->run_current, g_free);

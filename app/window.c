@@ -655,6 +655,12 @@ files_dropped (GtkDropTarget *target, const GValue *value, double x, double y, C
       ct_window_set_weights (self, files->data);
       return TRUE;
     }
+  /* an image or a folder dropped on a net: the run's input */
+  if (files->next == NULL && ct_window_inputs_is_image (files->data))
+    {
+      ct_window_inputs_set_path (self, files->data);
+      return TRUE;
+    }
   {
     guint n = g_slist_length (files);
     g_autofree GFile **array = g_new (GFile *, n);

@@ -16,7 +16,6 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <string.h>
-#include <zlib.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -24,6 +23,7 @@
 #include "cli-private.h"
 #include "datum.h"
 #include "db.h"
+#include "idx.h"
 #include "image.h"
 #include "rng.h"
 
@@ -89,72 +89,24 @@ writer_put (Writer *w, const char *key, GBytes *value, GError **error)
   return TRUE;
 }
 
-/* Read exactly LENGTH bytes; what a short read means is for the caller. */
-static gboolean
-read_exact (gzFile file, void *buf, gsize length)
-{
-  return length <= G_MAXINT && gzread (file, buf, (unsigned) length) == (int) length;
-}
-
-static gboolean
-read_be32 (gzFile file, guint32 *value)
-{
-  guint8 b[4];
-
-  if (!read_exact (file, b, 4))
-    return FALSE;
-  *value = ((guint32) b[0] << 24) | ((guint32) b[1] << 16) | ((guint32) b[2] << 8) | b[3];
-  return TRUE;
-}
-
-static gzFile
-open_idx (const char *path, guint32 magic, guint32 *count, GError **error)
-{
-  gzFile file = gzopen (path, "rb");
-  guint32 found;
-
-  if (file == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return NULL;
-    }
-  if (!read_be32 (file, &found) || found != magic || !read_be32 (file, count))
-    {
-      gzclose (file);
-      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   magic == 2051
-                   ? _("%s: not an IDX images file (the magic number should be %u)")
-                   : _("%s: not an IDX labels file (the magic number should be %u)"),
-                   path, magic);
-      return NULL;
-    }
-  return file;
-}
-
 static gboolean
 convert_mnist (const char *images_path, const char *labels_path, Writer *w, GError **error)
 {
-  gzFile images = NULL, labels = NULL;
-  guint32 n_images = 0, n_labels = 0, rows = 0, cols = 0;
+  g_autoptr (CtIdxFile) images = NULL;
+  g_autoptr (CtIdxFile) labels = NULL;
+  guint32 n_images, n_labels, rows, cols;
   g_autofree guint8 *pixels = NULL;
-  gboolean ok = FALSE;
 
-  images = open_idx (images_path, 2051, &n_images, error);
+  images = ct_idx_open (images_path, CT_IDX_IMAGES, error);
   if (images == NULL)
     return FALSE;
-  labels = open_idx (labels_path, 2049, &n_labels, error);
+  labels = ct_idx_open (labels_path, CT_IDX_LABELS, error);
   if (labels == NULL)
-    goto out;
-  if (!read_be32 (images, &rows) || !read_be32 (images, &cols) || rows == 0 || cols == 0 ||
-      rows > 65536 || cols > 65536)
-    {
-      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   _("%s: the image size in the header is missing or not sensible"),
-                   images_path);
-      goto out;
-    }
+    return FALSE;
+  n_images = ct_idx_count (images);
+  n_labels = ct_idx_count (labels);
+  rows = ct_idx_rows (images);
+  cols = ct_idx_cols (images);
   if (n_images != n_labels)
     {
       g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID,
@@ -162,7 +114,7 @@ convert_mnist (const char *images_path, const char *labels_path, Writer *w, GErr
                                 "%s holds %u images but %s holds %u labels", n_images),
                    images_path, n_images,
                    labels_path, n_labels);
-      goto out;
+      return FALSE;
     }
   pixels = g_malloc ((gsize) rows * cols);
   for (guint32 i = 0; i < n_images; i++)
@@ -172,30 +124,14 @@ convert_mnist (const char *images_path, const char *labels_path, Writer *w, GErr
       char key[16];
       guint8 label;
 
-      if (!read_exact (images, pixels, (gsize) rows * cols))
-        {
-          g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                       _("%s: the file ends in image %u of %u"), images_path, i, n_images);
-          goto out;
-        }
-      if (!read_exact (labels, &label, 1))
-        {
-          g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                       _("%s: the file ends at label %u of %u"), labels_path, i, n_labels);
-          goto out;
-        }
+      if (!ct_idx_read_next (images, pixels, error) || !ct_idx_read_next (labels, &label, error))
+        return FALSE;
       g_snprintf (key, sizeof key, "%08u", i);
       datum = ct_datum_pack_raw (&px, label);
       if (!writer_put (w, key, datum, error))
-        goto out;
+        return FALSE;
     }
-  ok = TRUE;
-out:
-  if (images != NULL)
-    gzclose (images);
-  if (labels != NULL)
-    gzclose (labels);
-  return ok;
+  return TRUE;
 }
 
 typedef struct {

@@ -1,0 +1,247 @@
+/* test-window-inputs.c: what the run feeds a deploy net's Input layers,
+ * under Xvfb (skipped without a display). LeNet with Input layers and a
+ * loss (tests/data/reference/lenet_fashion_deploy_loss.prototxt, batch 4):
+ *
+ * - Fashion-MNIST items picked in the browser (items 0 and 1, "Use
+ *   Selected") fill the batch (0, 1, 0, 1): after stepping forward through
+ *   conv1 the data blob's statistics are those of the items' pixels / 256,
+ *   and the label blob holds their labels (skipped when Debian's
+ *   dataset-fashion-mnist is not installed);
+ * - an image file set as the input (as a drop does) replaces them at the
+ *   next step;
+ * - without the dataset the browser says which package to install.
+ *
+ * With CT_SCREENSHOT_DIR set, the browser is saved there as
+ * inputs-browser.png. */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "gui-test.h"
+#include "image.h"
+#include "run-inputs.h"
+#include "runner.h"
+#include "window-private.h"
+
+static CtApplication *app;
+
+static char *
+data_path (const char *name)
+{
+  const char *dir = g_getenv ("CT_TEST_DATA");
+
+  return g_build_filename (dir != NULL ? dir : "tests/data", "reference", name, NULL);
+}
+
+static CtRunSnapshot *
+next_snapshot (CtWindow *window, guint64 *serial)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      CtRunSnapshot *snapshot = ct_window_run_get_snapshot (window);
+
+      if (snapshot != NULL && ct_run_snapshot_get_serial (snapshot) > *serial)
+        {
+          *serial = ct_run_snapshot_get_serial (snapshot);
+          return snapshot;
+        }
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      ct_gui_test_spin (2);
+    }
+}
+
+/* Step forward until layer NAME has run; the snapshot then. */
+static CtRunSnapshot *
+forward_through (CtWindow *window, const char *name, guint64 *serial)
+{
+  for (int guard = 0; guard < 20; guard++)
+    {
+      CtRunSnapshot *snapshot;
+      int next;
+
+      g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+      snapshot = next_snapshot (window, serial);
+      g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+      next = ct_run_snapshot_get_next_layer (snapshot);
+      if (next > 0 && g_strcmp0 (ct_run_snapshot_get_layer (snapshot, (guint) next - 1)->name,
+                                 name) == 0)
+        return snapshot;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+assert_stats (const CtBlobStats *shown, const float *values, gint64 count)
+{
+  g_autoptr (CtBlobStats) want = ct_blob_stats_compute (values, count);
+
+  g_assert_nonnull (shown);
+  g_assert_cmpint (shown->stats.count, ==, want->stats.count);
+  g_assert_cmpfloat_with_epsilon (shown->stats.min, want->stats.min, 1e-6);
+  g_assert_cmpfloat_with_epsilon (shown->stats.max, want->stats.max, 1e-6);
+  g_assert_cmpfloat_with_epsilon (shown->stats.mean, want->stats.mean, 1e-6);
+  g_assert_cmpfloat_with_epsilon (shown->stats.std, want->stats.std, 1e-5);
+}
+
+static CtWindow *
+open_lenet (void)
+{
+  g_autofree char *net_path = data_path ("lenet_fashion_deploy_loss.prototxt");
+  g_autofree char *weights_path = data_path ("fashion_lenet_iter_10000.caffemodel");
+  g_autoptr (GFile) net_file = g_file_new_for_path (net_path);
+  g_autoptr (GFile) weights_file = g_file_new_for_path (weights_path);
+  CtWindow *window = ct_window_new (app);
+  const char *ids[] = { "conv1", NULL };
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  ct_window_set_weights (window, weights_file);
+  ct_gui_test_settle (window);
+  /* conv1 selected: the runner copies its bottom, the data blob */
+  ct_window_select (window, ids);
+  return window;
+}
+
+static void
+test_fashion_items (void)
+{
+  g_autofree char *images = g_build_filename (CT_FASHION_DIR, CT_FASHION_IMAGES, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtFashionSet) set = NULL;
+  CtWindow *window;
+  GtkWindow *browser;
+  GtkWidget *label;
+  CtRunSnapshot *snapshot;
+  const CtRunBlob *blob;
+  guint64 serial = 0;
+  float want[4 * 784], labels[4];
+
+  if (!g_file_test (images, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the dataset-fashion-mnist package is not installed");
+      return;
+    }
+  set = ct_fashion_set_load (NULL, &error);
+  g_assert_no_error (error);
+  window = open_lenet ();
+  browser = ct_window_inputs_show_browser (window);
+  ct_gui_test_spin (300);
+  /* the first items show with their class names */
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (browser), GTK_TYPE_LABEL, "0 Ankle boot"));
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (browser), GTK_TYPE_LABEL, "1 Pullover"));
+  gtk_selection_model_select_item (ct_window_inputs_get_browser_selection (window), 0, TRUE);
+  gtk_selection_model_select_item (ct_window_inputs_get_browser_selection (window), 1, FALSE);
+  ct_gui_test_spin (100);
+  if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("CT_SCREENSHOT_DIR"),
+                                                "inputs-browser.png", NULL);
+      g_assert_true (ct_gui_test_save_png (GTK_WIDGET (browser), path));
+      g_test_message ("saved %s", path);
+    }
+  label = ct_gui_test_find_widget (GTK_WIDGET (browser), GTK_TYPE_LABEL, "Use Selected");
+  g_assert_nonnull (label);
+  g_signal_emit_by_name (gtk_widget_get_ancestor (label, GTK_TYPE_BUTTON), "clicked");
+  ct_gui_test_spin (20);
+
+  /* batch 4 from items 0 and 1: 0, 1, 0, 1 */
+  for (int n = 0; n < 4; n++)
+    {
+      for (int i = 0; i < 784; i++)
+        want[n * 784 + i] = set->pixels[(n % 2) * 784 + i] / 256.0f;
+      labels[n] = set->labels[n % 2];
+    }
+  snapshot = forward_through (window, "conv1", &serial);
+  blob = ct_run_snapshot_find_blob (snapshot, "data");
+  g_assert_nonnull (blob);
+  g_assert_true (blob->has_data);
+  assert_stats (blob->data_stats, want, 4 * 784);
+  blob = ct_run_snapshot_find_blob (snapshot, "label");
+  g_assert_nonnull (blob);
+  assert_stats (blob->data_stats, labels, 4);
+  g_assert_cmpfloat (blob->data_stats->stats.mean, ==, (9 + 2) / 2.0);
+
+  /* an image file (as dropped): grey 64 everywhere, / 256 */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("ct-inputs-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "grey.png", NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    guint8 bytes[28 * 28];
+    CtPixels pixels = { .channels = 1, .height = 28, .width = 28, .u8 = bytes };
+    g_autoptr (GBytes) png = NULL;
+
+    memset (bytes, 64, sizeof bytes);
+    png = ct_pixels_encode_png (&pixels);
+    g_assert_true (g_file_set_contents (path, g_bytes_get_data (png, NULL),
+                                        (gssize) g_bytes_get_size (png), NULL));
+    g_assert_true (ct_window_inputs_is_image (file));
+    ct_window_inputs_set_path (window, file);
+    snapshot = forward_through (window, "conv1", &serial);
+    blob = ct_run_snapshot_find_blob (snapshot, "data");
+    g_assert_cmpfloat_with_epsilon (blob->data_stats->stats.min, 0.25, 1e-6);
+    g_assert_cmpfloat_with_epsilon (blob->data_stats->stats.max, 0.25, 1e-6);
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+  /* the Input popover says what the input is now */
+  {
+    GtkWidget *button = gtk_widget_get_last_child (window->run_controls);
+    GtkPopover *popover;
+
+    g_assert_true (GTK_IS_MENU_BUTTON (button));
+    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    ct_gui_test_spin (200);
+    g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (popover), GTK_TYPE_LABEL, "grey.png"));
+    if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("CT_SCREENSHOT_DIR"),
+                                                  "inputs-popover.png", NULL);
+        g_assert_true (ct_gui_test_save_png (GTK_WIDGET (popover), path));
+      }
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  }
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+}
+
+static void
+test_missing_dataset (void)
+{
+  CtWindow *window;
+  GtkWindow *browser;
+
+  g_setenv ("CT_FASHION_DIR", "/nonexistent-fashion", TRUE);
+  window = open_lenet ();
+  browser = ct_window_inputs_show_browser (window);
+  ct_gui_test_spin (100);
+  {
+    /* the message names the package */
+    GtkWidget *child = gtk_window_get_child (browser);
+    GtkWidget *message = gtk_widget_get_first_child (child);
+    g_assert_true (GTK_IS_LABEL (message));
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "dataset-fashion-mnist"));
+  }
+  g_unsetenv ("CT_FASHION_DIR");
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+}
+
+int
+main (int argc, char *argv[])
+{
+  char *scratch = NULL;
+  int status = 0;
+
+  if (ct_gui_test_init (&argc, &argv, "/window-inputs", &scratch, &app))
+    {
+      g_test_add_func ("/window-inputs/fashion-items", test_fashion_items);
+      g_test_add_func ("/window-inputs/missing-dataset", test_missing_dataset);
+    }
+  status = g_test_run ();
+  return ct_gui_test_finish (status, scratch, app);
+}
