@@ -195,16 +195,6 @@ push (CtTrainer *trainer, CtTrainCommandKind kind, const char *text, guint every
   g_async_queue_push (trainer->queue, command);
 }
 
-static Caffe__SolverParameter *
-copy_param (const Caffe__SolverParameter *param)
-{
-  gsize size = protobuf_c_message_get_packed_size (&param->base);
-  g_autofree guint8 *bytes = g_malloc (MAX (size, 1));
-
-  protobuf_c_message_pack (&param->base, bytes);
-  return caffe__solver_parameter__unpack (NULL, size, bytes);
-}
-
 CtTrainer *
 ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
                 const CtTrainConfig *config, CtTrainProgressFunc func, gpointer user_data)
@@ -212,6 +202,8 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
   CtTrainer *trainer = g_new0 (CtTrainer, 1);
   CtTrainWorker *w = g_new0 (CtTrainWorker, 1);
   CtTrainMailbox *mailbox = g_atomic_rc_box_new0 (CtTrainMailbox);
+  gsize size = protobuf_c_message_get_packed_size (&param->base);
+  g_autofree guint8 *packed = g_malloc (MAX (size, 1));
 
   g_mutex_init (&mailbox->lock);
   mailbox->context = g_main_context_ref_thread_default ();
@@ -223,7 +215,9 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
 
   w->mailbox = ct_train_mailbox_ref (mailbox);
   w->queue = g_async_queue_ref (trainer->queue);
-  w->param = copy_param (param);
+  /* A private copy, through the wire format. */
+  protobuf_c_message_pack (&param->base, packed);
+  w->param = caffe__solver_parameter__unpack (NULL, size, packed);
   /* Restart must repeat the run: a solver without a seed gets one now. */
   if (w->param->random_seed < 0)
     w->param->random_seed = g_random_int_range (0, G_MAXINT32);

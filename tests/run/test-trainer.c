@@ -11,6 +11,7 @@
 
 #include "net.h"
 #include "solver.h"
+#include "test-solver-common.h"
 #include "text-format.h"
 #include "trainer-test-util.h"
 
@@ -157,7 +158,7 @@ test_restart_repeats (void)
 static void
 test_resume_solverstate (void)
 {
-  g_autofree char *dir = ct_test_train_tmpdir ();
+  g_autofree char *dir = ct_test_tmpdir_new ();
   g_autofree char *prefix = g_build_filename (dir, "tiny", NULL);
   g_autofree char *state = g_build_filename (dir, "tiny_iter_10.solverstate", NULL);
   g_autoptr (Caffe__SolverParameter) param = ct_test_train_param ("");
@@ -175,7 +176,7 @@ test_resume_solverstate (void)
   g_assert_cmpuint (resumed->len, ==, 10);
   assert_same_losses (whole, 10, resumed, 0, 10);
   param->snapshot_prefix = NULL;
-  ct_test_train_rmdir (dir);
+  ct_test_tmpdir_remove (dir);
 }
 
 static void
@@ -225,7 +226,7 @@ test_not_finite (void)
 static void
 test_snapshot_and_export (void)
 {
-  g_autofree char *dir = ct_test_train_tmpdir ();
+  g_autofree char *dir = ct_test_tmpdir_new ();
   g_autofree char *prefix = g_build_filename (dir, "snap", NULL);
   g_autofree char *folder = g_build_filename (dir, "export", "here", NULL);
   g_autoptr (Caffe__SolverParameter) param = ct_test_train_param ("");
@@ -269,7 +270,7 @@ test_snapshot_and_export (void)
   g_assert_no_error (error);
   g_assert_cmpint (ct_solver_get_iter (solver), ==, 3);
   ct_test_train_clear (&t);
-  ct_test_train_rmdir (dir);
+  ct_test_tmpdir_remove (dir);
 }
 
 int

@@ -136,31 +136,3 @@ ct_test_train_spin (guint ms)
   while (!out)
     g_main_context_iteration (NULL, TRUE);
 }
-
-char *
-ct_test_train_tmpdir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *dir = g_dir_make_tmp ("cortado-trainer-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-void
-ct_test_train_rmdir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        ct_test_train_rmdir (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
-}

@@ -41,8 +41,4 @@ CtTrainProgress *ct_test_train_until_iter (CtTestTrain *t, int iter);
 /* Iterate the main context for MS milliseconds. */
 void ct_test_train_spin (guint ms);
 
-/* A fresh temporary folder, and its removal with its files. */
-char *ct_test_train_tmpdir (void);
-void ct_test_train_rmdir (const char *dir);
-
 G_END_DECLS
