@@ -1,10 +1,11 @@
 /* trainer-private.h: what the trainer's files share: the commands queued
- * to the worker, the mailbox through which progress reaches the main
- * context, and the worker's state, which only the worker thread touches. */
+ * to the worker, and the worker's state, which only the worker thread
+ * touches. */
 #pragma once
 
 #include <glib.h>
 
+#include "mailbox.h"
 #include "solver.h"
 #include "trainer.h"
 
@@ -33,25 +34,6 @@ typedef struct {
 
 void ct_train_command_free (CtTrainCommand *command);
 
-/* Shared by the main context and the worker; reference counted because an
- * idle source may outlive the trainer. */
-typedef struct {
-  GMutex lock;
-  GMainContext *context;
-  CtTrainProgress *pending;  /* not yet taken by the main context */
-  gboolean scheduled;
-  gboolean closed;
-  CtTrainer *trainer;
-  CtTrainProgressFunc func;
-  gpointer user_data;
-} CtTrainMailbox;
-
-CtTrainMailbox *ct_train_mailbox_ref (CtTrainMailbox *mailbox);
-void ct_train_mailbox_unref (CtTrainMailbox *mailbox);
-/* From the worker: hand PROGRESS (taken) over, merged into one not yet
- * taken (its points appended). */
-void ct_train_mailbox_post (CtTrainMailbox *mailbox, CtTrainProgress *progress);
-
 /* An empty progress to fill before it is posted. */
 CtTrainProgress *ct_train_progress_new (void);
 
@@ -62,7 +44,7 @@ typedef enum {
 } CtTrainStepping;
 
 typedef struct {
-  CtTrainMailbox *mailbox;
+  CtMailbox *mailbox;
   GAsyncQueue *queue;
 
   Caffe__SolverParameter *param;     /* a private copy, random_seed set */

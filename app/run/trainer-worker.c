@@ -65,7 +65,7 @@ post (CtTrainWorker *w, CtRunSnapshot *snapshot, GError *error)
     }
   p->snapshot = snapshot;
   p->error = error;
-  ct_train_mailbox_post (w->mailbox, p);
+  ct_mailbox_post (w->mailbox, p);
 }
 
 static void
@@ -499,7 +499,7 @@ ct_train_worker_main (gpointer data)
 
   g_queue_clear_full (&w->deferred, (GDestroyNotify) ct_train_command_free);
   g_clear_pointer (&w->solver, ct_solver_free);
-  ct_train_mailbox_unref (w->mailbox);
+  ct_mailbox_unref (w->mailbox);
   g_async_queue_unref (w->queue);
   caffe__solver_parameter__free_unpacked (w->param, NULL);
   g_free (w->source_path);

@@ -1,15 +1,16 @@
 /* trainer.c: CtTrainer's public side: the commands queued to the worker,
- * CtTrainProgress, and the mailbox that merges progress into the one the
- * main context has not taken yet. */
+ * CtTrainProgress, and how progress merges into the one the main context
+ * has not taken yet (mailbox.h delivers it). */
 #include "trainer-private.h"
 
 G_DEFINE_QUARK (ct-train-error-quark, ct_train_error)
 
 struct _CtTrainer {
-  CtTrainMailbox *mailbox;
+  CtMailbox *mailbox;
   GAsyncQueue *queue;
   GThread *thread;
-  CtTrainWorker *worker;
+  CtTrainProgressFunc func;
+  gpointer user_data;
 };
 
 /* Progress */
@@ -58,47 +59,7 @@ ct_train_progress_unref (CtTrainProgress *progress)
     g_atomic_rc_box_release_full (progress, progress_clear);
 }
 
-/* Mailbox */
-
-static void
-mailbox_clear (gpointer data)
-{
-  CtTrainMailbox *mailbox = data;
-
-  g_mutex_clear (&mailbox->lock);
-  ct_train_progress_unref (mailbox->pending);
-  g_main_context_unref (mailbox->context);
-}
-
-CtTrainMailbox *
-ct_train_mailbox_ref (CtTrainMailbox *mailbox)
-{
-  return g_atomic_rc_box_acquire (mailbox);
-}
-
-void
-ct_train_mailbox_unref (CtTrainMailbox *mailbox)
-{
-  g_atomic_rc_box_release_full (mailbox, mailbox_clear);
-}
-
-static gboolean
-mailbox_deliver (gpointer data)
-{
-  CtTrainMailbox *mailbox = data;
-  g_autoptr (CtTrainProgress) progress = NULL;
-  gboolean closed;
-
-  g_mutex_lock (&mailbox->lock);
-  progress = g_steal_pointer (&mailbox->pending);
-  mailbox->scheduled = FALSE;
-  closed = mailbox->closed;
-  g_mutex_unlock (&mailbox->lock);
-  /* CLOSED is set only by ct_trainer_free, in this context's thread. */
-  if (!closed && progress != NULL && mailbox->func != NULL)
-    mailbox->func (mailbox->trainer, progress, mailbox->user_data);
-  return G_SOURCE_REMOVE;
-}
+/* Merging */
 
 static char **
 strv_concat (char **a, char **b)
@@ -112,12 +73,13 @@ strv_concat (char **a, char **b)
   return g_strv_builder_end (builder);
 }
 
-/* NEXT replaces OLD (not handed over, not shared): it keeps OLD's points
- * before its own, OLD's error and files, and OLD's watch copy when it has
- * none. */
+/* NEXT replaces OLD in the mailbox: OLD's points come first, its error
+ * and files are kept, and its watch copy when NEXT has none. */
 static void
-merge (CtTrainProgress *next, CtTrainProgress *old)
+merge (gpointer next_data, gpointer old_data)
 {
+  CtTrainProgress *next = next_data, *old = old_data;
+
   g_array_prepend_vals (next->points, old->points->data, old->points->len);
   g_array_prepend_vals (next->tests, old->tests->data, old->tests->len);
   g_array_prepend_vals (next->ratios, old->ratios->data, old->ratios->len);
@@ -141,38 +103,13 @@ merge (CtTrainProgress *next, CtTrainProgress *old)
     }
 }
 
-void
-ct_train_mailbox_post (CtTrainMailbox *mailbox, CtTrainProgress *progress)
+static void
+deliver (gpointer item, gpointer user_data)
 {
-  CtTrainProgress *replaced;
-  gboolean schedule;
+  CtTrainer *trainer = user_data;
 
-  g_mutex_lock (&mailbox->lock);
-  if (mailbox->closed)
-    {
-      g_mutex_unlock (&mailbox->lock);
-      ct_train_progress_unref (progress);
-      return;
-    }
-  replaced = mailbox->pending;
-  if (replaced != NULL)
-    merge (progress, replaced);
-  mailbox->pending = progress;
-  schedule = !mailbox->scheduled;
-  mailbox->scheduled = TRUE;
-  g_mutex_unlock (&mailbox->lock);
-  ct_train_progress_unref (replaced);
-
-  if (schedule)
-    {
-      g_autoptr (GSource) source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (source, mailbox_deliver, ct_train_mailbox_ref (mailbox),
-                             (GDestroyNotify) ct_train_mailbox_unref);
-      g_source_set_static_name (source, "[cortado] train progress");
-      g_source_attach (source, mailbox->context);
-    }
+  if (trainer->func != NULL)
+    trainer->func (trainer, item, trainer->user_data);
 }
 
 /* Commands */
@@ -201,19 +138,17 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
 {
   CtTrainer *trainer = g_new0 (CtTrainer, 1);
   CtTrainWorker *w = g_new0 (CtTrainWorker, 1);
-  CtTrainMailbox *mailbox = g_atomic_rc_box_new0 (CtTrainMailbox);
   gsize size = protobuf_c_message_get_packed_size (&param->base);
   g_autofree guint8 *packed = g_malloc (MAX (size, 1));
 
-  g_mutex_init (&mailbox->lock);
-  mailbox->context = g_main_context_ref_thread_default ();
-  mailbox->trainer = trainer;
-  mailbox->func = func;
-  mailbox->user_data = user_data;
-  trainer->mailbox = mailbox;
+  trainer->func = func;
+  trainer->user_data = user_data;
+  trainer->mailbox = ct_mailbox_new ("[cortado] train progress", merge,
+                                     (GDestroyNotify) ct_train_progress_unref, deliver,
+                                     trainer);
   trainer->queue = g_async_queue_new_full ((GDestroyNotify) ct_train_command_free);
 
-  w->mailbox = ct_train_mailbox_ref (mailbox);
+  w->mailbox = ct_mailbox_ref (trainer->mailbox);
   w->queue = g_async_queue_ref (trainer->queue);
   /* A private copy, through the wire format. */
   protobuf_c_message_pack (&param->base, packed);
@@ -229,7 +164,6 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
       w->ratio_every = config->ratio_every;
     }
   w->break_layer = -1;
-  trainer->worker = w;
   trainer->thread = g_thread_new ("cortado-trainer", ct_train_worker_main, w);
   return trainer;
 }
@@ -240,12 +174,10 @@ ct_trainer_free (CtTrainer *trainer)
   if (trainer == NULL)
     return;
   push (trainer, CT_TRAIN_CMD_QUIT, NULL, 0);
-  g_mutex_lock (&trainer->mailbox->lock);
-  trainer->mailbox->closed = TRUE;
-  g_mutex_unlock (&trainer->mailbox->lock);
+  ct_mailbox_close (trainer->mailbox);
   g_thread_join (trainer->thread);
   g_async_queue_unref (trainer->queue);
-  ct_train_mailbox_unref (trainer->mailbox);
+  ct_mailbox_unref (trainer->mailbox);
   g_free (trainer);
 }
 
