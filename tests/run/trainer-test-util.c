@@ -94,45 +94,55 @@ ct_test_train_clear (CtTestTrain *t)
   g_clear_error (&t->error);
 }
 
-static gboolean
-timed_out (gpointer data)
+/* One round of the main context, napping when nothing was ready; fails
+ * the test past DEADLINE. */
+static void
+turn (gint64 deadline)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+  if (!g_main_context_iteration (NULL, FALSE))
+    g_usleep (200);
+}
+
+static gboolean
+has_state (const CtTrainProgress *p, int state)
+{
+  return p->state == (CtTrainState) state;
+}
+
+static gboolean
+has_iter (const CtTrainProgress *p, int iter)
+{
+  return p->iter >= iter;
+}
+
+static CtTrainProgress *
+wait_for (CtTestTrain *t, gboolean (*reached) (const CtTrainProgress *, int), int arg)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (t->last == NULL || !reached (t->last, arg))
+    turn (deadline);
+  return t->last;
 }
 
 CtTrainProgress *
 ct_test_train_until (CtTestTrain *t, CtTrainState state)
 {
-  gboolean out = FALSE;
-  guint id = g_timeout_add_seconds (60, timed_out, &out);
-
-  while (!out && (t->last == NULL || t->last->state != state))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (out);
-  g_source_remove (id);
-  return t->last;
+  return wait_for (t, has_state, (int) state);
 }
 
 CtTrainProgress *
 ct_test_train_until_iter (CtTestTrain *t, int iter)
 {
-  gboolean out = FALSE;
-  guint id = g_timeout_add_seconds (60, timed_out, &out);
-
-  while (!out && (t->last == NULL || t->last->iter < iter))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (out);
-  g_source_remove (id);
-  return t->last;
+  return wait_for (t, has_iter, iter);
 }
 
 void
 ct_test_train_spin (guint ms)
 {
-  gboolean out = FALSE;
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
 
-  g_timeout_add (ms, timed_out, &out);
-  while (!out)
-    g_main_context_iteration (NULL, TRUE);
+  while (g_get_monotonic_time () < end)
+    turn (G_MAXINT64);
 }
