@@ -148,6 +148,11 @@ void ct_run_params_stale_all (CtRunWorker *worker);
 /* LAYER_INDEX's backward wrote its parameter diffs (and those of the
  * layers that share them). */
 void ct_run_params_after_backward (CtRunWorker *worker, guint layer_index);
+/* The parameters of NET's layer LAYER_INDEX as snapshots show them
+ * (CtRunParam*): statistics of their data, and of their diffs
+ * WITH_DIFF; full copies with COPY. */
+GPtrArray *ct_run_params_build (CtNet *net, guint layer_index, gboolean with_diff,
+                                gboolean copy);
 /* LAYER_INDEX's parameters now (a new reference). */
 GPtrArray *ct_run_params_get (CtRunWorker *worker, guint layer_index);
 

@@ -190,8 +190,10 @@ ct_train_inspect_snapshot (CtTrainWorker *w, CtNet *net, CtRunPass pass, int lay
       rl->bottoms = g_memdup2 (ids, rl->n_bottoms * sizeof (guint));
       ids = ct_net_get_top_ids (net, l, &rl->n_tops);
       rl->tops = g_memdup2 (ids, rl->n_tops * sizeof (guint));
-      /* Parameter statistics are the step view's; not copied here. */
-      rl->params = g_ptr_array_new ();
+      /* Statistics of the weights (of their diffs once this pass's
+       * backward computed them), no full copies. */
+      rl->params = ct_run_params_build (net, l, rl->state == CT_RUN_LAYER_BACKWARD_DONE,
+                                        FALSE);
       g_ptr_array_add (s->layers, rl);
     }
   for (guint b = 0; b < ct_net_n_blobs (net); b++)

@@ -74,6 +74,12 @@ test_breakpoint (void)
   g_assert_cmpint (ct_run_snapshot_get_next_layer (s), ==, 3);
   g_assert_true (blob (s, "ip")->has_diff);
   g_assert_cmpint (ct_run_snapshot_get_layer (s, 4)->state, ==, CT_RUN_LAYER_BACKWARD_DONE);
+  /* ip's weights: statistics, no diff before its backward. */
+  g_assert_cmpuint (ct_run_snapshot_get_layer (s, 3)->params->len, ==, 2);
+  g_assert_nonnull (((CtRunParam *) ct_run_snapshot_get_layer (s, 3)->params->pdata[0])
+                    ->data_stats);
+  g_assert_null (((CtRunParam *) ct_run_snapshot_get_layer (s, 3)->params->pdata[0])
+                 ->diff_stats);
   g_assert_cmpuint (t.points->len, ==, 0);
 
   /* Resume: the iteration completes, and the breakpoint fires at the next. */
