@@ -80,6 +80,25 @@ test_every_point (void)
   ct_test_train_clear (&t);
 }
 
+/* The main loop does not run while the trainer trains: the progress of
+ * every iteration merges into one hand-over, which has every point. */
+static void
+test_coalesced (void)
+{
+  g_autoptr (Caffe__SolverParameter) param = ct_test_train_param ("");
+  CtTestTrain t;
+
+  ct_test_train_init (&t, param, &ratios);
+  ct_trainer_start (t.trainer);
+  g_usleep (2 * G_USEC_PER_SEC);
+  ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
+  g_assert_cmpuint (t.received, ==, 1);
+  g_assert_cmpuint (t.points->len, ==, 20);
+  g_assert_cmpuint (t.tests->len, ==, 10);
+  g_assert_cmpuint (t.ratios->len, ==, 40);
+  ct_test_train_clear (&t);
+}
+
 static void
 test_pause_resume_stop (void)
 {
@@ -112,9 +131,13 @@ test_pause_resume_stop (void)
   g_assert_no_error (t.error);
   g_assert_cmpint (p->iter, >=, paused_at + 3);
   g_assert_cmpuint (t.points->len, ==, (guint) p->iter);
-  /* Start after a stop goes on from there. */
+  /* Start after a stop goes on from there; stop works from a pause too. */
   ct_trainer_start (t.trainer);
   ct_test_train_until_iter (&t, p->iter + 2);
+  ct_trainer_pause (t.trainer);
+  ct_test_train_until (&t, CT_TRAIN_STATE_PAUSED);
+  ct_trainer_stop (t.trainer);
+  ct_test_train_until (&t, CT_TRAIN_STATE_STOPPED);
   ct_test_train_clear (&t);
 }
 
@@ -273,15 +296,54 @@ test_snapshot_and_export (void)
   ct_test_tmpdir_remove (dir);
 }
 
+/* A solver file naming its net by a path relative to itself, opened from
+ * elsewhere: the net is found, and the export copies its text. */
+static void
+test_relative_net (void)
+{
+  g_autofree char *dir = ct_test_tmpdir_new ();
+  g_autofree char *net_path = g_build_filename (dir, "tiny.prototxt", NULL);
+  g_autofree char *solver_path = g_build_filename (dir, "solver.prototxt", NULL);
+  g_autofree char *folder = g_build_filename (dir, "out", NULL);
+  g_autoptr (Caffe__SolverParameter) inline_param = ct_test_train_param ("");
+  g_autoptr (Caffe__SolverParameter) param = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *net_text = ct_text_print (&inline_param->net_param->base);
+  g_autofree char *exported = NULL;
+  CtTestTrain t;
+
+  g_assert_true (g_file_set_contents (net_path, net_text, -1, NULL));
+  g_assert_true (g_file_set_contents (solver_path,
+                                      "net: 'tiny.prototxt' base_lr: 0.01 lr_policy: 'fixed' max_iter: 2 "
+                                      "display: 0 random_seed: 3 snapshot_after_train: false",
+                                      -1, NULL));
+  param = ct_solver_param_load_file (solver_path, &error);
+  g_assert_no_error (error);
+  ct_test_train_init_from (&t, param, solver_path, NULL);
+  ct_trainer_start (t.trainer);
+  ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
+  g_assert_no_error (t.error);
+  ct_trainer_export (t.trainer, folder);
+  while (t.files->len < 3)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (t.error);
+  g_assert_true (g_file_get_contents (t.files->pdata[0], &exported, NULL, NULL));
+  g_assert_cmpstr (exported, ==, net_text);
+  ct_test_train_clear (&t);
+  ct_test_tmpdir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trainer/every-point", test_every_point);
+  g_test_add_func ("/trainer/coalesced", test_coalesced);
   g_test_add_func ("/trainer/pause-resume-stop", test_pause_resume_stop);
   g_test_add_func ("/trainer/restart-repeats", test_restart_repeats);
   g_test_add_func ("/trainer/resume-solverstate", test_resume_solverstate);
   g_test_add_func ("/trainer/not-finite", test_not_finite);
   g_test_add_func ("/trainer/snapshot-and-export", test_snapshot_and_export);
+  g_test_add_func ("/trainer/relative-net", test_relative_net);
   return g_test_run ();
 }

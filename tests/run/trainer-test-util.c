@@ -71,13 +71,20 @@ void
 ct_test_train_init (CtTestTrain *t, const Caffe__SolverParameter *param,
                     const CtTrainConfig *config)
 {
+  ct_test_train_init_from (t, param, NULL, config);
+}
+
+void
+ct_test_train_init_from (CtTestTrain *t, const Caffe__SolverParameter *param,
+                         const char *source_path, const CtTrainConfig *config)
+{
   memset (t, 0, sizeof *t);
   t->points = g_array_new (FALSE, FALSE, sizeof (CtTrainPoint));
   t->tests = g_array_new (FALSE, FALSE, sizeof (CtTrainTestPoint));
   t->ratios = g_array_new (FALSE, FALSE, sizeof (CtTrainRatio));
   t->files = g_ptr_array_new_with_free_func (g_free);
   t->snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) ct_run_snapshot_unref);
-  t->trainer = ct_trainer_new (param, NULL, config, on_progress, t);
+  t->trainer = ct_trainer_new (param, source_path, config, on_progress, t);
 }
 
 void
@@ -122,7 +129,12 @@ wait_for (CtTestTrain *t, gboolean (*reached) (const CtTrainProgress *, int), in
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
   while (t->last == NULL || !reached (t->last, arg))
-    turn (deadline);
+    {
+      /* Training that stopped on an error will not reach anything else. */
+      if (t->last != NULL && t->last->state == CT_TRAIN_STATE_STOPPED && t->error != NULL)
+        g_error ("training stopped: %s", t->error->message);
+      turn (deadline);
+    }
   return t->last;
 }
 

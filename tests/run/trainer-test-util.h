@@ -32,6 +32,9 @@ typedef struct {
 
 void ct_test_train_init (CtTestTrain *t, const Caffe__SolverParameter *param,
                          const CtTrainConfig *config);
+/* The same for a solver read from SOURCE_PATH. */
+void ct_test_train_init_from (CtTestTrain *t, const Caffe__SolverParameter *param,
+                              const char *source_path, const CtTrainConfig *config);
 void ct_test_train_clear (CtTestTrain *t);
 /* Iterate the main context until the latest progress has STATE (failing
  * after 60 s); returns it (borrowed). */
