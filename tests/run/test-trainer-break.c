@@ -4,9 +4,11 @@
  * and into backward; resume completes the iteration and training goes on,
  * with the same losses as a run never paused; stop inside a pass ends
  * after that iteration; a breakpoint on a layer the net lacks is an
- * error; and a followed blob is copied every N iterations. */
+ * error; an export inside a pass is written at once and a restart waits
+ * for the iteration; and a followed blob is copied every N iterations. */
 #include <string.h>
 
+#include "test-solver-common.h"
 #include "trainer-test-util.h"
 
 /* The train net's layers: data 0, conv1 1, relu1 2, ip 3, loss 4. */
@@ -132,6 +134,43 @@ test_stop_inside (void)
   ct_test_train_clear (&t);
 }
 
+/* Inside a pass: an export is written at once (the weights are the last
+ * update's); a restart waits for the iteration to end. */
+static void
+test_commands_inside (void)
+{
+  g_autofree char *dir = ct_test_tmpdir_new ();
+  g_autoptr (Caffe__SolverParameter) param = ct_test_train_param ("");
+  CtTestTrain t;
+  guint seen = 0;
+
+  ct_test_train_init (&t, param, NULL);
+  ct_trainer_set_breakpoint (t.trainer, "ip");
+  ct_trainer_start (t.trainer);
+  next_break (&t, &seen);
+  ct_trainer_resume (t.trainer);
+  next_break (&t, &seen);
+  ct_trainer_export (t.trainer, dir);
+  while (t.files->len < 3)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (t.error);
+  g_assert_true (g_str_has_suffix (t.files->pdata[1], "tiny_iter_1.caffemodel"));
+  g_assert_cmpint (t.last->state, ==, CT_TRAIN_STATE_BREAK);
+
+  ct_trainer_restart (t.trainer);
+  ct_trainer_set_breakpoint (t.trainer, NULL);
+  ct_trainer_resume (t.trainer);
+  ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
+  g_assert_no_error (t.error);
+  /* Iteration 1 completed, then the restart trained 0..19 again. */
+  g_assert_cmpuint (t.points->len, ==, 22);
+  g_assert_cmpint (g_array_index (t.points, CtTrainPoint, 2).iter, ==, 0);
+  g_assert_cmpmem (&g_array_index (t.points, CtTrainPoint, 0), sizeof (CtTrainPoint),
+                   &g_array_index (t.points, CtTrainPoint, 2), sizeof (CtTrainPoint));
+  ct_test_train_clear (&t);
+  ct_test_tmpdir_remove (dir);
+}
+
 static void
 test_unknown_layer (void)
 {
@@ -176,6 +215,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trainer/breakpoint", test_breakpoint);
   g_test_add_func ("/trainer/stop-inside", test_stop_inside);
+  g_test_add_func ("/trainer/commands-inside", test_commands_inside);
   g_test_add_func ("/trainer/unknown-layer", test_unknown_layer);
   g_test_add_func ("/trainer/watch", test_watch);
   return g_test_run ();
