@@ -21,6 +21,21 @@ next_break (CtTestTrain *t, guint *seen)
   return t->snapshots->pdata[(*seen)++];
 }
 
+/* A trainer for PARAM pausing before LAYER, paused there in its second
+ * iteration. */
+static void
+second_break (CtTestTrain *t, const Caffe__SolverParameter *param, const char *layer,
+              guint *seen)
+{
+  ct_test_train_init (t, param, NULL);
+  ct_trainer_set_breakpoint (t->trainer, layer);
+  ct_trainer_start (t->trainer);
+  next_break (t, seen);
+  ct_trainer_resume (t->trainer);
+  next_break (t, seen);
+  g_assert_cmpint (t->last->iter, ==, 1);
+}
+
 static const CtRunBlob *
 blob (CtRunSnapshot *s, const char *name)
 {
@@ -116,13 +131,7 @@ test_stop_inside (void)
   CtTestTrain t;
   guint seen = 0;
 
-  ct_test_train_init (&t, param, NULL);
-  ct_trainer_set_breakpoint (t.trainer, "conv1");
-  ct_trainer_start (t.trainer);
-  next_break (&t, &seen);
-  ct_trainer_resume (t.trainer);
-  next_break (&t, &seen);
-  g_assert_cmpint (t.last->iter, ==, 1);
+  second_break (&t, param, "conv1", &seen);
   ct_trainer_stop (t.trainer);
   p = ct_test_train_until (&t, CT_TRAIN_STATE_STOPPED);
   /* The iteration paused inside was completed, then training stopped. */
@@ -144,16 +153,9 @@ test_commands_inside (void)
   CtTestTrain t;
   guint seen = 0;
 
-  ct_test_train_init (&t, param, NULL);
-  ct_trainer_set_breakpoint (t.trainer, "ip");
-  ct_trainer_start (t.trainer);
-  next_break (&t, &seen);
-  ct_trainer_resume (t.trainer);
-  next_break (&t, &seen);
+  second_break (&t, param, "ip", &seen);
   ct_trainer_export (t.trainer, dir);
-  while (t.files->len < 3)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (t.error);
+  ct_test_train_wait_files (&t, 3);
   g_assert_true (g_str_has_suffix (t.files->pdata[1], "tiny_iter_1.caffemodel"));
   g_assert_cmpint (t.last->state, ==, CT_TRAIN_STATE_BREAK);
 

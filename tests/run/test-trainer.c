@@ -266,9 +266,7 @@ test_snapshot_and_export (void)
   ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
   ct_trainer_snapshot_now (t.trainer);
   ct_trainer_export (t.trainer, folder);
-  while (t.files->len < 5)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (t.error);
+  ct_test_train_wait_files (&t, 5);
   g_assert_true (g_str_has_suffix (t.files->pdata[0], "snap_iter_3.caffemodel"));
   g_assert_true (g_str_has_suffix (t.files->pdata[1], "snap_iter_3.solverstate"));
   g_assert_true (g_str_has_suffix (t.files->pdata[2], "here/tiny.prototxt"));
@@ -298,25 +296,33 @@ test_snapshot_and_export (void)
 
 /* A solver file naming its net by a path relative to itself, opened from
  * elsewhere: the net is found, and the export copies its text. */
+/* DIR/NAME with TEXT; returns its path. */
+static char *
+write_file (const char *dir, const char *name, const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
 static void
 test_relative_net (void)
 {
-  g_autofree char *dir = ct_test_tmpdir_new ();
-  g_autofree char *net_path = g_build_filename (dir, "tiny.prototxt", NULL);
-  g_autofree char *solver_path = g_build_filename (dir, "solver.prototxt", NULL);
-  g_autofree char *folder = g_build_filename (dir, "out", NULL);
   g_autoptr (Caffe__SolverParameter) inline_param = ct_test_train_param ("");
+  g_autofree char *net_text = ct_text_print (&inline_param->net_param->base);
+  g_autofree char *dir = ct_test_tmpdir_new ();
+  g_autofree char *net_path = write_file (dir, "tiny.prototxt", net_text);
+  g_autofree char *solver_path =
+    write_file (dir, "solver.prototxt",
+                "net: 'tiny.prototxt' base_lr: 0.01 lr_policy: 'fixed' max_iter: 2 "
+                "display: 0 random_seed: 3 snapshot_after_train: false");
+  g_autofree char *folder = g_build_filename (dir, "out", NULL);
   g_autoptr (Caffe__SolverParameter) param = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *net_text = ct_text_print (&inline_param->net_param->base);
   g_autofree char *exported = NULL;
   CtTestTrain t;
 
-  g_assert_true (g_file_set_contents (net_path, net_text, -1, NULL));
-  g_assert_true (g_file_set_contents (solver_path,
-                                      "net: 'tiny.prototxt' base_lr: 0.01 lr_policy: 'fixed' max_iter: 2 "
-                                      "display: 0 random_seed: 3 snapshot_after_train: false",
-                                      -1, NULL));
   param = ct_solver_param_load_file (solver_path, &error);
   g_assert_no_error (error);
   ct_test_train_init_from (&t, param, solver_path, NULL);
@@ -324,9 +330,7 @@ test_relative_net (void)
   ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
   g_assert_no_error (t.error);
   ct_trainer_export (t.trainer, folder);
-  while (t.files->len < 3)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (t.error);
+  ct_test_train_wait_files (&t, 3);
   g_assert_true (g_file_get_contents (t.files->pdata[0], &exported, NULL, NULL));
   g_assert_cmpstr (exported, ==, net_text);
   ct_test_train_clear (&t);

@@ -151,6 +151,16 @@ ct_test_train_until_iter (CtTestTrain *t, int iter)
 }
 
 void
+ct_test_train_wait_files (CtTestTrain *t, guint n)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (t->files->len < n && t->error == NULL)
+    turn (deadline);
+  g_assert_no_error (t->error);
+}
+
+void
 ct_test_train_spin (guint ms)
 {
   gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;

@@ -41,6 +41,8 @@ void ct_test_train_clear (CtTestTrain *t);
 CtTrainProgress *ct_test_train_until (CtTestTrain *t, CtTrainState state);
 /* Iterate until a progress at least ITER iterations in arrives. */
 CtTrainProgress *ct_test_train_until_iter (CtTestTrain *t, int iter);
+/* Iterate until N files were written in all, with no error. */
+void ct_test_train_wait_files (CtTestTrain *t, guint n);
 /* Iterate the main context for MS milliseconds. */
 void ct_test_train_spin (guint ms);
 
