@@ -23,13 +23,14 @@ typedef enum {
   CT_TRAIN_CMD_STEP_FORWARD,
   CT_TRAIN_CMD_STEP_BACKWARD,
   CT_TRAIN_CMD_WATCH,
+  CT_TRAIN_CMD_RATIO_EVERY,
   CT_TRAIN_CMD_QUIT,
 } CtTrainCommandKind;
 
 typedef struct {
   CtTrainCommandKind kind;
   char *text;      /* EXPORT: the folder; BREAKPOINT, WATCH: the name (may be NULL) */
-  guint every;     /* WATCH */
+  guint every;     /* WATCH, RATIO_EVERY */
 } CtTrainCommand;
 
 void ct_train_command_free (CtTrainCommand *command);

@@ -332,6 +332,9 @@ handle (CtTrainWorker *w, CtTrainCommand *cmd)
       w->watch_name = g_strdup (cmd->text);
       w->watch_every = MAX (cmd->every, 1);
       break;
+    case CT_TRAIN_CMD_RATIO_EVERY:
+      w->ratio_every = cmd->every;
+      break;
     case CT_TRAIN_CMD_QUIT:
       w->quit = TRUE;
       break;

@@ -222,3 +222,9 @@ ct_trainer_watch (CtTrainer *trainer, const char *name, guint every)
 {
   push (trainer, CT_TRAIN_CMD_WATCH, name, every);
 }
+
+void
+ct_trainer_set_ratio_every (CtTrainer *trainer, guint every)
+{
+  push (trainer, CT_TRAIN_CMD_RATIO_EVERY, NULL, every);
+}

@@ -199,6 +199,8 @@ void ct_trainer_set_breakpoint (CtTrainer *trainer, const char *layer);
 void ct_trainer_step_forward (CtTrainer *trainer);
 void ct_trainer_step_backward (CtTrainer *trainer);
 
+/* Update ratios every EVERY iterations from now on (0: none). */
+void ct_trainer_set_ratio_every (CtTrainer *trainer, guint every);
 /* Copy blob NAME of the train net into the progress every EVERY
  * iterations (NULL: none). */
 void ct_trainer_watch (CtTrainer *trainer, const char *name, guint every);

@@ -5,7 +5,8 @@
  * with the same losses as a run never paused; stop inside a pass ends
  * after that iteration; a breakpoint on a layer the net lacks is an
  * error; an export inside a pass is written at once and a restart waits
- * for the iteration; and a followed blob is copied every N iterations. */
+ * for the iteration; and a followed blob is copied, and update ratios
+ * computed, every N iterations. */
 #include <string.h>
 
 #include "test-solver-common.h"
@@ -198,6 +199,7 @@ test_watch (void)
 
   ct_test_train_init (&t, param, NULL);
   ct_trainer_watch (t.trainer, "conv1", 5);
+  ct_trainer_set_ratio_every (t.trainer, 5);
   ct_trainer_start (t.trainer);
   ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
   p = t.watch;
@@ -208,6 +210,9 @@ test_watch (void)
   g_assert_cmpint (p->watch_dims[1], ==, 2);
   g_assert_cmpuint (g_bytes_get_size (p->watch_data), ==, 4 * 2 * 4 * 4 * sizeof (float));
   g_assert_cmpint (p->watch_stats->stats.count, ==, 4 * 2 * 4 * 4);
+  /* Update ratios at 0, 5, 10 and 15, of conv1 and ip. */
+  g_assert_cmpuint (t.ratios->len, ==, 8);
+  g_assert_cmpint (g_array_index (t.ratios, CtTrainRatio, 7).iter, ==, 15);
   ct_test_train_clear (&t);
 }
 
