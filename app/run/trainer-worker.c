@@ -417,7 +417,8 @@ iterate (CtTrainWorker *w)
       return;
     }
   /* The lr policy's step, as the solver advanced it (for export). */
-  ct_lr_policy_rate (w->param, iter, &w->current_step, &(gboolean) { FALSE });
+  ct_lr_policy_rate (ct_solver_get_param (w->solver), iter, &w->current_step,
+                     &(gboolean) { FALSE });
   finite = isfinite (w->loss);
   if (w->ratio_every > 0 && iter % (int) w->ratio_every == 0)
     finite = ct_train_inspect_ratios (w, iter) && finite;
