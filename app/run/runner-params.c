@@ -94,15 +94,11 @@ param_name (CtNet *net, guint layer_index, guint param_index)
   return "";
 }
 
-static GPtrArray *
-build_params (CtRunWorker *worker, guint layer_index)
+GPtrArray *
+ct_run_params_build (CtNet *net, guint layer_index, gboolean with_diff, gboolean copy)
 {
-  CtLayer *layer = ct_net_get_layer (worker->net, layer_index);
+  CtLayer *layer = ct_net_get_layer (net, layer_index);
   GPtrArray *params = g_ptr_array_new_with_free_func (param_free);
-  gboolean watched = g_hash_table_contains (worker->watch_params, ct_layer_get_name (layer));
-  gboolean with_diff = worker->pass == CT_RUN_PASS_BACKWARD &&
-                       g_array_index (worker->layer_state, CtRunLayerState, layer_index)
-                       == CT_RUN_LAYER_BACKWARD_DONE;
 
   for (guint k = 0; k < layer->blobs->len; k++)
     {
@@ -112,7 +108,7 @@ build_params (CtRunWorker *worker, guint layer_index)
       const float *diff = with_diff ? ct_blob_cpu_diff (blob, NULL) : NULL;
       gsize bytes = (gsize) ct_blob_count (blob) * sizeof (float);
 
-      param->name = g_strdup (param_name (worker->net, layer_index, k));
+      param->name = g_strdup (param_name (net, layer_index, k));
       param->n_axes = ct_blob_num_axes (blob);
       param->dims = g_memdup2 (ct_blob_get_shape (blob), param->n_axes * sizeof (gint64));
       param->count = ct_blob_count (blob);
@@ -120,13 +116,25 @@ build_params (CtRunWorker *worker, guint layer_index)
         param->data_stats = ct_blob_stats_compute (data, param->count);
       if (diff != NULL)
         param->diff_stats = ct_blob_stats_compute (diff, param->count);
-      if (watched && data != NULL)
+      if (copy && data != NULL)
         param->data = g_bytes_new (data, bytes);
-      if (watched && diff != NULL)
+      if (copy && diff != NULL)
         param->diff = g_bytes_new (diff, bytes);
       g_ptr_array_add (params, param);
     }
   return params;
+}
+
+static GPtrArray *
+build_params (CtRunWorker *worker, guint layer_index)
+{
+  CtLayer *layer = ct_net_get_layer (worker->net, layer_index);
+  gboolean watched = g_hash_table_contains (worker->watch_params, ct_layer_get_name (layer));
+  gboolean with_diff = worker->pass == CT_RUN_PASS_BACKWARD &&
+                       g_array_index (worker->layer_state, CtRunLayerState, layer_index)
+                       == CT_RUN_LAYER_BACKWARD_DONE;
+
+  return ct_run_params_build (worker->net, layer_index, with_diff, watched);
 }
 
 GPtrArray *

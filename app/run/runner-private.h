@@ -1,11 +1,11 @@
 /* runner-private.h: what the runner's files share: the snapshot's layout
- * (filled by the worker), the commands queued to the worker, the mailbox
- * through which snapshots reach the main context, and the worker's own
- * state, which only the worker thread touches. */
+ * (filled by the worker), the commands queued to the worker, and the
+ * worker's own state, which only the worker thread touches. */
 #pragma once
 
 #include <glib.h>
 
+#include "mailbox.h"
 #include "net.h"
 #include "runner.h"
 
@@ -82,24 +82,6 @@ typedef struct {
 
 void ct_run_command_free (CtRunCommand *command);
 
-/* Shared by the main context and the worker; reference counted because an
- * idle source may outlive the runner. */
-typedef struct {
-  GMutex lock;
-  GMainContext *context;
-  CtRunSnapshot *pending;   /* not yet taken by the main context */
-  gboolean scheduled;       /* an idle source will take PENDING */
-  gboolean closed;          /* the runner is gone: drop what arrives */
-  CtRunner *runner;
-  CtRunSnapshotFunc func;
-  gpointer user_data;
-} CtRunMailbox;
-
-CtRunMailbox *ct_run_mailbox_ref (CtRunMailbox *mailbox);
-void ct_run_mailbox_unref (CtRunMailbox *mailbox);
-/* From the worker: hand SNAPSHOT (taken) over, replacing one not yet taken. */
-void ct_run_mailbox_post (CtRunMailbox *mailbox, CtRunSnapshot *snapshot);
-
 /* What the worker tracks of each net blob in the current pass. */
 typedef struct {
   gboolean has_data, has_diff;
@@ -119,7 +101,7 @@ typedef struct {
 } CtRunBlobTrack;
 
 typedef struct {
-  CtRunMailbox *mailbox;
+  CtMailbox *mailbox;
   GAsyncQueue *queue;
   const int *epoch;                  /* the runner's, read atomically */
 
@@ -166,6 +148,11 @@ void ct_run_params_stale_all (CtRunWorker *worker);
 /* LAYER_INDEX's backward wrote its parameter diffs (and those of the
  * layers that share them). */
 void ct_run_params_after_backward (CtRunWorker *worker, guint layer_index);
+/* The parameters of NET's layer LAYER_INDEX as snapshots show them
+ * (CtRunParam*): statistics of their data, and of their diffs
+ * WITH_DIFF; full copies with COPY. */
+GPtrArray *ct_run_params_build (CtNet *net, guint layer_index, gboolean with_diff,
+                                gboolean copy);
 /* LAYER_INDEX's parameters now (a new reference). */
 GPtrArray *ct_run_params_get (CtRunWorker *worker, guint layer_index);
 

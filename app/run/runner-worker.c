@@ -44,7 +44,7 @@ post (CtRunWorker *worker)
    * not spent in layers. */
   snapshot->overhead_us = MAX (0.0, (double) (now - worker->mark_us) - snapshot->compute_us);
   worker->mark_us = now;
-  ct_run_mailbox_post (worker->mailbox, snapshot);
+  ct_mailbox_post (worker->mailbox, snapshot);
 }
 
 /* Building */
@@ -586,7 +586,7 @@ worker_free (CtRunWorker *worker)
   g_array_unref (worker->stepped);
   g_clear_error (&worker->error);
   g_async_queue_unref (worker->queue);
-  ct_run_mailbox_unref (worker->mailbox);
+  ct_mailbox_unref (worker->mailbox);
   g_free (worker);
 }
 

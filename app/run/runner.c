@@ -1,13 +1,7 @@
 /* runner.c: CtRunner's public side, which runs in the caller's thread: it
  * queues commands to the worker (runner-worker.c) and delivers the
- * worker's snapshots in the caller's main context through the mailbox.
- *
- * The mailbox holds at most one snapshot not yet delivered. The worker
- * posts into it under its lock and attaches one idle source per delivery;
- * an idle source (rather than g_main_context_invoke, which runs the
- * function at once in the calling thread when that thread can acquire the
- * context) guarantees that the callback always runs in the thread that
- * iterates the runner's context, never in the worker. */
+ * worker's snapshots in the caller's main context through a mailbox
+ * (mailbox.h), which holds at most one snapshot not yet delivered. */
 #include <string.h>
 
 #include "runner-private.h"
@@ -15,102 +9,35 @@
 G_DEFINE_QUARK (ct-run-error-quark, ct_run_error)
 
 struct _CtRunner {
-  CtRunMailbox *mailbox;
+  CtMailbox *mailbox;
+  CtRunSnapshotFunc func;
+  gpointer user_data;
   GAsyncQueue *queue;
   GThread *thread;
   int epoch;   /* bumped to drop queued steps and interrupt a pass */
 };
 
-/* Mailbox */
+/* Delivery */
 
-static CtRunMailbox *
-mailbox_new (void)
+/* A snapshot that replaces one not yet delivered carries on its error
+ * (the window must see every error) and the layers it ran. */
+static void
+merge_snapshots (gpointer next_data, gpointer old_data)
 {
-  CtRunMailbox *mailbox = g_atomic_rc_box_new0 (CtRunMailbox);
+  CtRunSnapshot *next = next_data, *old = old_data;
 
-  g_mutex_init (&mailbox->lock);
-  mailbox->context = g_main_context_ref_thread_default ();
-  return mailbox;
+  if (old->error != NULL && next->error == NULL)
+    next->error = g_steal_pointer (&old->error);
+  g_array_prepend_vals (next->stepped, old->stepped->data, old->stepped->len);
 }
 
 static void
-mailbox_clear (gpointer data)
+deliver_snapshot (gpointer item, gpointer user_data)
 {
-  CtRunMailbox *mailbox = data;
+  CtRunner *runner = user_data;
 
-  ct_run_snapshot_unref (mailbox->pending);
-  g_main_context_unref (mailbox->context);
-  g_mutex_clear (&mailbox->lock);
-}
-
-CtRunMailbox *
-ct_run_mailbox_ref (CtRunMailbox *mailbox)
-{
-  return g_atomic_rc_box_acquire (mailbox);
-}
-
-void
-ct_run_mailbox_unref (CtRunMailbox *mailbox)
-{
-  g_atomic_rc_box_release_full (mailbox, mailbox_clear);
-}
-
-static gboolean
-mailbox_deliver (gpointer data)
-{
-  CtRunMailbox *mailbox = data;
-  g_autoptr (CtRunSnapshot) snapshot = NULL;
-  gboolean closed;
-
-  g_mutex_lock (&mailbox->lock);
-  snapshot = g_steal_pointer (&mailbox->pending);
-  mailbox->scheduled = FALSE;
-  closed = mailbox->closed;
-  g_mutex_unlock (&mailbox->lock);
-  /* CLOSED is only set by ct_runner_free, in this same context's thread,
-   * so the runner cannot go away while the callback runs. */
-  if (!closed && snapshot != NULL && mailbox->func != NULL)
-    mailbox->func (mailbox->runner, snapshot, mailbox->user_data);
-  return G_SOURCE_REMOVE;
-}
-
-void
-ct_run_mailbox_post (CtRunMailbox *mailbox, CtRunSnapshot *snapshot)
-{
-  CtRunSnapshot *replaced = NULL;
-  gboolean schedule;
-
-  g_mutex_lock (&mailbox->lock);
-  if (mailbox->closed)
-    {
-      g_mutex_unlock (&mailbox->lock);
-      ct_run_snapshot_unref (snapshot);
-      return;
-    }
-  replaced = mailbox->pending;
-  /* The window must see every error: a snapshot that replaces one with an
-   * error not yet shown carries that error on (it is not shared yet). */
-  if (replaced != NULL && replaced->error != NULL && snapshot->error == NULL)
-    snapshot->error = g_steal_pointer (&replaced->error);
-  /* Likewise the layers run: all since the window last took a snapshot. */
-  if (replaced != NULL)
-    g_array_prepend_vals (snapshot->stepped, replaced->stepped->data, replaced->stepped->len);
-  mailbox->pending = snapshot;
-  schedule = !mailbox->scheduled;
-  mailbox->scheduled = TRUE;
-  g_mutex_unlock (&mailbox->lock);
-  ct_run_snapshot_unref (replaced);
-
-  if (schedule)
-    {
-      g_autoptr (GSource) source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (source, mailbox_deliver, ct_run_mailbox_ref (mailbox),
-                             (GDestroyNotify) ct_run_mailbox_unref);
-      g_source_set_static_name (source, "[cortado] run snapshot");
-      g_source_attach (source, mailbox->context);
-    }
+  if (runner->func != NULL)
+    runner->func (runner, item, runner->user_data);
 }
 
 /* Commands */
@@ -182,13 +109,14 @@ ct_runner_new (const Caffe__NetParameter *param, const CtRunConfig *config,
 
   g_return_val_if_fail (param != NULL && config != NULL, NULL);
 
-  runner->mailbox = mailbox_new ();
-  runner->mailbox->runner = runner;
-  runner->mailbox->func = func;
-  runner->mailbox->user_data = user_data;
+  runner->func = func;
+  runner->user_data = user_data;
+  runner->mailbox = ct_mailbox_new ("[cortado] run snapshot", merge_snapshots,
+                                    (GDestroyNotify) ct_run_snapshot_unref,
+                                    deliver_snapshot, runner);
   runner->queue = g_async_queue_new_full ((GDestroyNotify) ct_run_command_free);
 
-  worker->mailbox = ct_run_mailbox_ref (runner->mailbox);
+  worker->mailbox = ct_mailbox_ref (runner->mailbox);
   worker->queue = g_async_queue_ref (runner->queue);
   worker->epoch = &runner->epoch;
   worker->budget = CT_RUN_HISTORY_BUDGET;
@@ -211,16 +139,14 @@ ct_runner_free (CtRunner *runner)
 
   if (runner == NULL)
     return;
-  g_mutex_lock (&runner->mailbox->lock);
-  runner->mailbox->closed = TRUE;
-  g_mutex_unlock (&runner->mailbox->lock);
+  ct_mailbox_close (runner->mailbox);
   g_atomic_int_inc (&runner->epoch);
   quit = command_new (runner, CT_RUN_CMD_QUIT);
   g_async_queue_push_front (runner->queue, quit);
   /* The worker frees its own state before it returns. */
   g_thread_join (runner->thread);
   g_async_queue_unref (runner->queue);
-  ct_run_mailbox_unref (runner->mailbox);
+  ct_mailbox_unref (runner->mailbox);
   g_free (runner);
 }
 
