@@ -235,6 +235,19 @@ save_shot (CtWindow *window, const char *name)
   g_assert_true (save_widget_png (panel_part (window, "blob-panel"), path));
 }
 
+/* Waits (a few layouts, 10 s at most on a loaded machine) until WIDGET's
+ * visibility is VISIBLE: the panel decides on its width after a layout. */
+static void
+wait_visible (GtkWidget *widget, gboolean visible)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  do
+    ct_gui_test_spin (20);
+  while (gtk_widget_get_visible (widget) != visible && g_get_monotonic_time () < deadline);
+  g_assert_true (gtk_widget_get_visible (widget) == visible);
+}
+
 static void
 test_blob_panel (void)
 {
@@ -449,8 +462,7 @@ test_blob_panel (void)
 
     g_assert_false (gtk_widget_get_visible (diff_view));
     gtk_paned_set_position (GTK_PANED (paned), gtk_widget_get_width (paned) - 760);
-    ct_gui_test_spin (100);
-    g_assert_true (gtk_widget_get_visible (diff_view));
+    wait_visible (diff_view, TRUE);
     g_assert_cmpstr (ct_heatmap_view_get_blob_name (CT_HEATMAP_VIEW (diff_view)), ==,
                      "conv1 (diff)");
     g_assert_cmpstr (ct_heatmap_view_get_blob_name (CT_HEATMAP_VIEW (panel_part (window,
@@ -458,8 +470,7 @@ test_blob_panel (void)
                      ==, "conv1");
     save_shot (window, "inspect-side-by-side.png");
     gtk_paned_set_position (GTK_PANED (paned), narrow);
-    ct_gui_test_spin (100);
-    g_assert_false (gtk_widget_get_visible (diff_view));
+    wait_visible (diff_view, FALSE);
   }
 
   /* conv1's filters. */
