@@ -25,33 +25,6 @@
 
 static CtApplication *app;
 
-static gboolean
-flag_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-settle (CtWindow *window)
-{
-  spin (20);
-  ct_document_wait_validated (ct_window_get_document (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  spin (20);
-}
-
 static CtWindow *
 example_window (const char *example)
 {
@@ -60,7 +33,7 @@ example_window (const char *example)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_example (window, example));
-  settle (window);
+  ct_gui_test_settle (window);
   return window;
 }
 
@@ -69,7 +42,7 @@ close_window (CtWindow *window)
 {
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  ct_gui_test_spin (10);
 }
 
 static void
@@ -81,7 +54,7 @@ shoot (GtkWidget *widget, const char *name)
   if (dir == NULL)
     return;
   path = g_build_filename (dir, name, NULL);
-  spin (400);
+  ct_gui_test_spin (400);
   g_assert_true (ct_gui_test_save_png (widget, path));
   g_test_message ("saved %s", path);
 }
@@ -106,7 +79,7 @@ test_one_selection (void)
 
   /* Set through the window: the graph and the inspector follow. */
   ct_window_select (window, (const char *[]) { "conv2", NULL });
-  settle (window);
+  ct_gui_test_settle (window);
   {
     g_auto (GStrv) shown = ct_graph_view_dup_selected (view);
     GtkWidget *name = ct_property_form_get_editor (form, "name");
@@ -117,7 +90,7 @@ test_one_selection (void)
   /* Set by the canvas: the window's selection and the inspector follow. */
   ct_graph_view_set_selected (view, (const char *[]) { "pool1", NULL });
   g_signal_emit_by_name (view, "selection-changed");
-  settle (window);
+  ct_gui_test_settle (window);
   {
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     GtkWidget *name = ct_property_form_get_editor (form, "name");
@@ -127,13 +100,13 @@ test_one_selection (void)
   }
   /* Set by the source view's cursor: the graph and the inspector follow. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
-  settle (window);
+  ct_gui_test_settle (window);
   gtk_widget_grab_focus (ct_window_get_source_view (window));
   gtk_text_buffer_get_iter_at_offset (
     buffer, &iter, (int) g_utf8_pointer_to_offset (text, strstr (text, "name: \"ip1\"")));
   gtk_text_buffer_place_cursor (buffer, &iter);
-  spin (300);
-  settle (window);
+  ct_gui_test_spin (300);
+  ct_gui_test_settle (window);
   {
     g_auto (GStrv) shown = ct_graph_view_dup_selected (view);
     GtkWidget *name = ct_property_form_get_editor (form, "name");
@@ -189,9 +162,9 @@ test_quit_asks_once (void)
   g_assert_true (ct_document_set_field (ct_window_get_document (first), "name", "First", &error));
   g_assert_true (ct_document_set_field (ct_window_get_document (second), "name", "Second",
                                         &error));
-  settle (second);
+  ct_gui_test_settle (second);
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  spin (100);
+  ct_gui_test_spin (100);
   dialogs = message_dialogs ();
   /* One question for both nets, not one per window. */
   g_assert_cmpuint (dialogs->len, ==, 1);
@@ -215,7 +188,7 @@ test_quit_asks_once (void)
   /* (A button answers and closes; a test answers, then closes.) */
   adw_message_dialog_response (question, "cancel");
   gtk_window_destroy (GTK_WINDOW (question));
-  spin (100);
+  ct_gui_test_spin (100);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (first)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (second)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (clean)));
@@ -229,13 +202,13 @@ test_quit_asks_once (void)
   g_object_ref (second);
   g_object_ref (clean);
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  spin (100);
+  ct_gui_test_spin (100);
   g_clear_pointer (&dialogs, g_ptr_array_unref);
   dialogs = message_dialogs ();
   g_assert_cmpuint (dialogs->len, ==, 1);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialogs->pdata[0]), "discard");
   gtk_window_destroy (GTK_WINDOW (dialogs->pdata[0]));
-  spin (100);
+  ct_gui_test_spin (100);
   g_clear_pointer (&dialogs, g_ptr_array_unref);
   dialogs = message_dialogs ();
   g_assert_cmpuint (dialogs->len, ==, 0);
@@ -278,15 +251,15 @@ test_quit_saves_ticked (void)
   g_assert_true (g_file_set_contents (path, "name: \"Kept\"\n", -1, NULL));
   gtk_window_present (GTK_WINDOW (saved));
   g_assert_true (ct_window_load_file (saved, file));
-  settle (saved);
+  ct_gui_test_settle (saved);
   g_assert_true (ct_document_set_field (ct_window_get_document (saved), "name", "Saved", &error));
   g_assert_true (ct_document_set_field (ct_window_get_document (dropped), "name", "Dropped",
                                         &error));
-  settle (dropped);
+  ct_gui_test_settle (dropped);
   g_object_ref (saved);
   g_object_ref (dropped);
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  spin (100);
+  ct_gui_test_spin (100);
   dialogs = message_dialogs ();
   g_assert_cmpuint (dialogs->len, ==, 1);
   question = ADW_MESSAGE_DIALOG (dialogs->pdata[0]);
@@ -305,7 +278,7 @@ test_quit_saves_ticked (void)
     }
   adw_message_dialog_response (question, "save");
   gtk_window_destroy (GTK_WINDOW (question));
-  spin (100);
+  ct_gui_test_spin (100);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (saved)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dropped)));
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -348,8 +321,8 @@ static void
 type_text (CtWindow *window, const char *text)
 {
   gtk_text_buffer_set_text (source_buffer (window), text, -1);
-  spin (450);
-  settle (window);
+  ct_gui_test_spin (450);
+  ct_gui_test_settle (window);
   g_assert_cmpstr (ct_document_get_text (ct_window_get_document (window)), ==, text);
 }
 
@@ -365,9 +338,9 @@ show_line (CtWindow *window, int line)
     ADW_VIEW_STACK (gtk_widget_get_ancestor (GTK_WIDGET (view), ADW_TYPE_VIEW_STACK)), "source");
   gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (view), &iter, line - 1);
   mark = gtk_text_buffer_create_mark (gtk_text_view_get_buffer (view), NULL, &iter, TRUE);
-  settle (window);
+  ct_gui_test_settle (window);
   gtk_text_view_scroll_to_mark (view, mark, 0.0, TRUE, 0.0, 0.0);
-  settle (window);
+  ct_gui_test_settle (window);
   gtk_text_buffer_delete_mark (gtk_text_view_get_buffer (view), mark);
 }
 
@@ -493,13 +466,13 @@ test_inspector_tab (void)
   double scrolled;
 
   ct_window_select (window, (const char *[]) { "conv1", NULL });
-  settle (window);
+  ct_gui_test_settle (window);
   entry = ct_property_form_get_editor (form, "convolution_param.axis");
   g_assert_nonnull (entry);
   /* The field in view, low in the panel, as a user would have it. */
   gtk_widget_grab_focus (entry);
-  settle (window);
-  spin (300);
+  ct_gui_test_settle (window);
+  ct_gui_test_spin (300);
   scrolled = gtk_adjustment_get_value (adjustment);
   g_assert_cmpfloat (scrolled, >, 50);
   /* A late validation may have rebuilt the form (it keeps the focus on the
@@ -514,7 +487,7 @@ test_inspector_tab (void)
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
   next = focus_of (window);
   g_test_message ("Tab went to a %s", G_OBJECT_TYPE_NAME (next));
-  settle (window);
+  ct_gui_test_settle (window);
   {
     const Caffe__NetParameter *net = ct_document_get_net (ct_window_get_document (window));
     const Caffe__LayerParameter *conv1 = NULL;
@@ -550,7 +523,7 @@ test_inspector_tab (void)
     g_assert_true (gtk_widget_compute_point (focus, GTK_WIDGET (form), &GRAPHENE_POINT_INIT (0, 0),
                                              &before));
     g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_true (gtk_widget_compute_point (focus_of (window), GTK_WIDGET (form),
                                              &GRAPHENE_POINT_INIT (0, 0), &after));
     g_assert_cmpfloat (after.y, >=, before.y);
@@ -632,10 +605,10 @@ test_accessible_names (void)
 
   /* A layer in the inspector, so that its form's controls are there. */
   ct_window_select (window, (const char *[]) { "conv1", NULL });
-  settle (window);
+  ct_gui_test_settle (window);
   check_names (GTK_WIDGET (window), missing, &checked);
   g_action_group_activate_action (G_ACTION_GROUP (window), "find", NULL);
-  settle (window);
+  ct_gui_test_settle (window);
   check_names (GTK_WIDGET (window), missing, &checked);
   g_test_message ("checked %u controls", checked);
   g_assert_cmpuint (checked, >, 30);

@@ -31,33 +31,6 @@
 
 static CtApplication *app;
 
-static gboolean
-flag_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-settle (CtWindow *window)
-{
-  spin (20);
-  ct_document_wait_validated (ct_window_get_document (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  spin (20);
-}
-
 static char *
 data_path (const char *name)
 {
@@ -83,7 +56,7 @@ next_snapshot (CtWindow *window, guint64 *serial)
           return snapshot;
         }
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      spin (2);
+      ct_gui_test_spin (2);
     }
 }
 
@@ -200,7 +173,7 @@ shoot (CtWindow *window, const char *name, const char *select, guint64 *serial)
   ct_window_select (window, ids);
   ct_graph_view_set_zoom (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), 1.0);
   ct_graph_view_reveal (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), select, FALSE);
-  spin (5500);
+  ct_gui_test_spin (5500);
   *serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
   g_assert_true (ct_gui_test_save_png (widget, path));
   g_test_message ("saved %s", path);
@@ -258,7 +231,7 @@ test_step_lenet (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, net_file));
   ct_window_set_weights (window, weights_file);
-  settle (window);
+  ct_gui_test_settle (window);
   engine = engine_run (window, weights_path, &engine_loss);
   g_assert_null (ct_window_run_get_snapshot (window));
 
@@ -449,7 +422,7 @@ test_step_lenet (void)
     at[12] = '4';
   }
   ct_document_set_text (ct_window_get_document (window), text);
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (find_label (GTK_WIDGET (window), "The net changed"));
   g_assert_null (ct_graph_view_get_highlight (view));
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
@@ -501,14 +474,14 @@ test_step_lenet (void)
       snapshot = next_snapshot (window, &serial);
     while (ct_run_snapshot_get_error (snapshot) == NULL);
     g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'conv2'"));
-    spin (50);
+    ct_gui_test_spin (50);
     g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “conv2”"));
     g_assert_true (ct_graph_view_get_run_state (view, "conv2") & CT_GRAPH_NODE_STATE_RUN_FAILED);
 
     /* conv2 as trained again: the run builds, with the batch lowered */
     at_50 (text);
     ct_document_set_text (ct_window_get_document (window), text);
-    settle (window);
+    ct_gui_test_settle (window);
     activate (window, "run-forward");
     do
       snapshot = next_snapshot (window, &serial);
@@ -537,7 +510,7 @@ test_step_lenet (void)
    * step builds the testing net. */
   g_action_group_change_action_state (G_ACTION_GROUP (window), "phase",
                                       g_variant_new_string ("test"));
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (find_label (GTK_WIDGET (window), "Another phase is shown"));
   g_assert_null (ct_graph_view_get_highlight (view));
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "data"), ==, 0);
@@ -552,7 +525,7 @@ test_step_lenet (void)
 
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  ct_gui_test_spin (10);
 }
 
 /* The strip's colours: blue when the gradient vanishes, green in
@@ -618,12 +591,12 @@ test_errors (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   ct_document_load_text (ct_window_get_document (window), net, "bad");
-  settle (window);
+  ct_gui_test_settle (window);
   activate (window, "run-forward");
   snapshot = wait_error (window, &serial);
   g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
   g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'wide'"));
-  spin (50);
+  ct_gui_test_spin (50);
   g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “wide”"));
   g_assert_true (ct_graph_view_get_run_state (view, "wide") & CT_GRAPH_NODE_STATE_RUN_FAILED);
 
@@ -633,7 +606,7 @@ test_errors (void)
   ct_document_load_text (ct_window_get_document (window),
                          "name: \"fine\"\nlayer { name: \"data\" type: \"Input\" top: \"data\"\n"
                          "  input_param { shape { dim: 1 dim: 3 } } }\n", "fine");
-  settle (window);
+  ct_gui_test_settle (window);
   ct_window_set_weights (window, copy_file);
   g_unlink (copy);
   g_rmdir (scratch);
@@ -641,12 +614,12 @@ test_errors (void)
   activate (window, "run-forward");
   snapshot = wait_error (window, &serial);
   g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
-  spin (50);
+  ct_gui_test_spin (50);
   g_assert_true (find_label (GTK_WIDGET (window), "The run stopped"));
 
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  ct_gui_test_spin (10);
 }
 
 static void

@@ -25,38 +25,6 @@
 
 static CtApplication *app;
 
-static gboolean
-flag_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Run the main loop for MS milliseconds. */
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Run the main loop until the window's document is checked and idle work
- * (the inspector) is done. */
-static void
-settle (CtWindow *window)
-{
-  CtDocument *doc = ct_window_get_document (window);
-
-  spin (20);
-  ct_document_wait_validated (doc);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  spin (20);
-}
-
 static CtWindow *
 new_window (void)
 {
@@ -73,7 +41,7 @@ close_window (CtWindow *window)
   /* Unsaved changes are fine here: no question. */
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (10);
+  ct_gui_test_spin (10);
 }
 
 static int
@@ -154,7 +122,7 @@ test_edit_save_reopen (void)
   int fc;
 
   g_assert_true (ct_window_load_example (window, "lenet-fashion"));
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (ct_window_is_blank (window) == FALSE);
   g_assert_nonnull (model_of (window));
   /* Eleven layers, relu1 folded into ip1. */
@@ -163,7 +131,7 @@ test_edit_save_reopen (void)
 
   /* 1. Through the document: a Dropout after ip1, folded in place. */
   g_assert_cmpint (ct_document_add_layer (doc, "Dropout", "ip1", &error), >=, 0);
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpint (ct_graph_model_find_node (model_of (window), "drop1"), >=, 0);
 
   /* 2. Through the palette's drop path: the row's drag carries the type,
@@ -187,7 +155,7 @@ test_edit_save_reopen (void)
     g_value_unset (&value);
     g_object_unref (content);
   }
-  settle (window);
+  ct_gui_test_settle (window);
   fc = layer_named (doc, "fc1");
   g_assert_cmpint (fc, >=, 0);
   {
@@ -196,11 +164,11 @@ test_edit_save_reopen (void)
   }
   dropped = ct_window_drop_layer (window, "Pooling", -300, 200, -1);
   g_assert_cmpstr (dropped, ==, "pool3");
-  settle (window);
+  ct_gui_test_settle (window);
 
   /* 3. Connect pool2's output to fc1, as a drag between ports asks. */
   g_signal_emit_by_name (view, "connect-requested", "pool2", 0u, "fc1", -1);
-  settle (window);
+  ct_gui_test_settle (window);
   fc = layer_named (doc, "fc1");
   net = ct_document_get_net (doc);
   g_assert_cmpuint (net->layer[fc]->n_bottom, ==, 1);
@@ -212,13 +180,13 @@ test_edit_save_reopen (void)
     const char *ids[] = { "fc1", NULL };
     ct_window_select (window, ids);
   }
-  settle (window);
+  ct_gui_test_settle (window);
   editor = ct_property_form_get_editor (form, "inner_product_param.num_output");
   g_assert_nonnull (editor);
   g_assert_true (GTK_IS_EDITABLE (editor));
   gtk_editable_set_text (GTK_EDITABLE (editor), "64");
   g_signal_emit_by_name (editor, "activate");
-  settle (window);
+  ct_gui_test_settle (window);
   net = ct_document_get_net (doc);
   fc = layer_named (doc, "fc1");
   g_assert_cmpuint (net->layer[fc]->inner_product_param->num_output, ==, 64);
@@ -228,29 +196,29 @@ test_edit_save_reopen (void)
   g_signal_emit_by_name (editor, "activate");
   g_assert_true (gtk_widget_has_css_class (editor, "error"));
   g_assert_nonnull (gtk_widget_get_tooltip_text (editor));
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpuint (ct_document_get_net (doc)->layer[fc]->inner_product_param->num_output, ==,
                     64);
   editor = ct_property_form_get_editor (form, "inner_product_param.bias_term");
   g_assert_true (GTK_IS_SWITCH (editor));
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (editor)));
   gtk_switch_set_active (GTK_SWITCH (editor), FALSE);
-  settle (window);
+  ct_gui_test_settle (window);
   net = ct_document_get_net (doc);
   g_assert_true (net->layer[fc]->inner_product_param->has_bias_term);
   g_assert_false (net->layer[fc]->inner_product_param->bias_term);
 
   /* 5. Undo and redo through the window's actions. */
   activate (window, "undo");
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (ct_document_get_net (doc)->layer[fc]->inner_product_param->bias_term);
   activate (window, "undo");
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpuint (ct_document_get_net (doc)->layer[fc]->inner_product_param->num_output, ==,
                     10);
   activate (window, "redo");
   activate (window, "redo");
-  settle (window);
+  ct_gui_test_settle (window);
   net = ct_document_get_net (doc);
   g_assert_cmpuint (net->layer[fc]->inner_product_param->num_output, ==, 64);
   g_assert_false (net->layer[fc]->inner_product_param->bias_term);
@@ -284,7 +252,7 @@ test_edit_save_reopen (void)
     ct_window_source_flush (window);
     g_assert_nonnull (ct_document_get_parse_error (doc));
     activate (window, "undo");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_null (ct_document_get_parse_error (doc));
     g_assert_cmpstr (ct_document_get_text (doc), ==, typed);
     /* the source view follows */
@@ -292,10 +260,10 @@ test_edit_save_reopen (void)
     shown = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
     g_assert_cmpstr (shown, ==, typed);
     activate (window, "undo");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpstr (ct_document_get_text (doc), ==, before);
     activate (window, "redo");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpstr (ct_document_get_text (doc), ==, typed);
   }
 
@@ -305,7 +273,7 @@ test_edit_save_reopen (void)
   g_assert_false (ct_document_get_modified (doc));
   g_assert_true (ct_document_set_field (doc, "name", "LeNet edited", &error));
   activate (window, "save");
-  settle (window);
+  ct_gui_test_settle (window);
   g_assert_false (ct_document_get_modified (doc));
   g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
   g_assert_cmpstr (saved, ==, ct_document_get_text (doc));
@@ -320,7 +288,7 @@ test_edit_save_reopen (void)
     g_autofree char *canonical2 = NULL;
 
     g_assert_true (ct_window_load_file (again, file));
-    settle (again);
+    ct_gui_test_settle (again);
     g_assert_cmpstr (ct_document_get_text (doc2), ==, saved);
     g_assert_false (ct_document_get_modified (doc2));
     canonical1 = ct_document_copy_layers (doc, (guint[]) { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
@@ -343,11 +311,11 @@ test_edit_save_reopen (void)
     guint n_before = ct_document_get_net (doc)->n_layer;
 
     g_signal_emit_by_name (view, "delete-requested", ids);
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_before - 1);
     ct_window_select (window, (const char *[]) { "conv1", NULL });
     activate (window, "duplicate");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_before);
     g_assert_cmpint (layer_named (doc, "conv2"), >=, 0);
     g_assert_cmpint (layer_named (doc, "conv3"), >=, 0);
@@ -358,29 +326,29 @@ test_edit_save_reopen (void)
     int pool;
 
     ct_window_select (window, (const char *[]) { "pool1", NULL });
-    settle (window);
+    ct_gui_test_settle (window);
     editor = ct_property_form_get_editor (form, "pooling_param.pool");
     g_assert_true (GTK_IS_DROP_DOWN (editor));
     gtk_drop_down_set_selected (GTK_DROP_DOWN (editor), 1); /* AVE */
-    settle (window);
+    ct_gui_test_settle (window);
     pool = layer_named (doc, "pool1");
     g_assert_cmpint (ct_document_get_net (doc)->layer[pool]->pooling_param->pool, ==,
                      CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE);
     editor = ct_property_form_get_editor (form, "top[+]");
     g_assert_true (GTK_IS_BUTTON (editor));
     g_signal_emit_by_name (editor, "clicked");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpuint (ct_document_get_net (doc)->layer[pool]->n_top, ==, 2);
     editor = ct_property_form_get_editor (form, "top[1]");
     g_assert_true (GTK_IS_EDITABLE (editor));
     gtk_editable_set_text (GTK_EDITABLE (editor), "pool1_copy");
     g_signal_emit_by_name (editor, "activate");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpstr (ct_document_get_net (doc)->layer[pool]->top[1], ==, "pool1_copy");
     activate (window, "undo");
     activate (window, "undo");
     activate (window, "undo");
-    settle (window);
+    ct_gui_test_settle (window);
     g_assert_cmpuint (ct_document_get_net (doc)->layer[pool]->n_top, ==, 1);
     g_assert_cmpint (ct_document_get_net (doc)->layer[pool]->pooling_param->pool, ==,
                      CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX);
@@ -429,7 +397,7 @@ test_zoo (void)
               continue;
             }
           load_ms = (g_get_monotonic_time () - t0) / 1e3;
-          settle (window);
+          ct_gui_test_settle (window);
           if (load_ms > 300)
             g_test_message ("%s/%s: %.0f ms to open, %.0f ms until checked", name, file_name,
                             load_ms, (g_get_monotonic_time () - t0) / 1e3);
@@ -451,8 +419,8 @@ shoot (CtWindow *window, const char *dir, const char *name)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
 
-  settle (window);
-  spin (600);
+  ct_gui_test_settle (window);
+  ct_gui_test_spin (600);
   g_assert_true (ct_gui_test_save_png (GTK_WIDGET (window), path));
   g_test_message ("saved %s", path);
 }
@@ -473,7 +441,7 @@ take_screenshots (const char *dir, const char *suffix)
     }
   else
     g_assert_true (ct_window_load_example (window, "lenet-fashion"));
-  settle (window);
+  ct_gui_test_settle (window);
   ct_window_select (window, (const char *[]) { "conv2", NULL });
   {
     g_autofree char *name = g_strdup_printf ("lenet%s.png", suffix);
@@ -490,7 +458,7 @@ take_screenshots (const char *dir, const char *suffix)
     g_autofree char *name = g_strdup_printf ("googlenet%s.png", suffix);
 
     g_assert_true (ct_window_load_file (window, file));
-    settle (window);
+    ct_gui_test_settle (window);
     ct_window_select (window, (const char *[]) { "inception_4a/3x3", NULL });
     ct_graph_view_set_zoom (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), 0.7);
     ct_graph_view_reveal (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), "inception_4a/3x3",
@@ -505,13 +473,13 @@ take_screenshots (const char *dir, const char *suffix)
     g_autofree char *name = g_strdup_printf ("source-error%s.png", suffix);
 
     g_assert_true (ct_window_load_example (window, "cifar10-quick"));
-    settle (window);
+    ct_gui_test_settle (window);
     g_action_group_activate_action (G_ACTION_GROUP (window), "toggle-source", NULL);
     gtk_text_buffer_get_iter_at_line (buffer, &iter, 52);
     gtk_text_buffer_insert (buffer, &iter, "    kernal_size: 5\n", -1);
     gtk_text_buffer_get_iter_at_line (buffer, &iter, 48);
     gtk_text_buffer_place_cursor (buffer, &iter);
-    spin (450);
+    ct_gui_test_spin (450);
     shoot (window, dir, name);
   }
   close_window (window);

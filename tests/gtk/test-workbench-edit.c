@@ -65,8 +65,8 @@ test_clipboard (void)
   /* Paste what an editor put there: a layer is added and selected. */
   gdk_clipboard_set_text (clipboard, from_editor);
   ct_test_activate (window, "paste");
-  ct_test_spin (50);
-  ct_test_settle (window);
+  ct_gui_test_spin (50);
+  ct_gui_test_settle (window);
   g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_layers + 1);
   g_assert_cmpint (ct_test_layer_named (window, "drop_extra"), >=, 0);
   {
@@ -83,8 +83,8 @@ test_clipboard (void)
   /* Pasting the copied conv1 again gives it a new name. */
   gdk_clipboard_set_text (clipboard, copied);
   ct_test_activate (window, "paste");
-  ct_test_spin (50);
-  ct_test_settle (window);
+  ct_gui_test_spin (50);
+  ct_gui_test_settle (window);
   g_assert_cmpuint (ct_document_get_net (doc)->n_layer, ==, n_layers + 2);
   g_assert_cmpint (ct_test_layer_named (window, "conv1"), >=, 0);
   g_assert_cmpint (ct_test_layer_named (window, "conv3"), >=, 0);
@@ -92,17 +92,17 @@ test_clipboard (void)
   /* Cut: on the clipboard, gone from the net; undo brings it back. */
   ct_window_select (window, (const char *[]) { "drop_extra", NULL });
   ct_test_activate (window, "cut");
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   cut = clipboard_text (window);
   g_assert_nonnull (strstr (cut, "name: \"drop_extra\""));
   g_assert_cmpint (ct_test_layer_named (window, "drop_extra"), <, 0);
   ct_test_activate (window, "undo");
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpint (ct_test_layer_named (window, "drop_extra"), >=, 0);
 
   /* Rename (F2): the inspector's name entry takes the focus. */
   ct_window_select (window, (const char *[]) { "pool1", NULL });
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   ct_test_activate (window, "rename");
   {
     GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
@@ -167,7 +167,7 @@ test_drop_on_edge (void)
   g_assert_cmpint (edge, >=, 0);
   GArray *b0 = places (window);
   g_signal_emit_by_name (ct_test_view_of (window), "layer-dropped", "Pooling", 0.0, 0.0, edge);
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   {
     /* Nothing moves sideways: the layers below go down one rank, and the
      * label's long edges bend round them rather than push them aside. */
@@ -228,7 +228,7 @@ test_drop_on_edge (void)
     double nx, ny;
 
     g_signal_emit_by_name (ct_test_view_of (window), "layer-dropped", "Sigmoid", x, y, -1);
-    ct_test_settle (window);
+    ct_gui_test_settle (window);
     net = ct_document_get_net (ct_window_get_document (window));
     {
       g_auto (GStrv) selected = ct_window_dup_selected (window);
@@ -264,7 +264,7 @@ test_layout_cut_and_undo (void)
   g_assert_cmpint (edge, >=, 0);
   /* As dragging the edge's end away from ip1 asks. */
   g_signal_emit_by_name (ct_test_view_of (window), "disconnect-requested", (guint) edge);
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpuint (ct_document_get_net (ct_window_get_document (window))
                       ->layer[ct_test_layer_named (window, "ip1")]->n_bottom, ==, 0);
   cut = places (window);
@@ -284,7 +284,7 @@ test_layout_cut_and_undo (void)
           g_assert_cmpfloat (fabs (y1 - y0), <, 16);
         }
   ct_test_activate (window, "undo");
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   undone = places (window);
   g_assert_cmpuint (undone->len, ==, before->len);
   for (guint i = 0; i < before->len; i++)
@@ -310,14 +310,14 @@ test_fit_clear_of_controls (void)
 {
   CtWindow *window = ct_test_lenet_window ();
   GtkWidget *view = ct_window_get_graph_view (window);
-  GtkWidget *phase = ct_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN, NULL);
+  GtkWidget *phase = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN, NULL);
   graphene_rect_t controls;
   double lowest = 0, zoom;
   guint nodes = 0;
 
   ct_test_activate (window, "zoom-fit");
-  ct_test_settle (window);
-  ct_test_spin (100);
+  ct_gui_test_settle (window);
+  ct_gui_test_spin (100);
   zoom = ct_graph_view_get_zoom (CT_GRAPH_VIEW (view));
   g_assert_nonnull (phase);
   g_assert_true (gtk_widget_compute_bounds (phase, view, &controls));
@@ -347,12 +347,12 @@ test_multi_selection (void)
   CtWindow *window = ct_test_lenet_window ();
 
   ct_window_select (window, (const char *[]) { "conv1", "conv2", "ip2", NULL });
-  ct_test_settle (window);
-  g_assert_nonnull (ct_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "3 Layers Selected"));
-  g_assert_nonnull (ct_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "conv1, conv2, ip2"));
+  ct_gui_test_settle (window);
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "3 Layers Selected"));
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "conv1, conv2, ip2"));
   ct_window_select (window, (const char *[]) { "conv1", NULL });
-  ct_test_settle (window);
-  g_assert_null (ct_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "3 Layers Selected"));
+  ct_gui_test_settle (window);
+  g_assert_null (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "3 Layers Selected"));
   ct_test_close_window (window);
 }
 

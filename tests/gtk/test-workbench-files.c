@@ -39,9 +39,9 @@ test_recent_menu (void)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handlers_disconnect_by_data (manager, &changed);
   g_assert_true (changed);
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
 
-  split = ct_test_find_widget (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON, NULL);
+  split = ct_gui_test_find_widget (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON, NULL);
   g_assert_nonnull (split);
   menu = adw_split_button_get_menu_model (ADW_SPLIT_BUTTON (split));
   g_assert_nonnull (menu);
@@ -115,16 +115,16 @@ test_fork_fields_kept (void)
   g_assert_true (g_file_set_contents (path, original, -1, NULL));
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, file));
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_null (ct_document_get_parse_error (ct_window_get_document (window)));
   g_assert_cmpuint (ct_graph_model_n_nodes (ct_graph_view_get_model (ct_test_view_of (window))),
                     >, 60);
   /* an edit, so that the text is printed again, then win.save */
   ct_window_select (window, (const char *[]) { "conv1_1", NULL });
   ct_test_activate (window, "duplicate");
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   ct_test_activate (window, "save");
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_false (ct_document_get_modified (ct_window_get_document (window)));
   g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
   before = blocks_of (original, fork_fields);
@@ -141,7 +141,7 @@ test_fork_fields_kept (void)
   window = ct_window_new (ct_test_app);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, file));
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_cmpstr (ct_document_get_text (ct_window_get_document (window)), ==, saved);
   ct_test_close_window (window);
   ct_test_remove_tree (dir);
@@ -170,7 +170,7 @@ test_open_paths (void)
                                       -1, NULL));
   g_assert_true (g_file_set_contents (weights_path, "", 0, NULL));
   gtk_window_present (GTK_WINDOW (window));
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (ct_window_is_blank (window));
   controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
@@ -192,7 +192,7 @@ test_open_paths (void)
     g_value_unset (&value);
     g_slist_free (files);
   }
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   g_assert_true (accepted);
   g_assert_nonnull (ct_window_get_file (window));
   g_assert_true (g_file_equal (ct_window_get_file (window), net));
@@ -204,7 +204,7 @@ test_open_paths (void)
     CtWindow *opened = NULL;
 
     g_application_open (G_APPLICATION (ct_test_app), files, 2, "");
-    ct_test_settle (CT_WINDOW (gtk_application_get_active_window (
+    ct_gui_test_settle (CT_WINDOW (gtk_application_get_active_window (
       GTK_APPLICATION (ct_test_app))));
     for (GList *l = gtk_application_get_windows (GTK_APPLICATION (ct_test_app)); l != NULL;
          l = l->next)

@@ -100,7 +100,7 @@ test_shortcuts_listed (void)
     g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
     /* shown, without a warning from GTK (warnings are fatal in tests) */
     ct_test_activate (window, "show-help-overlay");
-    ct_test_spin (300);
+    ct_gui_test_spin (300);
     g_assert_true (gtk_widget_get_visible (overlay));
     gtk_widget_set_visible (overlay, FALSE);
     ct_test_close_window (window);
@@ -198,7 +198,7 @@ test_shift_f10 (void)
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_F10, 0u, 0, &handled);
   g_assert_false (handled);
   g_signal_handlers_disconnect_by_data (view, &asked);
-  ct_test_spin (50);
+  ct_gui_test_spin (50);
   ct_test_close_window (window);
 }
 
@@ -208,8 +208,8 @@ static void
 test_find (void)
 {
   CtWindow *window = ct_test_lenet_window ();
-  GtkWidget *bar = ct_test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_BAR, NULL);
-  GtkWidget *entry = bar != NULL ? ct_test_find_widget (bar, GTK_TYPE_SEARCH_ENTRY, NULL) : NULL;
+  GtkWidget *bar = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_BAR, NULL);
+  GtkWidget *entry = bar != NULL ? ct_gui_test_find_widget (bar, GTK_TYPE_SEARCH_ENTRY, NULL) : NULL;
   g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (ct_test_app),
                                                                 "win.find");
 
@@ -218,7 +218,7 @@ test_find (void)
   ct_test_activate (window, "find");
   g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (bar)));
   gtk_editable_set_text (GTK_EDITABLE (entry), "POOL");
-  ct_test_spin (400);  /* the entry reports a change after a short pause */
+  ct_gui_test_spin (400);  /* the entry reports a change after a short pause */
   {
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     g_assert_cmpstr (selected[0], ==, "pool1");
@@ -230,7 +230,7 @@ test_find (void)
   }
   /* a layer folded into another is found and selected itself */
   gtk_editable_set_text (GTK_EDITABLE (entry), "relu1");
-  ct_test_spin (400);
+  ct_gui_test_spin (400);
   {
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     g_assert_cmpstr (selected[0], ==, "relu1");
@@ -259,7 +259,7 @@ test_phase (void)
 
       g_action_group_change_action_state (G_ACTION_GROUP (window), "phase",
                                           g_variant_new_string (views[i].phase));
-      ct_test_settle (window);
+      ct_gui_test_settle (window);
       model = ct_graph_view_get_model (ct_test_view_of (window));
       g_test_message ("%s: %u nodes", views[i].phase, ct_graph_model_n_nodes (model));
       g_assert_cmpuint (ct_graph_model_n_nodes (model), ==, views[i].nodes);
@@ -281,7 +281,7 @@ test_close_asks (void)
   g_assert_true (ct_document_set_field (ct_window_get_document (window), "name", "Changed",
                                         &error));
   gtk_window_close (GTK_WINDOW (window));
-  ct_test_spin (50);
+  ct_gui_test_spin (50);
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
       g_autoptr (GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
@@ -297,7 +297,7 @@ test_close_asks (void)
   g_assert_true (adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (question), "discard"));
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (question), "cancel");
   gtk_window_destroy (question);
-  ct_test_spin (20);
+  ct_gui_test_spin (20);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
   ct_test_close_window (window);
 }

@@ -5,33 +5,6 @@
 
 CtApplication *ct_test_app;
 
-static gboolean
-flag_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-void
-ct_test_spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, flag_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-void
-ct_test_settle (CtWindow *window)
-{
-  ct_test_spin (20);
-  ct_document_wait_validated (ct_window_get_document (window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  ct_test_spin (20);
-}
-
 CtWindow *
 ct_test_lenet_window (void)
 {
@@ -40,7 +13,7 @@ ct_test_lenet_window (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_example (window, "lenet-fashion"));
-  ct_test_settle (window);
+  ct_gui_test_settle (window);
   return window;
 }
 
@@ -49,7 +22,7 @@ ct_test_close_window (CtWindow *window)
 {
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  ct_test_spin (10);
+  ct_gui_test_spin (10);
 }
 
 CtGraphView *
@@ -74,27 +47,6 @@ ct_test_activate (CtWindow *window, const char *action)
 {
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
   g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
-}
-
-/* The first widget under WIDGET of TYPE whose label is TEXT (TEXT NULL:
- * any), depth first. */
-GtkWidget *
-ct_test_find_widget (GtkWidget *widget, GType type, const char *text)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type)
-          && (text == NULL || (GTK_IS_LABEL (child)
-                               && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)))
-        return child;
-      found = ct_test_find_widget (child, type, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* Accelerators in one spelling, for comparing. */

@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "gui-test.h"
+
 #include "application.h"
 #include "graph-view.h"
 #include "window.h"
@@ -12,9 +14,7 @@
 extern CtApplication *ct_test_app;
 
 /* Run the main loop for MS milliseconds. */
-void ct_test_spin (guint ms);
 /* Run it until the window's document is checked and idle work is done. */
-void ct_test_settle (CtWindow *window);
 /* A 1280 x 800 window showing the LeNet example, settled. */
 CtWindow *ct_test_lenet_window (void);
 /* Destroy WINDOW without asking about unsaved changes. */
@@ -26,7 +26,6 @@ int ct_test_layer_named (CtWindow *window, const char *name);
 void ct_test_activate (CtWindow *window, const char *action);
 /* The first widget under WIDGET of TYPE whose label is TEXT (TEXT NULL:
  * any), depth first. */
-GtkWidget *ct_test_find_widget (GtkWidget *widget, GType type, const char *text);
 /* ACCEL in one spelling, for comparing (NULL if it does not parse). */
 char *ct_test_normalise_accel (const char *accel);
 /* Remove the folder PATH with everything in it. */

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "binary-io.h"
 #include "geometry.h"
+#include "heatmap-private.h"
 
 static gsize
 count_of (const gint64 *dims, guint ndims)
@@ -88,19 +90,17 @@ ct_blob_csv_text (const float *values, const gint64 *dims, guint ndims)
   return g_string_free (s, FALSE);
 }
 
-static gboolean
-save_atomic (const char *path, const char *data, gsize length, GError **error)
+/* Through the project's atomic writer (a temporary file renamed over the
+ * old one; symlinks followed, permissions kept), in the heatmap's domain. */
+gboolean
+ct_heatmap_save_bytes (const char *path, const void *data, gsize length, GError **error)
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_file_set_contents_full (path, data, (gssize) length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, &local_error))
-    {
-      g_set_error (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_WRITE,
-                   _("%s: could not save: %s"), path, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  if (ct_file_write_atomic (path, data, length, &local_error))
+    return TRUE;
+  g_set_error_literal (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_WRITE, local_error->message);
+  return FALSE;
 }
 
 gboolean
@@ -114,7 +114,7 @@ ct_blob_save_npy (const char *path,
   gsize size = 0;
   const char *data = g_bytes_get_data (bytes, &size);
 
-  return save_atomic (path, data, size, error);
+  return ct_heatmap_save_bytes (path, data, size, error);
 }
 
 gboolean
@@ -126,5 +126,5 @@ ct_blob_save_csv (const char *path,
 {
   g_autofree char *text = ct_blob_csv_text (values, dims, ndims);
 
-  return save_atomic (path, text, strlen (text), error);
+  return ct_heatmap_save_bytes (path, text, strlen (text), error);
 }

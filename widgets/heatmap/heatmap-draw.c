@@ -260,7 +260,6 @@ gboolean
 ct_heatmap_save_png (CtHeatmap *h, const char *path, int width, int height, GError **error)
 {
   g_autoptr(GByteArray) png = g_byte_array_new ();
-  g_autoptr(GError) local_error = NULL;
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
@@ -280,12 +279,5 @@ ct_heatmap_save_png (CtHeatmap *h, const char *path, int width, int height, GErr
                    cairo_status_to_string (status));
       return FALSE;
     }
-  if (!g_file_set_contents_full (path, (const char *) png->data, png->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, &local_error))
-    {
-      g_set_error (error, CT_HEATMAP_ERROR, CT_HEATMAP_ERROR_WRITE,
-                   _("%s: could not save: %s"), path, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return ct_heatmap_save_bytes (path, png->data, png->len, error);
 }

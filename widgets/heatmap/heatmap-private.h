@@ -36,3 +36,8 @@ struct _CtHeatmap {
 
 /* Build the pixels if they were dropped. */
 void ct_heatmap_ensure_pixels (CtHeatmap *heatmap);
+
+/* Write DATA to PATH atomically (blob-export.c); errors in CT_HEATMAP_ERROR,
+ * naming PATH. */
+gboolean ct_heatmap_save_bytes (const char *path, const void *data, gsize length,
+                                GError **error);

@@ -12,6 +12,7 @@
  *
  * Both saves are atomic (a temporary file renamed over the target) and
  * their errors name the file. */
+#include "binary-io.h"
 #include "plot-private.h"
 
 #include <glib/gi18n-lib.h>
@@ -100,16 +101,16 @@ ct_plot_csv_text (CtPlot *plot)
   return g_string_free (s, FALSE);
 }
 
+/* Through the project's atomic writer (a temporary file renamed over the
+ * old one; symlinks followed, permissions kept), in the plot's domain. */
 static gboolean
 save_bytes (const char *path, const void *data, gsize length, GError **error)
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (g_file_set_contents_full (path, data, (gssize) length, G_FILE_SET_CONTENTS_CONSISTENT,
-                                0666, &local_error))
+  if (ct_file_write_atomic (path, data, length, &local_error))
     return TRUE;
-  g_set_error (error, CT_PLOT_ERROR, CT_PLOT_ERROR_WRITE, _("%s: could not save: %s"), path,
-               local_error->message);
+  g_set_error_literal (error, CT_PLOT_ERROR, CT_PLOT_ERROR_WRITE, local_error->message);
   return FALSE;
 }
 
