@@ -32,6 +32,26 @@ draw_tiles (CtHeatmap *h, cairo_t *cr, const CtHeatmapLayout *l)
   if (h->pixels == NULL || cairo_surface_status (h->pixels) != CAIRO_STATUS_SUCCESS)
     return;
   surface_rows = cairo_image_surface_get_height (h->pixels);
+  /* A grey frame in the gap around each tile: the diverging map is white
+   * at zero, so small tiles (5×5 filters) would run together without it. */
+  if (l->tiles > 1 && l->gap >= 2.0)
+    {
+      cairo_save (cr);
+      cairo_set_source_rgb (cr, 0.62, 0.62, 0.62);
+      cairo_set_line_width (cr, 1.0);
+      for (int t = 0; t < l->tiles; t++)
+        {
+          double x, y, w, hh;
+
+          if ((gint64) (h->kind == CT_HEATMAP_MATRIX ? 0 : l->first + t) * rows_per_tile
+              >= surface_rows)
+            break;
+          ct_heatmap_layout_tile_rect (l, t, &x, &y, &w, &hh);
+          cairo_rectangle (cr, x - 0.5, y - 0.5, w + 1.0, hh + 1.0);
+        }
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
   for (int t = 0; t < l->tiles; t++)
     {
       int src = h->kind == CT_HEATMAP_MATRIX ? 0 : l->first + t;
