@@ -316,12 +316,12 @@ ct_graph_render_edge_selected (cairo_t *cr, const CtGraphScene *scene,
   cairo_save (cr);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  /* a soft halo wider than any run look, then the edge itself in the
-   * accent colour: the selection reads over dashed, bold and health
-   * strips alike */
+  /* a soft halo wider than any run look (a health strip shows through
+   * it), then the edge itself in the accent colour: the selection reads
+   * over dashed, bold and health strips alike, at any zoom */
   ct_graph_path_edge (cr, lr, p, n, CT_GRAPH_EDGE_END_TRIM);
-  set_color (cr, &palette->accent, 0.3);
-  cairo_set_line_width (cr, 9);
+  set_color (cr, &palette->accent, 0.4);
+  cairo_set_line_width (cr, 13);
   cairo_stroke_preserve (cr);
   set_color (cr, &palette->accent, 1);
   cairo_set_line_width (cr, 3);
