@@ -62,6 +62,7 @@ struct _CtBlobPanel {
   GtkWidget *edge_button;   /* selects the item's edge on the graph */
   GtkStringList *item_names;
   GtkWidget *version_dropdown;
+  GtkWidget *history_label; /* why versions are missing, if they are */
   GtkStringList *version_names;
   GtkWidget *data_button, *diff_button;
   GtkWidget *shape_label;

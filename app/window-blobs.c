@@ -234,6 +234,34 @@ same_versions (CtBlobPanel *panel, const CtRunBlob *blob)
   return TRUE;
 }
 
+/* Why versions of BLOB are missing, when some are: the history budget
+ * was spent, or the blob was not watched (shown) while the layers writing
+ * it in place ran, so that only its present version was copied. */
+static void
+update_history_note (CtBlobPanel *panel, const CtRunBlob *blob)
+{
+  guint writers = 0;
+  const char *note = NULL;
+
+  if (blob != NULL && blob->versions != NULL && blob->versions->len > 0)
+    for (guint i = 0; i < ct_run_snapshot_n_layers (panel->snapshot); i++)
+      {
+        const CtRunLayer *layer = ct_run_snapshot_get_layer (panel->snapshot, i);
+
+        for (guint t = 0; layer->state != CT_RUN_LAYER_PENDING && t < layer->n_tops; t++)
+          writers += ct_run_snapshot_get_blob (panel->snapshot, layer->tops[t]) == blob;
+      }
+  if (blob != NULL && blob->history_cut)
+    note = _("Some earlier versions of this blob were not kept: the run’s history budget is "
+             "spent.");
+  else if (blob != NULL && blob->versions != NULL && blob->versions->len > 0
+           && blob->versions->len < writers)
+    note = _("Earlier versions of this blob were not kept: it was not shown while they were "
+             "computed. Reset the run (Shift+F5) and step again to see them.");
+  gtk_label_set_text (GTK_LABEL (panel->history_label), note != NULL ? note : "");
+  gtk_widget_set_visible (panel->history_label, note != NULL);
+}
+
 static void
 show_item (CtBlobPanel *panel)
 {
@@ -274,6 +302,7 @@ show_item (CtBlobPanel *panel)
   if (version != NULL)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->version_dropdown),
                                 MIN (panel->version, blob->versions->len - 1));
+  update_history_note (panel, blob);
   gtk_widget_set_sensitive (panel->diff_button, has_diff);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->diff ? panel->diff_button
                                                                : panel->data_button), TRUE);
@@ -649,6 +678,13 @@ ct_window_blobs_init (CtWindow *self)
   gtk_box_append (GTK_BOX (row), toggles);
   gtk_box_append (GTK_BOX (row), panel->version_dropdown);
   gtk_box_append (GTK_BOX (panel->box), row);
+  panel->history_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->history_label, "blob-history");
+  gtk_label_set_wrap (GTK_LABEL (panel->history_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (panel->history_label), 0);
+  gtk_widget_add_css_class (panel->history_label, "dim-label");
+  gtk_widget_set_visible (panel->history_label, FALSE);
+  gtk_box_append (GTK_BOX (panel->box), panel->history_label);
 
   panel->shape_label = gtk_label_new (NULL);
   gtk_widget_set_name (panel->shape_label, "blob-shape");

@@ -14,7 +14,10 @@
  *   and diff statistics;
  * - from the keyboard, "Select Edge" in the panel turns pool1's input
  *   into the selection of the edge from conv1 to pool1; selecting a layer
- *   unselects the edge.
+ *   unselects the edge;
+ * - ip1 (relu1 folded in) selected after its pass shows one version and
+ *   says why; watched from a pass's start it shows "after ip1" (its own)
+ *   and "after relu1" (relu1's, the engine's).
  *
  * With CT_SCREENSHOT_DIR set, the window with that edge selected is saved
  * there as edge-selected.png. */
@@ -235,6 +238,14 @@ ip1_history (CtRunSnapshot *snapshot)
 }
 
 static gboolean
+ip1_copied (CtRunSnapshot *snapshot)
+{
+  const CtRunBlob *blob = ct_run_snapshot_find_blob (snapshot, "ip1");
+
+  return blob->versions != NULL && blob->versions->len > 0;
+}
+
+static gboolean
 conv1_copied (CtRunSnapshot *snapshot)
 {
   const CtRunBlob *blob = ct_run_snapshot_find_blob (snapshot, "conv1");
@@ -425,6 +436,36 @@ test_edges (void)
   select_layer (window, "conv1");
   g_assert_cmpint (ct_graph_view_get_selected_edge (view), ==, -1);
   g_assert_null (ct_selection_get_blob (window->selection));
+
+  /* ip1, relu1 folded in, selected only after they ran: the present
+   * version alone was copied, and the panel says why... */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-reset", NULL);
+  wait_window (window, 0, NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-pass", NULL);
+  wait_window (window, (int) n_layers, NULL);
+  select_layer (window, "ip1");
+  wait_window (window, (int) n_layers, ip1_copied);
+  assert_label (window, "blob-shape", "ip1: 4 × 500");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (versions)));
+  g_assert_true (gtk_widget_get_visible (panel_part (window, "blob-history")));
+  /* ...and a new pass, watched from its start, has both, ip1's own first */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-reset", NULL);
+  wait_window (window, 0, NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-pass", NULL);
+  wait_window (window, (int) n_layers, ip1_history);
+  g_assert_false (gtk_widget_get_visible (panel_part (window, "blob-history")));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (versions)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (versions)), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (versions)),
+                                               0), ==, "after ip1");
+  g_assert_cmpuint (gtk_drop_down_get_selected (versions), ==, 0);
+  gtk_drop_down_set_selected (versions, 1);
+  ct_gui_test_spin (20);
+  blob = ct_net_blob_by_name (engine, "ip1");
+  assert_engine_stats (window, ct_blob_cpu_data (blob, NULL), ct_blob_count (blob));
+  /* relu1 selected shows its own version */
+  select_layer (window, "relu1");
+  g_assert_cmpuint (gtk_drop_down_get_selected (versions), ==, 1);
 
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));
