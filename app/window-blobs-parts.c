@@ -361,7 +361,9 @@ ct_blob_panel_build_controls (CtBlobPanel *panel)
   gtk_box_append (GTK_BOX (row), sample_label);
   gtk_box_append (GTK_BOX (row), panel->sample_spin);
   /* (N, K) blobs: a matrix of every sample, or one sample's bars */
-  panel->kind_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  /* a named group, so that a screen reader reads "Show as" before them */
+  panel->kind_box = g_object_new (GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL,
+                                  "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL);
   gtk_widget_add_css_class (panel->kind_box, "linked");
   gtk_widget_set_halign (panel->kind_box, GTK_ALIGN_END);
   gtk_widget_set_hexpand (panel->kind_box, TRUE);

@@ -350,6 +350,20 @@ test_edges (void)
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (panel_part (window,
                                                                               "blob-matrix"))));
   g_assert_cmpint (ct_heatmap_view_get_kind (heatmap), ==, CT_HEATMAP_MATRIX);
+  /* the toggle has names a screen reader reads */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (panel_part (window, "blob-matrix")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Show as a matrix heatmap");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (panel_part (window, "blob-bars")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Show as a bar chart");
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (gtk_widget_get_parent (
+                                     panel_part (window, "blob-bars"))),
+                                   GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (gtk_widget_get_parent (
+                                         panel_part (window, "blob-bars"))),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Show as");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (panel_part (window, "blob-select-edge")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Select this blob’s edge on the graph");
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel_part (window, "blob-bars")), TRUE);
   ct_gui_test_spin (20);
   g_assert_cmpint (ct_heatmap_view_get_kind (heatmap), ==, CT_HEATMAP_BARS);
@@ -478,6 +492,8 @@ main (int argc, char *argv[])
   char *scratch;
   int status;
 
+  /* the test AT context lets the test read the controls' accessible names */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   if (ct_gui_test_init (&argc, &argv, "/window-edges", &scratch, &app))
     g_test_add_func ("/window-edges/click-and-select", test_edges);
   status = g_test_run ();
