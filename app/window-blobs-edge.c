@@ -98,7 +98,10 @@ ct_blob_panel_select_edge (CtBlobPanel *panel)
       layer = (int) i;
   node = graph_node (self, layer);
   if (node < 0)
-    return;
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
   model = self->graph->model;
   /* The document's name of the blob: the engine's bottoms may be split
    * copies; the order of bottoms and tops is the document's. */

@@ -562,6 +562,9 @@ width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtBlobPanel *panel)
 static void
 selection_changed (CtSelection *selection, guint flags, CtBlobPanel *panel)
 {
+  /* another edge of the same blob may carry another version */
+  if (ct_selection_get_blob (selection) != NULL)
+    panel->user_version = FALSE;
   rebuild (panel);
 }
 
