@@ -365,8 +365,7 @@ ct_blob_panel_build_controls (CtBlobPanel *panel)
   panel->kind_box = g_object_new (GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL,
                                   "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL);
   gtk_widget_add_css_class (panel->kind_box, "linked");
-  gtk_widget_set_halign (panel->kind_box, GTK_ALIGN_END);
-  gtk_widget_set_hexpand (panel->kind_box, TRUE);
+  gtk_widget_set_halign (panel->kind_box, GTK_ALIGN_START);
   gtk_accessible_update_property (GTK_ACCESSIBLE (panel->kind_box), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Show as"), -1);
   panel->matrix_button = gtk_toggle_button_new_with_label (_("Matrix"));
@@ -387,11 +386,12 @@ ct_blob_panel_build_controls (CtBlobPanel *panel)
   gtk_box_append (GTK_BOX (panel->kind_box), panel->matrix_button);
   gtk_box_append (GTK_BOX (panel->kind_box), panel->bars_button);
   gtk_widget_set_visible (panel->kind_box, FALSE);
-  gtk_box_append (GTK_BOX (row), panel->kind_box);
   gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
   gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
   gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
   gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
+  /* its own row: beside the sample picker it would widen the inspector */
+  gtk_box_append (GTK_BOX (rows), panel->kind_box);
   gtk_box_append (GTK_BOX (rows), row);
   gtk_box_append (GTK_BOX (rows), maps_row);
   return rows;
