@@ -214,6 +214,21 @@ scale_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
                                   gtk_drop_down_get_selected (dropdown));
 }
 
+/* Bars of one sample, or the matrix of every sample: the panel keeps the
+ * choice for the (N, K) blobs that follow. */
+static void
+kind_toggled (GtkToggleButton *button, CtBlobPanel *panel)
+{
+  CtHeatmapKind kind;
+
+  if (panel->updating || !gtk_toggle_button_get_active (button))
+    return;
+  panel->bars = GTK_WIDGET (button) == panel->bars_button;
+  kind = panel->bars ? CT_HEATMAP_BARS : CT_HEATMAP_MATRIX;
+  ct_heatmap_view_set_kind (CT_HEATMAP_VIEW (panel->heatmap), kind);
+  ct_heatmap_view_set_kind (CT_HEATMAP_VIEW (panel->diff_heatmap), kind);
+}
+
 void
 ct_blob_panel_pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel)
 {
@@ -334,6 +349,7 @@ ct_blob_panel_build_controls (CtBlobPanel *panel)
   for (int i = 0; i < CT_SCALE_FIXED; i++)
     gtk_string_list_append (scales, ct_scale_mode_get_label (i));
   panel->sample_spin = gtk_spin_button_new_with_range (0, 0, 1);
+  gtk_widget_set_name (panel->sample_spin, "blob-sample");
   gtk_label_set_mnemonic_widget (GTK_LABEL (sample_label), panel->sample_spin);
   g_object_bind_property (panel->heatmap, "sample", panel->sample_spin, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
@@ -344,10 +360,38 @@ ct_blob_panel_build_controls (CtBlobPanel *panel)
   g_signal_connect (panel->scale_dropdown, "notify::selected", G_CALLBACK (scale_selected), panel);
   gtk_box_append (GTK_BOX (row), sample_label);
   gtk_box_append (GTK_BOX (row), panel->sample_spin);
+  /* (N, K) blobs: a matrix of every sample, or one sample's bars */
+  /* a named group, so that a screen reader reads "Show as" before them */
+  panel->kind_box = g_object_new (GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL,
+                                  "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL);
+  gtk_widget_add_css_class (panel->kind_box, "linked");
+  gtk_widget_set_halign (panel->kind_box, GTK_ALIGN_START);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->kind_box), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show as"), -1);
+  panel->matrix_button = gtk_toggle_button_new_with_label (_("Matrix"));
+  panel->bars_button = gtk_toggle_button_new_with_label (_("Bars"));
+  gtk_widget_set_name (panel->matrix_button, "blob-matrix");
+  gtk_widget_set_name (panel->bars_button, "blob-bars");
+  gtk_widget_set_tooltip_text (panel->matrix_button, _("Every sample as a row of a heatmap"));
+  gtk_widget_set_tooltip_text (panel->bars_button, _("The sample chosen as a bar chart"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->matrix_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show as a matrix heatmap"), -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->bars_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show as a bar chart"), -1);
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (panel->bars_button),
+                               GTK_TOGGLE_BUTTON (panel->matrix_button));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->matrix_button), TRUE);
+  g_signal_connect (panel->matrix_button, "toggled", G_CALLBACK (kind_toggled), panel);
+  g_signal_connect (panel->bars_button, "toggled", G_CALLBACK (kind_toggled), panel);
+  gtk_box_append (GTK_BOX (panel->kind_box), panel->matrix_button);
+  gtk_box_append (GTK_BOX (panel->kind_box), panel->bars_button);
+  gtk_widget_set_visible (panel->kind_box, FALSE);
   gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
   gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
   gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
   gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
+  /* its own row: beside the sample picker it would widen the inspector */
+  gtk_box_append (GTK_BOX (rows), panel->kind_box);
   gtk_box_append (GTK_BOX (rows), row);
   gtk_box_append (GTK_BOX (rows), maps_row);
   return rows;

@@ -1,7 +1,8 @@
-/* window-blobs-private.h: what the blob panel's two files share:
+/* window-blobs-private.h: what the blob panel's files share:
  * window-blobs.c (the snapshot's items for the selection, versions, data
- * or diff) and window-blobs-parts.c (the widgets: controls, statistics,
- * histogram, top-5 classes, exports). */
+ * or diff), window-blobs-parts.c (the widgets: controls, statistics,
+ * histogram, top-5 classes, exports) and window-blobs-edge.c (a blob
+ * selected as an edge of the graph). */
 #pragma once
 
 #include "heatmap-view.h"
@@ -41,6 +42,9 @@ struct _CtBlobPanel {
   CtWindow *window;
   CtRunSnapshot *snapshot;
   int layer;                /* snapshot layer index, or -1 */
+  int blob;                 /* or a blob selected (an edge): snapshot blob index, or -1 */
+  gboolean user_version;    /* the user chose the version of this item */
+  gboolean bars;            /* (N, K) blobs as one sample's bars, not a matrix */
   GArray *items;            /* Item */
   guint item;
   guint version;
@@ -55,13 +59,17 @@ struct _CtBlobPanel {
   GtkWidget *box;
   GtkWidget *status;
   GtkWidget *item_dropdown;
+  GtkWidget *edge_button;   /* selects the item's edge on the graph */
   GtkStringList *item_names;
   GtkWidget *version_dropdown;
+  GtkWidget *history_label; /* why versions are missing, if they are */
   GtkStringList *version_names;
   GtkWidget *data_button, *diff_button;
   GtkWidget *shape_label;
   GtkWidget *view_box;
   GtkWidget *sample_spin;
+  GtkWidget *kind_box;      /* matrix or bars, for (N, K) blobs */
+  GtkWidget *matrix_button, *bars_button;
   GtkWidget *colormap_dropdown;
   GtkWidget *scale_dropdown;
   GtkWidget *heatmap;
@@ -75,6 +83,14 @@ struct _CtBlobPanel {
   GtkWidget *top_label;
   GtkWidget *export_button;
 };
+
+/* window-blobs-edge.c */
+/* The snapshot blob the selection's blob is (-1: none selected, or not in
+ * the snapshot), and into *VERSION the version its edge carries
+ * (G_MAXUINT: the latest). */
+int ct_blob_panel_selected_blob (CtBlobPanel *panel, guint *version);
+/* Select the current item's blob as an edge of the graph. */
+void ct_blob_panel_select_edge (CtBlobPanel *panel);
 
 void ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats);
 void ct_blob_panel_update_histogram (CtBlobPanel *panel);

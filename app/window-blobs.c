@@ -1,6 +1,8 @@
 /* window-blobs.c: the inspector's "looking inside" panel: for the layer
  * selected, what the last run snapshot holds of it: its tops, its bottoms
- * (their diffs after backward) and its parameters, one at a time. For the
+ * (their diffs after backward) and its parameters, one at a time; for a
+ * blob selected (an edge of the graph, window-blobs-edge.c), that blob
+ * alone, in the version its edge carries. For the
  * item chosen the panel shows its shape, the version of an in-place blob
  * (conv1 "after conv1" and "after relu1"), its data or diff, a heatmap
  * with a sample picker, colour map and scale mode, the value under the
@@ -25,6 +27,8 @@
 
 static void rebuild (CtBlobPanel *panel);
 static void show_item (CtBlobPanel *panel);
+static void finish_rebuild (CtBlobPanel *panel, GPtrArray *labels, gboolean same_layer,
+                            Item old_item, guint blob_version);
 
 static char *
 shape_text (const gint64 *dims, guint n_axes)
@@ -78,9 +82,13 @@ item_blob (CtBlobPanel *panel, const Item *item)
 static const CtRunParam *
 item_param (CtBlobPanel *panel, const Item *item)
 {
-  const CtRunLayer *layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer);
+  const CtRunLayer *layer;
 
-  return item->kind == ITEM_PARAM ? g_ptr_array_index (layer->params, item->param) : NULL;
+  /* a blob selected alone has no layer, and no parameters */
+  if (item->kind != ITEM_PARAM || panel->layer < 0)
+    return NULL;
+  layer = ct_run_snapshot_get_layer (panel->snapshot, (guint) panel->layer);
+  return g_ptr_array_index (layer->params, item->param);
 }
 
 static const CtRunVersion *
@@ -201,8 +209,14 @@ set_view (CtBlobPanel *panel, CtHeatmapView *view, const Item *item, const Shown
       gtk_label_set_text (GTK_LABEL (panel->status), error->message);
       gtk_widget_set_visible (panel->status, TRUE);
     }
+  /* The kind always by the item: a kind chosen for one blob (RGB filters,
+   * bars) would otherwise stay while it fits the next. */
   else if (item->kind == ITEM_PARAM && n_axes == 4 && dims[1] == 3)
     ct_heatmap_view_set_kind (view, CT_HEATMAP_RGB);
+  else if (n_axes == 2)
+    ct_heatmap_view_set_kind (view, panel->bars ? CT_HEATMAP_BARS : CT_HEATMAP_MATRIX);
+  else
+    ct_heatmap_view_set_kind (view, n_axes == 1 ? CT_HEATMAP_BARS : CT_HEATMAP_GRID);
 }
 
 static gboolean
@@ -218,6 +232,34 @@ same_versions (CtBlobPanel *panel, const CtRunBlob *blob)
                    ((CtRunVersion *) g_ptr_array_index (blob->versions, i))->label) != 0)
       return FALSE;
   return TRUE;
+}
+
+/* Why versions of BLOB are missing, when some are: the history budget
+ * was spent, or the blob was not watched (shown) while the layers writing
+ * it in place ran, so that only its present version was copied. */
+static void
+update_history_note (CtBlobPanel *panel, const CtRunBlob *blob)
+{
+  guint writers = 0;
+  const char *note = NULL;
+
+  if (blob != NULL && blob->versions != NULL && blob->versions->len > 0)
+    for (guint i = 0; i < ct_run_snapshot_n_layers (panel->snapshot); i++)
+      {
+        const CtRunLayer *layer = ct_run_snapshot_get_layer (panel->snapshot, i);
+
+        for (guint t = 0; layer->state != CT_RUN_LAYER_PENDING && t < layer->n_tops; t++)
+          writers += ct_run_snapshot_get_blob (panel->snapshot, layer->tops[t]) == blob;
+      }
+  if (blob != NULL && blob->history_cut)
+    note = _("Some earlier versions of this blob were not kept: the run’s history budget is "
+             "spent.");
+  else if (blob != NULL && blob->versions != NULL && blob->versions->len > 0
+           && blob->versions->len < writers)
+    note = _("Earlier versions of this blob were not kept: it was not shown while they were "
+             "computed. Reset the run (Shift+F5) and step again to see them.");
+  gtk_label_set_text (GTK_LABEL (panel->history_label), note != NULL ? note : "");
+  gtk_widget_set_visible (panel->history_label, note != NULL);
 }
 
 static void
@@ -260,6 +302,7 @@ show_item (CtBlobPanel *panel)
   if (version != NULL)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->version_dropdown),
                                 MIN (panel->version, blob->versions->len - 1));
+  update_history_note (panel, blob);
   gtk_widget_set_sensitive (panel->diff_button, has_diff);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->diff ? panel->diff_button
                                                                : panel->data_button), TRUE);
@@ -287,6 +330,9 @@ show_item (CtBlobPanel *panel)
   panel->side_by_side = panel->wide && has_diff && drawn;
   gtk_widget_set_visible (panel->view_box, drawn);
   gtk_widget_set_visible (panel->diff_heatmap, panel->side_by_side);
+  /* Vectors and matrices (InnerProduct, Softmax): bars or a matrix. */
+  gtk_widget_set_visible (panel->kind_box, drawn && panel->shown.n_axes == 2);
+  gtk_widget_set_visible (panel->edge_button, panel->layer >= 0 && item->kind != ITEM_PARAM);
   if (drawn)
     {
       Shown data = item_shown (panel, item, FALSE);
@@ -302,6 +348,8 @@ show_item (CtBlobPanel *panel)
         set_view (panel, view, item, &panel->shown, panel->diff, name, !panel->user_colormap);
       gtk_spin_button_set_range (GTK_SPIN_BUTTON (panel->sample_spin), 0,
                                  MAX (ct_heatmap_view_get_n_samples (view) - 1, 0));
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->bars ? panel->bars_button
+                                                                   : panel->matrix_button), TRUE);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->colormap_dropdown),
                                   ct_heatmap_view_get_colormap (view));
     }
@@ -347,19 +395,34 @@ static void
 rebuild (CtBlobPanel *panel)
 {
   int layer_index = selected_layer (panel);
+  guint blob_version = G_MAXUINT;
+  /* or the blob of an edge */
+  int blob_index = layer_index < 0 ? ct_blob_panel_selected_blob (panel, &blob_version) : -1;
   const CtRunLayer *layer;
   guint old_n = panel->items->len;
   Item old_item = { 0 };
-  gboolean same_layer = layer_index == panel->layer && layer_index >= 0;
+  gboolean same_layer = layer_index >= 0 ? layer_index == panel->layer
+                                         : blob_index >= 0 && blob_index == panel->blob;
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
 
   if (old_n > 0)
     old_item = g_array_index (panel->items, Item, panel->item);
   panel->layer = layer_index;
+  panel->blob = blob_index;
   panel->updating = TRUE;
   g_array_set_size (panel->items, 0);
   panel->shown = (Shown) { 0 };
-  gtk_widget_set_visible (panel->box, layer_index >= 0);
+  gtk_widget_set_visible (panel->box, layer_index >= 0 || blob_index >= 0);
+  if (blob_index >= 0)
+    {
+      /* TRANSLATORS: the blob chooser's one item when an edge is selected */
+      add_item (panel, labels, ITEM_TOP, (guint) blob_index, 0,
+                g_strdup_printf (_("%s (blob)"),
+                                 ct_run_snapshot_get_blob (panel->snapshot,
+                                                           (guint) blob_index)->name));
+      finish_rebuild (panel, labels, same_layer, old_item, blob_version);
+      return;
+    }
   if (layer_index < 0)
     {
       set_item_names (panel, labels);
@@ -399,27 +462,48 @@ rebuild (CtBlobPanel *panel)
                                                 param->name);
       add_item (panel, labels, ITEM_PARAM, 0, i, g_steal_pointer (&label));
     }
+  finish_rebuild (panel, labels, same_layer, old_item, G_MAXUINT);
+}
 
+/* The version of the current item that the selected layer wrote, else
+ * G_MAXUINT (the latest). */
+static guint
+layer_version (CtBlobPanel *panel)
+{
+  const CtRunBlob *blob = panel->items->len > 0
+                            ? item_blob (panel, &g_array_index (panel->items, Item, panel->item))
+                            : NULL;
+
+  for (guint i = 0; blob != NULL && blob->versions != NULL && i < blob->versions->len; i++)
+    if (((CtRunVersion *) g_ptr_array_index (blob->versions, i))->layer_index == panel->layer)
+      return i;
+  return G_MAXUINT;
+}
+
+/* The rest of rebuild(): the item and version kept for the same layer (or
+ * blob) and item kind, else reset to the first item; the blob of an edge
+ * in BLOB_VERSION unless the user chose another. */
+static void
+finish_rebuild (CtBlobPanel *panel, GPtrArray *labels, gboolean same_layer, Item old_item,
+                guint blob_version)
+{
   if (!same_layer || panel->item >= panel->items->len
       || g_array_index (panel->items, Item, panel->item).kind != old_item.kind)
     {
-      const CtRunBlob *top;
-
       panel->item = 0;
       panel->diff = FALSE;
       panel->user_colormap = FALSE;
+      panel->user_version = FALSE;
       /* A locked range belongs to one blob. */
       ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
       ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
-      /* The version this layer wrote: "after relu1" for relu1. */
-      panel->version = G_MAXUINT;
-      top = panel->items->len > 0 ? item_blob (panel, &g_array_index (panel->items, Item, 0))
-                                  : NULL;
-      if (top != NULL && top->versions != NULL)
-        for (guint i = 0; i < top->versions->len; i++)
-          if (((CtRunVersion *) g_ptr_array_index (top->versions, i))->layer_index == layer_index)
-            panel->version = i;
     }
+  /* Until the user picks one, the version follows the run as it steps:
+   * an edge's is the one its consumer reads; a layer's the one it wrote
+   * ("after relu1" for relu1, "after conv1" for conv1 even once relu1
+   * has run), else the latest. */
+  if (!panel->user_version)
+    panel->version = panel->blob >= 0 ? blob_version : layer_version (panel);
   set_item_names (panel, labels);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (panel->item_dropdown), panel->item);
   gtk_widget_set_visible (panel->item_dropdown, panel->items->len > 1);
@@ -478,6 +562,9 @@ width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtBlobPanel *panel)
 static void
 selection_changed (CtSelection *selection, guint flags, CtBlobPanel *panel)
 {
+  /* another edge of the same blob may carry another version */
+  if (ct_selection_get_blob (selection) != NULL)
+    panel->user_version = FALSE;
   rebuild (panel);
 }
 
@@ -493,7 +580,8 @@ item_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
   ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->heatmap));
   ct_heatmap_view_reset_lock (CT_HEATMAP_VIEW (panel->diff_heatmap));
   panel->user_colormap = FALSE;
-  panel->version = G_MAXUINT;
+  panel->user_version = FALSE;
+  panel->version = layer_version (panel);
   show_item (panel);
 }
 
@@ -503,6 +591,7 @@ version_selected (GtkDropDown *dropdown, GParamSpec *pspec, CtBlobPanel *panel)
   if (panel->updating || gtk_drop_down_get_selected (dropdown) == GTK_INVALID_LIST_POSITION)
     return;
   panel->version = gtk_drop_down_get_selected (dropdown);
+  panel->user_version = TRUE;
   show_item (panel);
 }
 
@@ -538,6 +627,7 @@ ct_window_blobs_init (CtWindow *self)
 
   panel->window = self;
   panel->layer = -1;
+  panel->blob = -1;
   panel->items = g_array_new (FALSE, TRUE, sizeof (Item));
   self->blob_panel = panel;
 
@@ -549,7 +639,24 @@ ct_window_blobs_init (CtWindow *self)
   panel->item_dropdown = ct_blob_panel_labelled_dropdown (panel->item_names, _("Blob"));
   gtk_widget_set_name (panel->item_dropdown, "blob-items");
   g_signal_connect (panel->item_dropdown, "notify::selected", G_CALLBACK (item_selected), panel);
-  gtk_box_append (GTK_BOX (panel->box), panel->item_dropdown);
+  gtk_widget_set_hexpand (panel->item_dropdown, TRUE);
+  /* The keyboard's way to what a click on an edge does. */
+  panel->edge_button = gtk_button_new_with_label (_("Select Edge"));
+  gtk_widget_set_name (panel->edge_button, "blob-select-edge");
+  gtk_widget_set_tooltip_text (panel->edge_button,
+                               _("Select this blob’s edge on the graph and show the blob alone"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->edge_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Select this blob’s edge on the graph"), -1);
+  g_signal_connect_swapped (panel->edge_button, "clicked", G_CALLBACK (ct_blob_panel_select_edge),
+                            panel);
+  {
+    GtkWidget *items_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_box_append (GTK_BOX (items_row), panel->item_dropdown);
+    gtk_box_append (GTK_BOX (items_row), panel->edge_button);
+    gtk_box_append (GTK_BOX (panel->box), items_row);
+  }
 
   panel->version_names = gtk_string_list_new (NULL);
   panel->version_dropdown = ct_blob_panel_labelled_dropdown (panel->version_names, _("Version"));
@@ -574,6 +681,13 @@ ct_window_blobs_init (CtWindow *self)
   gtk_box_append (GTK_BOX (row), toggles);
   gtk_box_append (GTK_BOX (row), panel->version_dropdown);
   gtk_box_append (GTK_BOX (panel->box), row);
+  panel->history_label = gtk_label_new (NULL);
+  gtk_widget_set_name (panel->history_label, "blob-history");
+  gtk_label_set_wrap (GTK_LABEL (panel->history_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (panel->history_label), 0);
+  gtk_widget_add_css_class (panel->history_label, "dim-label");
+  gtk_widget_set_visible (panel->history_label, FALSE);
+  gtk_box_append (GTK_BOX (panel->box), panel->history_label);
 
   panel->shape_label = gtk_label_new (NULL);
   gtk_widget_set_name (panel->shape_label, "blob-shape");
@@ -658,7 +772,8 @@ ct_window_blobs_dispose (CtWindow *self)
   {
     GtkWidget *widgets[] = { panel->item_dropdown, panel->version_dropdown, panel->data_button,
                              panel->diff_button, panel->colormap_dropdown, panel->scale_dropdown,
-                             panel->heatmap, panel->diff_heatmap };
+                             panel->heatmap, panel->diff_heatmap, panel->edge_button,
+                             panel->matrix_button, panel->bars_button };
 
     for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
       g_signal_handlers_disconnect_by_data (widgets[i], panel);

@@ -217,16 +217,54 @@ ct_window_select_layers (CtWindow *self, const int *layers, guint n, gboolean re
                                reveal && ids->len > 1 ? CT_SELECTION_REVEAL : CT_SELECTION_NONE);
 }
 
-/* The canvas sets the selection when the user clicks or uses its keys... */
+/* The canvas sets the selection when the user clicks or uses its keys
+ * (nodes, or an edge: the blob it carries, from its producer to its
+ * consumer)... */
 static void
 view_selection_changed (CtGraphView *view, CtWindow *self)
 {
   g_auto (GStrv) ids = NULL;
+  CtGraphModel *model = ct_graph_view_get_model (view);
+  int edge = ct_graph_view_get_selected_edge (view);
 
   if (self->selection == NULL)
     return; /* disposing */
+  if (edge >= 0 && model != NULL)
+    {
+      const CtGraphEdge *e = ct_graph_model_get_edge (model, (guint) edge);
+
+      ct_selection_set_blob (self->selection, e->blob,
+                             ct_graph_model_get_node (model, e->from_node)->id,
+                             ct_graph_model_get_node (model, e->to_node)->id, CT_SELECTION_NONE);
+      return;
+    }
   ids = ct_graph_view_dup_selected (view);
   ct_selection_set (self->selection, (const char *const *) ids, CT_SELECTION_NONE);
+}
+
+/* The edge of MODEL carrying BLOB from node PRODUCER to node CONSUMER (NULL:
+ * to any), or -1. */
+static int
+find_edge (CtGraphModel *model, const char *blob, const char *producer, const char *consumer)
+{
+  int producer_node = model != NULL && producer != NULL ? ct_graph_model_find_node (model, producer)
+                                                        : -1;
+  guint n_out;
+  const guint *out;
+
+  if (producer_node < 0)
+    return -1;
+  out = ct_graph_model_node_out_edges (model, (guint) producer_node, &n_out);
+  for (guint i = 0; i < n_out; i++)
+    {
+      const CtGraphEdge *e = ct_graph_model_get_edge (model, out[i]);
+
+      if (g_strcmp0 (e->blob, blob) == 0
+          && (consumer == NULL
+              || g_strcmp0 (ct_graph_model_get_node (model, e->to_node)->id, consumer) == 0))
+        return (int) out[i];
+    }
+  return -1;
 }
 
 /* ...and follows it when it is set elsewhere. */
@@ -234,13 +272,28 @@ static void
 selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
   const char *const *ids = ct_selection_get_ids (selection);
+  const char *blob = ct_selection_get_blob (selection);
   g_auto (GStrv) shown = ct_graph_view_dup_selected (self->graph_view);
 
   if (!g_strv_equal ((const char *const *) shown, ids))
     ct_graph_view_set_selected (self->graph_view, ids);
+  if (blob != NULL)
+    {
+      const char *producer = ct_selection_get_blob_producer (selection);
+
+      ct_graph_view_set_selected_edge (self->graph_view,
+                                       find_edge (ct_graph_view_get_model (self->graph_view),
+                                                  blob, producer,
+                                                  ct_selection_get_blob_consumer (selection)));
+      if ((flags & CT_SELECTION_REVEAL) && producer != NULL)
+        ct_graph_view_reveal (self->graph_view, producer, FALSE);
+    }
+  else
+    ct_graph_view_set_selected_edge (self->graph_view, -1);
   if ((flags & CT_SELECTION_REVEAL) && ids[0] != NULL)
     ct_graph_view_reveal (self->graph_view, ids[0], FALSE);
 }
+
 
 /* Models. */
 

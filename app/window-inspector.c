@@ -1,7 +1,8 @@
 /* window-inspector.c: the inspector at the right: the selected layer's
  * name, type, description, shapes and error above a form generated from
  * its LayerParameter (the common fields first, then the parameters of its
- * type), or the net's own fields when no layer is selected. The form's
+ * type), a selected blob's name, ends and shape, or the net's own fields
+ * when nothing is selected. The form's
  * edits become document edits of "layer[I].PATH". */
 #include <glib/gi18n-lib.h>
 
@@ -252,6 +253,45 @@ show_selection (CtWindow *self, char **ids)
   ct_property_form_set_message (self->property_form, NULL, NULL, 0);
 }
 
+/* A blob selected (an edge of the graph): what it is and where it runs;
+ * its values are the blob panel's. */
+static void
+show_blob (CtWindow *self, const char *blob)
+{
+  const char *producer = ct_selection_get_blob_producer (self->selection);
+  const char *consumer = ct_selection_get_blob_consumer (self->selection);
+  CtGraphModel *model = self->graph != NULL ? self->graph->model : NULL;
+  const char *shape = NULL;
+  g_autofree char *subtitle = NULL;
+
+  for (guint e = 0; model != NULL && e < ct_graph_model_n_edges (model) && shape == NULL; e++)
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (model, e);
+
+      if (g_strcmp0 (edge->blob, blob) == 0
+          && g_strcmp0 (ct_graph_model_get_node (model, edge->from_node)->id, producer) == 0)
+        shape = edge->shape;
+    }
+  if (consumer != NULL)
+    /* TRANSLATORS: the inspector's subtitle for a selected edge: the layer
+     * writing the blob → the layer reading it */
+    subtitle = g_strdup_printf (_("Blob · %s → %s"), producer != NULL ? producer : "?", consumer);
+  else
+    /* TRANSLATORS: the inspector's subtitle for a selected blob: the layer writing it */
+    subtitle = g_strdup_printf (_("Blob · from %s"), producer != NULL ? producer : "?");
+  gtk_label_set_text (self->inspector_title, blob);
+  gtk_label_set_text (self->inspector_subtitle, subtitle);
+  gtk_label_set_text (self->inspector_description,
+                      _("The data this edge carries from one layer to the next. Step the run "
+                        "to see its values and, after backward, its gradient. Select a layer "
+                        "to edit it."));
+  gtk_label_set_text (self->inspector_shapes, shape != NULL ? shape : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), shape != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
+  show_data_shape (self, NULL, NULL);
+  ct_property_form_set_message (self->property_form, NULL, NULL, 0);
+}
+
 static int
 inspected_layer (CtWindow *self)
 {
@@ -271,6 +311,8 @@ refresh_now (gpointer data)
     show_layer (self, net, layer);
   else if (net != NULL && selected[0] != NULL && selected[1] != NULL)
     show_selection (self, selected);
+  else if (net != NULL && ct_selection_get_blob (self->selection) != NULL)
+    show_blob (self, ct_selection_get_blob (self->selection));
   else
     show_net (self, net);
   return G_SOURCE_REMOVE;

@@ -309,6 +309,9 @@ update_watch (CtWindow *self)
       if (layer->name != NULL)
         g_ptr_array_add (layers, layer->name);
     }
+  /* an edge selected: the blob it carries */
+  if (ct_selection_get_blob (self->selection) != NULL)
+    g_ptr_array_add (blobs, (gpointer) ct_selection_get_blob (self->selection));
   g_ptr_array_add (blobs, NULL);
   g_ptr_array_add (layers, NULL);
   ct_runner_watch (self->runner, (const char *const *) blobs->pdata);

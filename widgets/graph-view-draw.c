@@ -142,6 +142,8 @@ snapshot_edges (CtGraphView *self, GtkSnapshot *snapshot, const CtGraphPalette *
   ct_graph_render_edge_runs (cr, self->scene, palette, rect,
                              (const CtGraphEdgeRun *) (gpointer) self->edge_runs->data,
                              self->edge_runs->len);
+  if (self->selected_edge >= 0)
+    ct_graph_render_edge_selected (cr, self->scene, palette, (guint) self->selected_edge);
   if (self->drop_edge >= 0)
     {
       /* the edge a dropped layer would be inserted into */

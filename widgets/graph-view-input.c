@@ -59,6 +59,8 @@ update_cursor (CtGraphView *self, double wx, double wy)
     cursor = "crosshair";
   else if (ct_graph_scene_node_at (self->scene, gx, gy) >= 0)
     cursor = "default";
+  else if (ct_graph_scene_edge_at (self->scene, gx, gy, EDGE_HIT / self->zoom) >= 0)
+    cursor = "pointer";
   else
     cursor = "grab";
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), cursor);
@@ -121,13 +123,17 @@ on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CtG
   node = ct_graph_scene_node_at (self->scene, gx, gy);
   if (node < 0)
     {
-      if (!(state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) && n_press == 1
-          && g_hash_table_size (self->selected) > 0)
-        {
-          ct_graph_view_select_only (self, -1);
-          g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
-        }
+      /* an edge within a few pixels selects its blob */
+      int edge = ct_graph_scene_edge_at (self->scene, gx, gy, EDGE_HIT / self->zoom);
+
       gtk_widget_grab_focus (GTK_WIDGET (self));
+      if (n_press != 1 || (edge < 0 && (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK))))
+        return;
+      if (edge == self->selected_edge && (edge >= 0 || g_hash_table_size (self->selected) == 0))
+        return;
+      ct_graph_view_select_only (self, -1);
+      ct_graph_view_set_selected_edge (self, edge);
+      g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
       return;
     }
   gtk_widget_grab_focus (GTK_WIDGET (child_at (self, node)));
@@ -649,9 +655,10 @@ on_key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode,
       g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
       return TRUE;
     case GDK_KEY_Escape:
-      if (g_hash_table_size (self->selected) == 0)
+      if (g_hash_table_size (self->selected) == 0 && self->selected_edge < 0)
         return FALSE;
       ct_graph_view_select_only (self, -1);
+      ct_graph_view_set_selected_edge (self, -1);
       g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
       return TRUE;
     case GDK_KEY_F10:

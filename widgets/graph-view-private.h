@@ -58,6 +58,7 @@ struct _CtGraphView {
   GHashTable *expanded;        /* node ids (owned) */
   GHashTable *pinned;          /* node id (owned) -> CtGraphPoint* (owned) */
   GHashTable *selected;        /* node ids (owned) */
+  int selected_edge;           /* model edge index, or -1; never with nodes */
   GHashTable *children_by_id;  /* id (borrowed from child) -> CtGraphNodeWidget* */
   GPtrArray *children;         /* CtGraphNodeWidget*, per node index */
   char *highlight;
@@ -186,6 +187,10 @@ void ct_graph_view_toggle_selected (CtGraphView *self, int index);
 /* Select ID alone (a node's or a folded layer's), or toggle it. */
 void ct_graph_view_select_only_id (CtGraphView *self, const char *id);
 void ct_graph_view_toggle_selected_id (CtGraphView *self, const char *id);
+/* Before MODEL replaces the view's model: the selected edge's index in
+ * MODEL (the edge of the same ends and blob), or -1. TRUE when it was
+ * selected and MODEL has no such edge. */
+gboolean ct_graph_view_refind_edge (CtGraphView *self, CtGraphModel *model);
 /* The index of folded layer ID among node INDEX's folded layers, or -1. */
 int ct_graph_view_folded_index (CtGraphView *self, int index, const char *id);
 /* Which of node INDEX's folded layers are selected: bit i for layer i. */

@@ -1,7 +1,7 @@
 /* graph-view-select.c: the graph view's selection and Find. The selection
  * is a set of ids: nodes' own, and those of layers folded into a node
  * (ReLU after a convolution), which are selected, found and drawn as
- * themselves. */
+ * themselves; or else one edge (a blob), never both. */
 #include "graph-view-private.h"
 
 #include <string.h>
@@ -103,6 +103,9 @@ ct_graph_view_dup_selected (CtGraphView *self)
 void
 ct_graph_view_update_selected (CtGraphView *self)
 {
+  /* nodes or an edge: selecting nodes drops the edge */
+  if (g_hash_table_size (self->selected) > 0)
+    self->selected_edge = -1;
   for (guint i = 0; i < self->children->len; i++)
     {
       CtGraphNodeWidget *child = g_ptr_array_index (self->children, i);
@@ -193,3 +196,56 @@ ct_graph_view_toggle_selected_id (CtGraphView *self, const char *id)
   ct_graph_view_update_selected (self);
 }
 
+
+/* Edge selection */
+
+int
+ct_graph_view_get_selected_edge (CtGraphView *self)
+{
+  g_return_val_if_fail (CT_IS_GRAPH_VIEW (self), -1);
+  return self->selected_edge;
+}
+
+void
+ct_graph_view_set_selected_edge (CtGraphView *self, int edge)
+{
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  if (self->model == NULL || edge < 0 || (guint) edge >= ct_graph_model_n_edges (self->model))
+    edge = -1;
+  if (edge >= 0 && g_hash_table_size (self->selected) > 0)
+    {
+      g_hash_table_remove_all (self->selected);
+      ct_graph_view_update_selected (self);
+    }
+  if (edge == self->selected_edge)
+    return;
+  self->selected_edge = edge;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+ct_graph_view_refind_edge (CtGraphView *self, CtGraphModel *model)
+{
+  const CtGraphEdge *old;
+  const char *from, *to;
+
+  if (self->selected_edge < 0 || self->model == NULL)
+    return FALSE;
+  old = ct_graph_model_get_edge (self->model, (guint) self->selected_edge);
+  from = ct_graph_model_get_node (self->model, old->from_node)->id;
+  to = ct_graph_model_get_node (self->model, old->to_node)->id;
+  for (guint e = 0; model != NULL && e < ct_graph_model_n_edges (model); e++)
+    {
+      const CtGraphEdge *edge = ct_graph_model_get_edge (model, e);
+
+      if (g_strcmp0 (edge->blob, old->blob) == 0
+          && g_strcmp0 (ct_graph_model_get_node (model, edge->from_node)->id, from) == 0
+          && g_strcmp0 (ct_graph_model_get_node (model, edge->to_node)->id, to) == 0)
+        {
+          self->selected_edge = (int) e;
+          return FALSE;
+        }
+    }
+  self->selected_edge = -1;
+  return TRUE;
+}

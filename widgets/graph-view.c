@@ -65,7 +65,7 @@ ct_graph_view_rebuild_scene (CtGraphView *self, gboolean keep_positions)
 void
 ct_graph_view_set_model (CtGraphView *self, CtGraphModel *model)
 {
-  gboolean first;
+  gboolean first, edge_lost;
 
   g_return_if_fail (CT_IS_GRAPH_VIEW (self));
   if (model == self->model)
@@ -73,6 +73,8 @@ ct_graph_view_set_model (CtGraphView *self, CtGraphModel *model)
   first = self->scene == NULL;
   if (model != NULL)
     ct_graph_model_ref (model);
+  /* the selected edge, found again by its ends and blob */
+  edge_lost = ct_graph_view_refind_edge (self, model);
   g_clear_pointer (&self->model, ct_graph_model_unref);
   self->model = model;
   ct_graph_view_rebuild_scene (self, TRUE);
@@ -82,7 +84,7 @@ ct_graph_view_set_model (CtGraphView *self, CtGraphModel *model)
   g_array_set_size (self->edge_runs, 0);
   if (first)
     self->fit_pending = TRUE;
-  if (drop_missing_selection (self))
+  if (drop_missing_selection (self) | edge_lost)
     g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
   g_object_notify_by_pspec (G_OBJECT (self), ct_graph_view_properties[PROP_MODEL]);
 }
@@ -784,6 +786,7 @@ ct_graph_view_init (CtGraphView *self)
   self->hover_node = -1;
   self->drag_target = -1;
   self->drop_edge = -1;
+  self->selected_edge = -1;
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pinned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -6,6 +6,7 @@
  *
  * Pointer: drag the background (or scroll) to pan, Ctrl+scroll or pinch to
  * zoom, click a node to select it (Ctrl/Shift+click toggles / extends),
+ * click an edge (within a few pixels) to select it, the blob it carries,
  * Shift+drag on the background for rubber-band selection, drag from a top
  * port onto another node to ask for a connection, drag an edge's lower end
  * away from its node to ask for a disconnection, double-click (or Enter) a
@@ -85,6 +86,13 @@ void ct_graph_view_set_selected (CtGraphView *self, const char *const *ids);
 void ct_graph_view_select_all (CtGraphView *self);
 void ct_graph_view_unselect_all (CtGraphView *self);
 
+/* Or one edge selected instead of nodes (a click on it): its model index,
+ * or -1. Setting an edge unselects the nodes, and selecting nodes
+ * unselects the edge; a new model keeps the edge with the same blob and
+ * ends. Setting it does not emit selection-changed; user clicks do. */
+int ct_graph_view_get_selected_edge (CtGraphView *self);
+void ct_graph_view_set_selected_edge (CtGraphView *self, int edge);
+
 /* Scroll (animated when the widget is mapped) so that node ID is visible,
  * centred if it was not, zooming in first to 75 % when the zoom is too small
  * to read a node (below 45 %); give it the keyboard focus if FOCUS. FALSE
@@ -150,7 +158,8 @@ gboolean ct_graph_view_export (CtGraphView *self, const char *path, GError **err
  *
  * Signals.
  *
- * "selection-changed" (void): the user changed the selection.
+ * "selection-changed" (void): the user changed the selection (nodes or
+ *     the edge).
  * "node-activated" (const char *id): double-click or Enter on a node.
  * "connect-requested" (const char *from_id, guint top_index,
  *     const char *to_id, int bottom_index): the user dragged from a top port

@@ -6,7 +6,8 @@
  * Convolution"), the error as tooltip; fit, zoom in and out, clamping;
  * keyboard navigation selecting along edges with selection-changed; a new
  * model keeps the node widgets and positions of unchanged layers;
- * highlight, find, expand, pinning and export. */
+ * highlight, find, expand, pinning and export; an edge selected by a
+ * click, alone, kept across models by its ends. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
@@ -329,6 +330,147 @@ test_export (Fixture *f, gconstpointer data)
   g_rmdir (dir);
 }
 
+static GtkEventController *
+controller_of (CtGraphView *view, GType type)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type)
+          && (type != GTK_TYPE_GESTURE_CLICK
+              || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller))
+                   == GDK_BUTTON_PRIMARY))
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* A primary click at graph point GX, GY, in widget coordinates from where
+ * the view placed node 0's child (its box with an 8-pixel margin). */
+static void
+click_at (Fixture *f, double gx, double gy)
+{
+  const CtGraphScene *scene = ct_graph_view_get_scene (f->view);
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (f->view));
+  double zoom = ct_graph_view_get_zoom (f->view);
+  double x, y, w, h;
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (child, GTK_WIDGET (f->view), &bounds));
+  ct_graph_scene_node_box (scene, 0, &x, &y, &w, &h);
+  g_signal_emit_by_name (controller_of (f->view, GTK_TYPE_GESTURE_CLICK), "pressed", 1,
+                         bounds.origin.x + (gx - (x - 8)) * zoom,
+                         bounds.origin.y + (gy - (y - 8)) * zoom);
+}
+
+/* A graph point on edge EDGE (within half a pixel), off every node: across
+ * the line between its ports, from the middle outwards. */
+static void
+point_on_edge (const CtGraphScene *scene, guint edge, double *gx, double *gy)
+{
+  const CtGraphEdge *e = ct_graph_model_get_edge (scene->model, edge);
+  CtGraphPoint p = ct_graph_scene_port_position (scene, e->from_node, TRUE, e->from_port);
+  CtGraphPoint q = ct_graph_scene_port_position (scene, e->to_node, FALSE, e->to_port);
+
+  for (double dx = 0; dx <= 30; dx += 0.25)
+    for (int sign = -1; sign <= 1; sign += 2)
+      {
+        *gx = (p.x + q.x) / 2 + sign * dx;
+        *gy = (p.y + q.y) / 2;
+        if (ct_graph_scene_edge_at (scene, *gx, *gy, 0.5) == (int) edge
+            && ct_graph_scene_node_at (scene, *gx, *gy) < 0)
+          return;
+      }
+  g_assert_not_reached ();
+}
+
+/* An edge is selected by a click on it, alone: nodes and an edge exclude
+ * each other; a new model keeps it by its ends and blob. */
+static void
+test_edge_selection (Fixture *f, gconstpointer data)
+{
+  const CtGraphScene *scene = ct_graph_view_get_scene (f->view);
+  const CtGraphModel *model = f->graph->model;
+  const char *ids[] = { "conv1", NULL };
+  int edge = -1;
+  double gx, gy;
+  gboolean handled = FALSE;
+
+  for (guint e = 0; e < ct_graph_model_n_edges (model) && edge < 0; e++)
+    if (g_strcmp0 (ct_graph_model_get_edge (model, e)->blob, "pool1") == 0)
+      edge = (int) e;
+  g_assert_cmpint (edge, >=, 0);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, -1);
+
+  /* a click on it selects it, once */
+  ct_graph_view_set_selected (f->view, ids);
+  point_on_edge (scene, (guint) edge, &gx, &gy);
+  click_at (f, gx, gy);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, edge);
+  g_assert_cmpuint (f->selection_changes, ==, 1);
+  {
+    g_auto (GStrv) nodes = ct_graph_view_dup_selected (f->view);
+
+    g_assert_cmpuint (g_strv_length (nodes), ==, 0);
+  }
+  click_at (f, gx, gy);
+  g_assert_cmpuint (f->selection_changes, ==, 1);
+  /* a few pixels beside it still hit it */
+  click_at (f, gx + 3 / ct_graph_view_get_zoom (f->view), gy);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, edge);
+
+  /* nodes selected drop it, and setting it drops them (neither emits) */
+  ct_graph_view_set_selected (f->view, ids);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, -1);
+  ct_graph_view_set_selected_edge (f->view, edge);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, edge);
+  {
+    g_auto (GStrv) nodes = ct_graph_view_dup_selected (f->view);
+
+    g_assert_cmpuint (g_strv_length (nodes), ==, 0);
+  }
+  g_assert_cmpuint (f->selection_changes, ==, 1);
+
+  /* the same graph derived again: the same edge, kept */
+  {
+    CtNetGraph *again = lenet_graph ();
+
+    ct_graph_view_set_model (f->view, again->model);
+    g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, edge);
+    g_assert_cmpuint (f->selection_changes, ==, 1);
+    ct_net_graph_free (f->graph);
+    f->graph = again;
+  }
+
+  /* Escape unselects it */
+  g_signal_emit_by_name (controller_of (f->view, GTK_TYPE_EVENT_CONTROLLER_KEY), "key-pressed",
+                         GDK_KEY_Escape, 0, 0, &handled);
+  g_assert_true (handled);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, -1);
+  g_assert_cmpuint (f->selection_changes, ==, 2);
+
+  /* a click on the background too; a model without it drops it */
+  click_at (f, gx, gy);
+  g_assert_cmpuint (f->selection_changes, ==, 3);
+  click_at (f, gx + 200, gy);
+  g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, -1);
+  g_assert_cmpuint (f->selection_changes, ==, 4);
+  ct_graph_view_set_selected_edge (f->view, edge);
+  {
+    g_autoptr (CtGraphModel) lone = ct_graph_model_new ();
+
+    ct_graph_model_add_node (lone, "conv1", "conv1", "Convolution", CT_GRAPH_FAMILY_VISION);
+    ct_graph_view_set_model (f->view, lone);
+    g_assert_cmpint (ct_graph_view_get_selected_edge (f->view), ==, -1);
+    g_assert_cmpuint (f->selection_changes, ==, 5);
+    ct_graph_view_set_model (f->view, f->graph->model);
+  }
+}
+
 static void
 skip_no_display (void)
 {
@@ -357,6 +499,8 @@ main (int argc, char **argv)
   g_test_add ("/graph-view/new-model", Fixture, NULL, fixture_setup, test_new_model,
               fixture_teardown);
   g_test_add ("/graph-view/export", Fixture, NULL, fixture_setup, test_export,
+              fixture_teardown);
+  g_test_add ("/graph-view/edge-selection", Fixture, NULL, fixture_setup, test_edge_selection,
               fixture_teardown);
   return g_test_run ();
 }

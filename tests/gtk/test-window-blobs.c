@@ -10,7 +10,8 @@
  * - the blob shown exported as .npy reads back (header parsed strictly)
  *   bit for bit;
  * - the classifier output lists its top five classes by the names in the
- *   labels.txt beside the net.
+ *   labels.txt beside the net; and so does the Fashion-MNIST example,
+ *   opened from its own folder in the source tree (CT_SOURCE_ROOT).
  *
  * With CT_SCREENSHOT_DIR set, it saves inspect-conv1.png (conv1's output)
  * and inspect-filters.png (conv1's filters) there. */
@@ -20,6 +21,7 @@
 
 #include "gui-test.h"
 #include "heatmap-view.h"
+#include "text-format.h"
 #include "heatmap/blob-export.h"
 #include "window-private.h"
 
@@ -558,6 +560,100 @@ test_rgb_filters (void)
   ct_gui_test_spin (10);
 }
 
+/* The Fashion-MNIST example opened from its own folder in the source tree
+ * (data/examples/lenet-fashion, CT_SOURCE_ROOT): its classifier output
+ * "ip2" names its top five classes from the labels.txt beside it. The
+ * run is a stand-in of the same layer names (the example reads LMDBs the
+ * test does not have): an Input into ip2, ten outputs of known values. */
+static void
+test_example_labels (void)
+{
+  static const char stand_in[] =
+    "name: 'stand-in'\n"
+    "layer { name: 'data' type: 'Input' top: 'data'\n"
+    "  input_param { shape { dim: 2 dim: 4 } } }\n"
+    "layer { name: 'ip2' type: 'InnerProduct' bottom: 'data' top: 'ip2'\n"
+    "  inner_product_param { num_output: 10\n"
+    "    weight_filler { type: 'gaussian' std: 1 } bias_filler { type: 'constant' value: 0.5 } } }\n";
+  static const char *const names[] = { "T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                       "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot" };
+  static const gint64 dims[] = { 2, 4 };
+  static const float input[] = { 1, -2, 0.5f, 3, -1, 0.25f, 2, -0.5f };
+  static const char *const watched[] = { "ip2", NULL };
+  const char *root = g_getenv ("CT_SOURCE_ROOT");
+  g_autofree char *folder = NULL;
+  g_autofree char *net_path = NULL;
+  g_autoptr (GFile) net_file = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) want = g_string_new ("Top 5 classes of sample 1:");
+  Caffe__NetParameter *param;
+  const CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 11 };
+  Received received = { 0 };
+  CtRunner *runner;
+  CtRunSnapshot *snapshot;
+  CtWindow *window;
+  const float *values;
+  guint order[10];
+
+  g_assert_nonnull (root);
+  folder = g_build_filename (root, "data", "examples", "lenet-fashion", NULL);
+  net_path = g_build_filename (folder, "lenet_train_test.prototxt", NULL);
+  net_file = g_file_new_for_path (net_path);
+  window = ct_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  ct_gui_test_settle (window);
+  base = ct_document_dup_base_dir (ct_window_get_document (window));
+  g_assert_cmpstr (base, ==, folder);
+
+  param = (Caffe__NetParameter *) ct_text_parse (&caffe__net_parameter__descriptor, stand_in, -1,
+                                                 "stand-in.prototxt", CT_TEXT_STRICT, &error);
+  g_assert_no_error (error);
+  runner = ct_runner_new (param, &config, on_snapshot, &received);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  ct_runner_set_input (runner, "data", dims, 2, input);
+  ct_runner_watch (runner, watched);
+  ct_runner_run_pass (runner);
+  snapshot = wait_for (&received, CT_RUN_PASS_FORWARD, 2);
+  ct_window_blobs_show_snapshot (window, snapshot);
+  select_layer (window, "ip2");
+  assert_label (window, "blob-shape", "ip2: 2 × 10");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (panel_part (window, "blob-sample")), 1);
+  ct_gui_test_spin (20);
+
+  /* sample 1's ten values, best first, by the example's names */
+  values = (const float *) g_bytes_get_data (version_of (snapshot, "ip2", 0)->data, NULL) + 10;
+  for (guint i = 0; i < 10; i++)
+    order[i] = i;
+  for (guint i = 0; i < 10; i++)
+    for (guint j = i + 1; j < 10; j++)
+      if (values[order[j]] > values[order[i]])
+        {
+          guint t = order[i];
+
+          order[i] = order[j];
+          order[j] = t;
+        }
+  for (guint i = 0; i < 5; i++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_assert_cmpfloat (values[order[i]], >, values[order[i + 1]]);
+      ct_heatmap_format_value (buf, sizeof buf, values[order[i]]);
+      g_string_append_printf (want, "\n%u. %s  %s", i + 1, names[order[i]], buf);
+    }
+  g_assert_true (gtk_widget_get_visible (panel_part (window, "blob-top")));
+  assert_label (window, "blob-top", want->str);
+
+  ct_runner_free (runner);
+  g_clear_pointer (&received.last, ct_run_snapshot_unref);
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -568,6 +664,7 @@ main (int argc, char *argv[])
     {
       g_test_add_func ("/window-blobs/panel", test_blob_panel);
       g_test_add_func ("/window-blobs/rgb-filters", test_rgb_filters);
+      g_test_add_func ("/window-blobs/example-labels", test_example_labels);
     }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);

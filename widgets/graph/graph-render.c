@@ -300,6 +300,42 @@ ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene, const CtGraphPale
   cairo_restore (cr);
 }
 
+void
+ct_graph_render_edge_selected (cairo_t *cr, const CtGraphScene *scene,
+                               const CtGraphPalette *palette, guint edge)
+{
+  gboolean lr = scene->rankdir == CT_GRAPH_RANKDIR_LR;
+  CtGraphEdgePoints buf = { 0 };
+  CtGraphPoint tip;
+  guint n;
+  const CtGraphPoint *p;
+
+  if (edge >= ct_graph_model_n_edges (scene->model))
+    return;
+  p = ct_graph_scene_edge_points (scene, edge, &buf, &n);
+  cairo_save (cr);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* a soft halo wider than any run look (a health strip shows through
+   * it), then the edge itself in the accent colour: the selection reads
+   * over dashed, bold and health strips alike, at any zoom */
+  ct_graph_path_edge (cr, lr, p, n, CT_GRAPH_EDGE_END_TRIM);
+  set_color (cr, &palette->accent, 0.4);
+  cairo_set_line_width (cr, 13);
+  cairo_stroke_preserve (cr);
+  set_color (cr, &palette->accent, 1);
+  cairo_set_line_width (cr, 3);
+  cairo_stroke (cr);
+  tip = p[n - 1];
+  if (lr)
+    tip.x -= PORT_RADIUS;
+  else
+    tip.y -= PORT_RADIUS;
+  arrow_head (cr, lr, tip);
+  cairo_restore (cr);
+  ct_graph_edge_points_clear (&buf);
+}
+
 /* Nodes */
 
 void

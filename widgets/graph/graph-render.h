@@ -91,6 +91,10 @@ void ct_graph_render_edges (cairo_t *cr, const CtGraphScene *scene,
 void ct_graph_render_edge_runs (cairo_t *cr, const CtGraphScene *scene,
                                 const CtGraphPalette *palette, const double *clip,
                                 const CtGraphEdgeRun *runs, guint n_runs);
+/* The selected edge EDGE (a model index), emphasised over the others and
+ * their run look: a halo and the edge in the accent colour. */
+void ct_graph_render_edge_selected (cairo_t *cr, const CtGraphScene *scene,
+                                    const CtGraphPalette *palette, guint edge);
 /* The colour of a gradient-health strip: blue when the gradient vanishes
  * (below 1e-5 of the data), green when it is in proportion, orange when it
  * explodes (above 10), red for NaN or an infinity. Colour-blind safe: the

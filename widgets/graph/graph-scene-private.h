@@ -25,6 +25,7 @@
 #define PORT_SPACING_MAX 46.0
 #define LABEL_GAP 5.0
 #define TRUNK_LENGTH 22.0
+#define CT_GRAPH_EDGE_END_TRIM (PORT_RADIUS + 5)  /* the curve stops here; the arrow follows */
 #define PORT_ROW_HEIGHT 19.0
 #define PORT_ROW_CLEAR 5.0   /* the row's text keeps this far above the ports */
 

@@ -584,44 +584,76 @@ bezier (CtGraphPoint a, CtGraphPoint c1, CtGraphPoint c2, CtGraphPoint b, double
   return p;
 }
 
+/* The squared distance from X, Y to the curve from A to B as
+ * ct_graph_path_edge() draws it: short chords (about 2 px of the control
+ * polygon each), so that a point the line covers is never farther than
+ * a fraction of a pixel from them. */
+static double
+curve_distance2 (gboolean lr, CtGraphPoint a, CtGraphPoint b, double x, double y)
+{
+  CtGraphPoint c1, c2, prev = a;
+  double len, best = G_MAXDOUBLE;
+  int steps;
+
+  if (ct_graph_points_aligned (lr, a, b))
+    return segment_distance2 (a, b, x, y);
+  ct_graph_segment_controls (lr, a, b, &c1, &c2);
+  len = hypot (c1.x - a.x, c1.y - a.y) + hypot (c2.x - c1.x, c2.y - c1.y)
+        + hypot (b.x - c2.x, b.y - c2.y);
+  steps = CLAMP ((int) ceil (len / 2), 8, 2048);
+  for (int s = 1; s <= steps; s++)
+    {
+      CtGraphPoint q = bezier (a, c1, c2, b, (double) s / steps);
+
+      best = MIN (best, segment_distance2 (prev, q, x, y));
+      prev = q;
+    }
+  return best;
+}
+
 int
 ct_graph_scene_edge_at (const CtGraphScene *scene, double x, double y, double tolerance)
 {
   gboolean lr = scene->rankdir == CT_GRAPH_RANKDIR_LR;
   int best = -1;
   double best_d = tolerance * tolerance;
+  /* controls reach this far beyond a short segment's ends */
+  double margin = tolerance + 12;
 
   for (guint e = 0; e < ct_graph_model_n_edges (scene->model); e++)
     {
       CtGraphEdgePoints buf = { 0 };
       guint n;
       const CtGraphPoint *p = ct_graph_scene_edge_points (scene, e, &buf, &n);
-      double x0, y0, x1, y1;
+      CtGraphPoint last, tip;
+      double x0, y0, x1, y1, d;
 
       ct_graph_points_bounds (p, n, &x0, &y0, &x1, &y1);
-      if (x < x0 - tolerance || x > x1 + tolerance || y < y0 - tolerance || y > y1 + tolerance)
+      if (n < 2 || x < x0 - margin || x > x1 + margin || y < y0 - margin || y > y1 + margin)
         {
           ct_graph_edge_points_clear (&buf);
           continue;
         }
-      for (guint i = 1; i < n; i++)
+      /* as drawn: the curve stops short of the port, where the arrow head
+       * runs on to its tip */
+      last = tip = p[n - 1];
+      if (lr)
         {
-          CtGraphPoint c1, c2, prev = p[i - 1];
-          ct_graph_segment_controls (lr, p[i - 1], p[i], &c1, &c2);
-          for (int s = 1; s <= 16; s++)
-            {
-              CtGraphPoint q = ct_graph_points_aligned (lr, p[i - 1], p[i])
-                                 ? (CtGraphPoint) { p[i - 1].x + (p[i].x - p[i - 1].x) * s / 16.0,
-                                                    p[i - 1].y + (p[i].y - p[i - 1].y) * s / 16.0 }
-                                 : bezier (p[i - 1], c1, c2, p[i], s / 16.0);
-              double d = segment_distance2 (prev, q, x, y);
-              if (d < best_d)
-                {
-                  best_d = d;
-                  best = (int) e;
-                }
-              prev = q;
-            }
+          last.x -= CT_GRAPH_EDGE_END_TRIM;
+          tip.x -= PORT_RADIUS;
+        }
+      else
+        {
+          last.y -= CT_GRAPH_EDGE_END_TRIM;
+          tip.y -= PORT_RADIUS;
+        }
+      d = segment_distance2 (last, tip, x, y);
+      for (guint i = 1; i < n; i++)
+        d = MIN (d, curve_distance2 (lr, p[i - 1], i == n - 1 ? last : p[i], x, y));
+      if (d < best_d)
+        {
+          best_d = d;
+          best = (int) e;
         }
       ct_graph_edge_points_clear (&buf);
     }
