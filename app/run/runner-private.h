@@ -100,6 +100,8 @@ typedef struct {
   GPtrArray *shown;                  /* the versions last handed over, or NULL: stale */
 } CtRunBlobTrack;
 
+typedef struct _CtRunParamData CtRunParamData;
+
 typedef struct {
   CtMailbox *mailbox;
   GAsyncQueue *queue;
@@ -123,6 +125,7 @@ typedef struct {
   GHashTable *watch;                 /* name set */
   GHashTable *watch_params;          /* layer name set */
   GPtrArray *params;                 /* per layer: its CtRunParam* (a GPtrArray), or NULL: stale */
+  GPtrArray *param_data;             /* per layer: CtRunParamData*, its data's statistics, or NULL */
   GHashTable *inputs;                /* name -> CtRunInput* */
   gsize budget, history_bytes;
 
