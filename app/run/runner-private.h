@@ -22,6 +22,7 @@ struct _CtRunSnapshot {
   GError *error;
   double compute_us;
   double overhead_us;
+  guint64 steps_done;      /* step commands finished or dropped when posted */
   GPtrArray *layers;       /* CtRunLayer* */
   GPtrArray *blobs;        /* CtRunBlob* */
   GHashTable *blob_index;  /* name -> index + 1, over BLOBS */
@@ -132,6 +133,7 @@ typedef struct {
   GArray *stepped;                   /* int */
   GError *error;
   guint64 serial;
+  guint64 steps_done;                /* step commands finished or dropped */
   double compute_us;                 /* in layers since the last snapshot */
   gint64 mark_us;                    /* when the last snapshot was posted */
 } CtRunWorker;

@@ -244,6 +244,13 @@ void ct_runner_reset (CtRunner *runner);
 /* Drop queued commands and interrupt a running pass after its current
  * layer; a snapshot shows where it stopped. */
 void ct_runner_stop (CtRunner *runner);
+/* Whether steps queued (forward, backward, run the rest, reset) have not
+ * all been answered by a snapshot: the worker is computing (a pass runs)
+ * or has steps waiting. Call it in the runner's main context: it changes
+ * when a step is queued and when a snapshot is delivered (before the
+ * CtRunSnapshotFunc runs), so a window can show its Stop control from the
+ * snapshots alone, never asking the worker. */
+gboolean ct_runner_is_busy (CtRunner *runner);
 
 /* The blobs to copy in full (NULL-terminated names; NULL: none). Names the
  * net lacks are ignored. */
