@@ -93,6 +93,8 @@ struct _CtWindow {
   gboolean run_stale;           /* the net was edited since the runner had it */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
+  gboolean run_passing;         /* F5 queued a pass the runner has not answered */
+  GtkWidget *run_pass_button, *run_stop_button; /* Stop stands in for Run while passing */
   GtkWidget *run_controls;
   GtkMenuButton *run_settings_button;
   GtkLabel *run_label;
