@@ -6,7 +6,9 @@
  * actions (win.run-forward F7, win.run-backward Shift+F7, win.run-pass
  * F5, win.run-reset Shift+F5) only queue commands: the runner works on its
  * own thread and hands snapshots back through the main loop, so the window
- * never waits on it. While a pass queued by F5 runs, Stop (win.run-stop,
+ * never waits on it. A pass hands over a snapshot per layer, hundreds a
+ * second on a fast net: the window shows at most one per frame (the
+ * latest, at the frame clock's next tick), so that drawing keeps up. While a pass queued by F5 runs, Stop (win.run-stop,
  * Escape) stands in for the Run button: the runner stops after the layer
  * it is computing and its snapshot shows where; stepping goes on from
  * there. Each snapshot marks the graph (layers done, the
@@ -323,19 +325,68 @@ build_stop (CtWindow *self)
 
 /* Snapshots */
 
+/* The latest snapshot handed over, shown or not. */
+static CtRunSnapshot *
+latest_snapshot (CtWindow *self)
+{
+  return self->run_pending != NULL ? self->run_pending : self->run_snapshot;
+}
+
+static void
+cancel_show (CtWindow *self)
+{
+  if (self->run_show_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->run_show_tick);
+  self->run_show_tick = 0;
+  g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
+}
+
+/* Show the pending snapshot: the graph's marks, the status line and the
+ * inspector. */
+static void
+show_pending (CtWindow *self)
+{
+  if (self->run_show_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->run_show_tick);
+  self->run_show_tick = 0;
+  if (self->run_pending == NULL)
+    return;
+  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+  self->run_snapshot = g_steal_pointer (&self->run_pending);
+  /* the net was edited since: what this shows is gone */
+  if (self->run_stale)
+    return;
+  apply_marks (self, self->run_snapshot);
+  update_label (self);
+  ct_window_blobs_show_snapshot (self, self->run_snapshot);
+}
+
+static gboolean
+show_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  CtWindow *self = data;
+
+  self->run_show_tick = 0;
+  show_pending (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
 {
   CtWindow *self = data;
   const GError *error = ct_run_snapshot_get_error (snapshot);
 
-  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
-  self->run_snapshot = ct_run_snapshot_ref (snapshot);
+  g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
+  self->run_pending = ct_run_snapshot_ref (snapshot);
   update_stop (self);
   /* the net was edited since: what this shows is gone (the stop after the
    * edit sends one too) */
   if (self->run_stale)
-    return;
+    {
+      show_pending (self);
+      return;
+    }
   if (error != NULL)
     {
       const char *layer = failed_layer (self, error);
@@ -350,10 +401,14 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
     }
   if (!ct_run_snapshot_get_invalidated (snapshot) && ct_run_snapshot_n_layers (snapshot) > 0)
     self->run_shown = TRUE;
+  /* every snapshot's layers count for the highlight, shown or skipped */
   update_current (self, snapshot);
-  apply_marks (self, snapshot);
-  update_label (self);
-  ct_window_blobs_show_snapshot (self, snapshot);
+  /* one per frame while the window is on screen; at once otherwise (no
+   * frames come) */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    show_pending (self);
+  else if (self->run_show_tick == 0)
+    self->run_show_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), show_tick, self, NULL);
 }
 
 /* Watching: what the selection shows */
@@ -467,7 +522,7 @@ static void
 run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
-  CtRunSnapshot *snapshot = self->run_snapshot;
+  CtRunSnapshot *snapshot = latest_snapshot (self);
   CtRunner *runner;
 
   /* after a complete backward pass the runner refuses a backward step: say
@@ -711,6 +766,8 @@ static void
 drop_shown_run (CtWindow *self, const char *notice)
 {
   self->run_stale = TRUE;
+  /* what was waiting for a frame belongs to the old run */
+  cancel_show (self);
   if (!self->run_shown)
     return;
   self->run_shown = FALSE;
@@ -737,6 +794,7 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
       /* another net: nothing of the old run carries over */
       g_clear_pointer (&self->runner, ct_runner_free);
       update_stop (self);
+      cancel_show (self);
       g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
       self->run_stale = FALSE;
       self->run_shown = FALSE;
@@ -787,6 +845,7 @@ ct_window_run_dispose (CtWindow *self)
   /* the runner's callback must not reach a window being torn down */
   g_clear_pointer (&self->runner, ct_runner_free);
   ct_window_inputs_dispose (self);
+  cancel_show (self);
   g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
   g_clear_pointer ((char **) &self->run_applied.weights, g_free);
   g_clear_pointer (&self->run_current, g_free);
