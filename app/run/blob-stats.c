@@ -12,17 +12,28 @@
  * same order they give the same sums to the bit. Minimum, maximum and the
  * counts do not depend on order, nor does the histogram, which is cut into
  * contiguous slices. tests/run/test-blob-stats.c holds this path to the
- * kernel's results bit for bit, NaN and infinities included. */
+ * kernel's results bit for bit, NaN and infinities included.
+ *
+ * Every lane runs through the whole array, so each lane group reads all of
+ * it: the split pays off only with cores to spare. On two cores shared
+ * with other work it was measured slower than the kernel alone (a thread
+ * the OS parks holds the step up), so it needs four threads in the pool
+ * (CT_NUM_THREADS or one per core), and arrays larger than a cache get two
+ * lane groups rather than four. */
 #include <float.h>
 #include <math.h>
 
-#include "blob-stats.h"
+#include "blob-stats-private.h"
 #include "parallel.h"
 
 #define N_LANES 4
 /* Below this many values the kernel alone is quicker than handing work to
  * the pool. */
 #define PARALLEL_MIN ((gint64) 1 << 17)
+#define PARALLEL_MIN_THREADS 4
+/* Above this many values (32 MiB) four groups would read the array four
+ * times from memory. */
+#define FOUR_GROUPS_MAX ((gint64) 1 << 23)
 #define MAX_SLICES 16
 #define BLOCK 1024 /* a multiple of N_LANES */
 
@@ -138,7 +149,9 @@ first_lanes_n (Split *s, int l0, int nl)
 static void
 first_lanes (Split *s, int l0, int nl)
 {
-  if (nl == 2)
+  if (nl == 4)
+    first_lanes_n (s, l0, 4);
+  else if (nl == 2)
     first_lanes_n (s, l0, 2);
   else
     first_lanes_n (s, l0, 1);
@@ -207,18 +220,20 @@ second_job (int64_t begin, int64_t end, int chunk, void *data)
     }
 }
 
-static void
-compute_split (CtBlobStats *stats, const float *values, gint64 count, int threads)
+void
+ct_blob_stats_compute_lanes (CtBlobStats *stats, const float *values, gint64 count,
+                             int n_groups, int n_slices)
 {
   g_autofree Split *s = g_new0 (Split, 1);
   CtStats *out = &stats->stats;
   double total = 0.0, total_sq = 0.0, total_dev = 0.0;
   double lo = INFINITY, hi = -INFINITY;
 
+  g_return_if_fail (n_groups == 1 || n_groups == 2 || n_groups == 4);
   s->x = values;
   s->n = count;
-  s->n_groups = threads >= 4 ? 4 : 2;
-  s->n_slices = CLAMP (threads, 2, MAX_SLICES);
+  s->n_groups = n_groups;
+  s->n_slices = CLAMP (n_slices, 1, MAX_SLICES);
   ct_cpu_parallel_for_chunks (s->n_groups, s->n_groups, first_job, s);
 
   for (int l = 0; l < N_LANES; l++)
@@ -263,9 +278,10 @@ ct_blob_stats_compute (const float *values, gint64 count)
 
   g_return_val_if_fail (count >= 0, stats);
   threads = count >= PARALLEL_MIN ? ct_cpu_num_threads () : 1;
-  if (threads > 1)
+  if (threads >= PARALLEL_MIN_THREADS)
     {
-      compute_split (stats, values, count, threads);
+      ct_blob_stats_compute_lanes (stats, values, count, count <= FOUR_GROUPS_MAX ? 4 : 2,
+                                   threads);
       return stats;
     }
   status = ct_cpu_stats (count, values, CT_BLOB_STATS_BINS, stats->histogram, &stats->stats);

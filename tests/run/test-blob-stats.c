@@ -3,12 +3,14 @@
  * bit for bit, also where large arrays are spread over the CPU pool: on
  * arrays whose sums depend on the order of addition (values of very
  * different sizes), with zeros of both signs, NaNs and infinities, all
- * values equal, none finite. meson runs it with several CT_NUM_THREADS. */
+ * values equal, none finite; the parallel path cut into 1, 2 or 4 lane
+ * groups and 1 to 15 histogram slices. meson runs it with several
+ * CT_NUM_THREADS. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "blob-stats.h"
+#include "blob-stats-private.h"
 
 static void
 check_same (const float *x, gint64 n)
@@ -31,6 +33,17 @@ check_same (const float *x, gint64 n)
   g_assert_cmpmem (&got->stats.l2_norm, sizeof (double), &want.l2_norm, sizeof (double));
   g_assert_cmpmem (&got->stats.zero_share, sizeof (double), &want.zero_share, sizeof (double));
   g_assert_cmpmem (got->histogram, sizeof bins, bins, sizeof bins);
+
+  /* and the parallel path, however it is cut */
+  for (int groups = 1; groups <= 4; groups *= 2)
+    for (int slices = 1; slices <= 16; slices += 7)
+      {
+        CtBlobStats lanes = { 0 };
+
+        ct_blob_stats_compute_lanes (&lanes, x, n, groups, slices);
+        g_assert_cmpmem (&lanes.stats, sizeof (CtStats), &got->stats, sizeof (CtStats));
+        g_assert_cmpmem (lanes.histogram, sizeof bins, bins, sizeof bins);
+      }
 }
 
 static void
