@@ -66,7 +66,12 @@
  * parameter blobs have statistics, and full copies only for the layers
  * watched with ct_runner_watch_params. Statistics are recomputed only for
  * blobs a step wrote; unchanged ones, and unchanged copies, are shared
- * between snapshots. */
+ * between snapshots. The runner never changes weights, so the statistics
+ * (and copies) of the parameters' data are computed once per built net;
+ * a version kept before an in-place layer is the copy last handed over
+ * when there is one. A step's cost beyond its layers is then the
+ * statistics of what it wrote (and copies where watched):
+ * tests/bench/bench-step measures it. */
 #pragma once
 
 #include <glib.h>
