@@ -25,6 +25,7 @@
  * included. */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -91,6 +92,26 @@ first_finite (const float *x, gint64 begin, gint64 end, int l0, int nl, double *
 }
 
 #ifdef __SSE2__
+/* Whether [BEGIN, END) holds only finite values: |v| <= FLT_MAX is false
+ * for NaN and the infinities. */
+static gboolean
+all_finite_sse (const float *x, gint64 begin, gint64 end)
+{
+  const __m128 abs_mask = _mm_castsi128_ps (_mm_set1_epi32 (0x7fffffff));
+  const __m128 max = _mm_set1_ps (FLT_MAX);
+  __m128 ok = _mm_castsi128_ps (_mm_set1_epi32 (-1));
+  gint64 i = begin;
+
+  for (; i + N_LANES <= end; i += N_LANES)
+    ok = _mm_and_ps (ok, _mm_cmple_ps (_mm_and_ps (_mm_loadu_ps (x + i), abs_mask), max));
+  if (_mm_movemask_ps (ok) != 0xf)
+    return FALSE;
+  for (; i < end; i++)
+    if (!(fabsf (x[i]) <= FLT_MAX))
+      return FALSE;
+  return TRUE;
+}
+
 /* All four lanes of the first pass over [BEGIN, END) (BEGIN a multiple of
  * N_LANES), all values finite, in SSE2 registers: lane l is element l of
  * each vector, and each lane's sums are added in index order exactly as
@@ -165,8 +186,12 @@ first_lanes_n (Split *s, int l0, int nl)
       gint64 end = MIN (b + BLOCK, s->n);
       int bad = 0;
 
+#ifdef __SSE2__
+      bad = !all_finite_sse (x, b, end);
+#else
       for (gint64 i = b; i < end; i++)
         bad |= !(fabsf (x[i]) <= FLT_MAX);
+#endif
       if (!bad)
         {
 #ifdef __SSE2__
@@ -243,13 +268,14 @@ bin_of (float v, double lo, double scale)
 }
 
 #ifdef __SSE2__
-/* The squared deviations of all four lanes, every value finite. */
+/* The squared deviations of all four lanes over [BEGIN, END) (BEGIN a
+ * multiple of N_LANES), every value finite, added to DEV's running sums. */
 static void
-dev_finite_sse (const float *x, gint64 n, double mean, double *dev)
+dev_finite_sse_from (const float *x, gint64 begin, gint64 n, double mean, double *dev)
 {
-  __m128d e01 = _mm_setzero_pd (), e23 = _mm_setzero_pd ();
+  __m128d e01 = _mm_loadu_pd (dev), e23 = _mm_loadu_pd (dev + 2);
   const __m128d m = _mm_set1_pd (mean);
-  gint64 i = 0;
+  gint64 i = begin;
 
   for (; i + N_LANES <= n; i += N_LANES)
     {
@@ -267,6 +293,27 @@ dev_finite_sse (const float *x, gint64 n, double mean, double *dev)
       double d = (double) x[i + l] - mean;
 
       dev[l] += d * d;
+    }
+}
+
+static void bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale,
+                             gint64 *bins);
+
+/* The deviations and the bins in one pass over the array, block by block
+ * while the block is in the cache. */
+static void
+dev_bins_finite_sse (Split *s)
+{
+  for (gint64 b = 0; b < s->n; b += BLOCK * 16)
+    {
+      gint64 end = MIN (b + BLOCK * 16, s->n);
+      double dev[N_LANES];
+
+      /* the block's deviations continue each lane's running sum */
+      memcpy (dev, s->dev, sizeof dev);
+      dev_finite_sse_from (s->x, b, end, s->mean, dev);
+      memcpy (s->dev, dev, sizeof dev);
+      bins_finite_sse (s->x, b, end, s->lo_all, s->scale, s->bins[0]);
     }
 }
 
@@ -323,7 +370,7 @@ second_job (int64_t begin, int64_t end, int chunk, void *data)
     {
 #ifdef __SSE2__
       if (item < s->n_groups && nl == N_LANES && s->all_finite)
-        dev_finite_sse (s->x, s->n, s->mean, s->dev);
+        dev_finite_sse_from (s->x, 0, s->n, s->mean, s->dev);
       else
 #endif
       if (item < s->n_groups)
@@ -403,6 +450,11 @@ ct_blob_stats_compute_lanes (CtBlobStats *stats, const float *values, gint64 cou
   s->lo_all = lo;
   s->scale = hi > lo ? (double) CT_BLOB_STATS_BINS / (hi - lo) : 0.0;
   s->all_finite = out->n_finite == count;
+#ifdef __SSE2__
+  if (s->n_groups + s->n_slices == 2 && s->all_finite)
+    dev_bins_finite_sse (s);
+  else
+#endif
   if (s->n_groups + s->n_slices == 2)
     second_job (0, 2, 0, s);
   else
