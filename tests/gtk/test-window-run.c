@@ -721,9 +721,11 @@ test_stop (void)
   g_assert_true (action_enabled (window, "run-stop"));
   g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
                                                GTK_WIDGET (window), NULL));
-  while (ct_runner_is_busy (window->runner))
-    next_snapshot (window, &serial);
+  /* answered, and the answer shown (the window shows one a frame) */
+  while (ct_runner_is_busy (window->runner) || window->run_pending != NULL)
+    ct_gui_test_spin (2);
   snapshot = ct_window_run_get_snapshot (window);
+  serial = ct_run_snapshot_get_serial (snapshot);
 
   /* the snapshot says where it stopped: forward, NEXT layers done */
   next = ct_run_snapshot_get_next_layer (snapshot);
