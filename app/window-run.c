@@ -8,12 +8,13 @@
  * own thread and hands snapshots back through the main loop, so the window
  * never waits on it. A pass hands over a snapshot per layer, hundreds a
  * second on a fast net: the window shows at most one per frame (the
- * latest, at the frame clock's next tick), so that drawing keeps up. While a pass queued by F5 runs, Stop (win.run-stop,
- * Escape) stands in for the Run button: the runner stops after the layer
- * it is computing and its snapshot shows where; stepping goes on from
- * there. Each snapshot marks the graph (layers done, the
- * current layer, edges empty / with data / with a gradient and its health)
- * and goes to the inspector (window-blobs.c). The selection says which
+ * latest, at the frame clock's next tick), so that drawing keeps up.
+ * While a pass queued by F5 runs, Stop (win.run-stop, Escape) stands in
+ * for the Run button: the runner stops after the layer it is computing
+ * and its snapshot shows where; stepping goes on from there. Each
+ * snapshot shown marks the graph (layers done, the current layer, edges
+ * empty / with data / with a gradient and its health) and goes to the
+ * inspector (window-blobs.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
  * the weights of layers whose shapes still match. What Input layers are
