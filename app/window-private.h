@@ -85,7 +85,9 @@ struct _CtWindow {
 
   /* The run (window-run.c): built at the first step, from the document. */
   CtRunner *runner;
-  CtRunSnapshot *run_snapshot;  /* the latest handed over, or NULL */
+  CtRunSnapshot *run_snapshot;  /* the latest shown, or NULL */
+  CtRunSnapshot *run_pending;   /* handed over, to show at the next frame, or NULL */
+  guint run_show_tick;          /* the tick callback that shows it, or 0 */
   CtRunConfig run_applied;      /* what the runner was given (weights owned) */
   guint run_batch;              /* the user's settings for the next build */
   guint64 run_seed;
@@ -93,6 +95,8 @@ struct _CtWindow {
   gboolean run_stale;           /* the net was edited since the runner had it */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
+  gboolean run_passing;         /* F5 queued a pass the runner has not answered */
+  GtkWidget *run_pass_button, *run_stop_button; /* Stop stands in for Run while passing */
   GtkWidget *run_controls;
   GtkMenuButton *run_settings_button;
   GtkLabel *run_label;
@@ -155,7 +159,8 @@ void ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags);
 void ct_window_run_weights_changed (CtWindow *self);
 /* The graph has a new model: put the run's marks on it again. */
 void ct_window_run_graph_changed (CtWindow *self);
-/* The latest snapshot (borrowed), or NULL before the first step. */
+/* The latest snapshot shown (borrowed), or NULL before the first step:
+ * one handed over is shown at the next frame while the window is mapped. */
 CtRunSnapshot *ct_window_run_get_snapshot (CtWindow *self);
 void ct_window_run_dispose (CtWindow *self);
 

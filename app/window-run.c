@@ -6,9 +6,15 @@
  * actions (win.run-forward F7, win.run-backward Shift+F7, win.run-pass
  * F5, win.run-reset Shift+F5) only queue commands: the runner works on its
  * own thread and hands snapshots back through the main loop, so the window
- * never waits on it. Each snapshot marks the graph (layers done, the
- * current layer, edges empty / with data / with a gradient and its health)
- * and goes to the inspector (window-blobs.c). The selection says which
+ * never waits on it. A pass hands over a snapshot per layer, hundreds a
+ * second on a fast net: the window shows at most one per frame (the
+ * latest, at the frame clock's next tick), so that drawing keeps up.
+ * While a pass queued by F5 runs, Stop (win.run-stop, Escape) stands in
+ * for the Run button: the runner stops after the layer it is computing
+ * and its snapshot shows where; stepping goes on from there. Each
+ * snapshot shown marks the graph (layers done, the current layer, edges
+ * empty / with data / with a gradient and its health) and goes to the
+ * inspector (window-blobs.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
  * the weights of layers whose shapes still match. What Input layers are
@@ -247,7 +253,124 @@ update_label (CtWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->run_label), text != NULL);
 }
 
+/* Stop */
+
+/* Stop is there while a pass queued by F5 has not been answered: the
+ * runner says so (ct_runner_is_busy) from the snapshots alone. Single
+ * steps are not stopped (a stop takes effect after the layer anyway), so
+ * the button does not flicker at every F7. */
+static void
+update_stop (CtWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "run-stop");
+  gboolean focused;
+
+  if (self->runner == NULL || !ct_runner_is_busy (self->runner))
+    self->run_passing = FALSE;
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->run_passing);
+  if (self->run_stop_button == NULL || self->run_pass_button == NULL
+      || gtk_widget_get_visible (self->run_stop_button) == self->run_passing)
+    return;
+  /* the keyboard focus moves with the swap rather than being lost */
+  focused = gtk_widget_has_focus (self->run_passing ? self->run_pass_button
+                                                    : self->run_stop_button);
+  gtk_widget_set_visible (self->run_stop_button, self->run_passing);
+  gtk_widget_set_visible (self->run_pass_button, !self->run_passing);
+  if (focused)
+    gtk_widget_grab_focus (self->run_passing ? self->run_stop_button : self->run_pass_button);
+}
+
+static void
+run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  if (self->runner == NULL)
+    return;
+  ct_runner_stop (self->runner);
+}
+
+/* The Stop button beside Run (the header bar's .ui holds the others), and
+ * Escape for it. The key is caught before the focused widget sees it, but
+ * only while a pass runs: otherwise the disabled action lets Escape
+ * through to the find bar, the graph (unselect all) and popovers. */
+static void
+build_stop (CtWindow *self)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  GtkWidget *stop = gtk_button_new_from_icon_name ("media-playback-stop-symbolic");
+
+  for (GtkWidget *child = gtk_widget_get_first_child (self->run_controls); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_ACTIONABLE (child)
+        && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (child)), "win.run-pass")
+           == 0)
+      self->run_pass_button = child;
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "win.run-stop");
+  gtk_widget_set_tooltip_text (stop, _("Stop the Pass (Escape)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (stop), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Stop the Pass"), -1);
+  gtk_widget_set_visible (stop, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (self->run_controls), stop, self->run_pass_button);
+  self->run_stop_button = stop;
+
+  gtk_event_controller_set_name (keys, "cortado-run-stop");
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape,
+                                                                                  0),
+                                                          gtk_named_action_new ("win.run-stop")));
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
 /* Snapshots */
+
+/* The latest snapshot handed over, shown or not. */
+static CtRunSnapshot *
+latest_snapshot (CtWindow *self)
+{
+  return self->run_pending != NULL ? self->run_pending : self->run_snapshot;
+}
+
+static void
+cancel_show (CtWindow *self)
+{
+  if (self->run_show_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->run_show_tick);
+  self->run_show_tick = 0;
+  g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
+}
+
+/* Show the pending snapshot: the graph's marks, the status line and the
+ * inspector. */
+static void
+show_pending (CtWindow *self)
+{
+  if (self->run_show_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->run_show_tick);
+  self->run_show_tick = 0;
+  if (self->run_pending == NULL)
+    return;
+  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+  self->run_snapshot = g_steal_pointer (&self->run_pending);
+  /* the net was edited since: what this shows is gone */
+  if (self->run_stale)
+    return;
+  apply_marks (self, self->run_snapshot);
+  update_label (self);
+  ct_window_blobs_show_snapshot (self, self->run_snapshot);
+}
+
+static gboolean
+show_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  CtWindow *self = data;
+
+  self->run_show_tick = 0;
+  show_pending (self);
+  return G_SOURCE_REMOVE;
+}
 
 static void
 snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
@@ -255,12 +378,16 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
   CtWindow *self = data;
   const GError *error = ct_run_snapshot_get_error (snapshot);
 
-  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
-  self->run_snapshot = ct_run_snapshot_ref (snapshot);
+  g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
+  self->run_pending = ct_run_snapshot_ref (snapshot);
+  update_stop (self);
   /* the net was edited since: what this shows is gone (the stop after the
    * edit sends one too) */
   if (self->run_stale)
-    return;
+    {
+      show_pending (self);
+      return;
+    }
   if (error != NULL)
     {
       const char *layer = failed_layer (self, error);
@@ -275,10 +402,14 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
     }
   if (!ct_run_snapshot_get_invalidated (snapshot) && ct_run_snapshot_n_layers (snapshot) > 0)
     self->run_shown = TRUE;
+  /* every snapshot's layers count for the highlight, shown or skipped */
   update_current (self, snapshot);
-  apply_marks (self, snapshot);
-  update_label (self);
-  ct_window_blobs_show_snapshot (self, snapshot);
+  /* one per frame while the window is on screen; at once otherwise (no
+   * frames come) */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    show_pending (self);
+  else if (self->run_show_tick == 0)
+    self->run_show_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), show_tick, self, NULL);
 }
 
 /* Watching: what the selection shows */
@@ -395,7 +526,7 @@ static void
 run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
-  CtRunSnapshot *snapshot = self->run_snapshot;
+  CtRunSnapshot *snapshot = latest_snapshot (self);
   CtRunner *runner;
 
   /* after a complete backward pass the runner refuses a backward step: say
@@ -415,10 +546,14 @@ run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  CtRunner *runner = ensure_runner (data);
+  CtWindow *self = data;
+  CtRunner *runner = ensure_runner (self);
 
-  if (runner != NULL)
-    ct_runner_run_pass (runner);
+  if (runner == NULL)
+    return;
+  ct_runner_run_pass (runner);
+  self->run_passing = TRUE;
+  update_stop (self);
 }
 
 static void
@@ -480,6 +615,7 @@ static const GActionEntry run_actions[] = {
   { .name = "run-backward", .activate = run_backward_activated },
   { .name = "run-pass", .activate = run_pass_activated },
   { .name = "run-reset", .activate = run_reset_activated },
+  { .name = "run-stop", .activate = run_stop_activated },
   { .name = "open-weights", .activate = open_weights_activated },
   { .name = "use-fillers", .activate = use_fillers_activated },
 };
@@ -624,6 +760,7 @@ ct_window_run_update_actions (CtWindow *self)
     if (action != NULL)
       g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->weights != NULL);
   }
+  update_stop (self);
 }
 
 /* What was shown of the run is gone (the net was edited, or another phase
@@ -633,6 +770,8 @@ static void
 drop_shown_run (CtWindow *self, const char *notice)
 {
   self->run_stale = TRUE;
+  /* what was waiting for a frame belongs to the old run */
+  cancel_show (self);
   if (!self->run_shown)
     return;
   self->run_shown = FALSE;
@@ -658,6 +797,8 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
     {
       /* another net: nothing of the old run carries over */
       g_clear_pointer (&self->runner, ct_runner_free);
+      update_stop (self);
+      cancel_show (self);
       g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
       self->run_stale = FALSE;
       self->run_shown = FALSE;
@@ -696,6 +837,7 @@ ct_window_init_run (CtWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions),
                                    self);
   build_settings (self);
+  build_stop (self);
   ct_window_init_inputs (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   ct_window_run_update_actions (self);
@@ -707,6 +849,7 @@ ct_window_run_dispose (CtWindow *self)
   /* the runner's callback must not reach a window being torn down */
   g_clear_pointer (&self->runner, ct_runner_free);
   ct_window_inputs_dispose (self);
+  cancel_show (self);
   g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
   g_clear_pointer ((char **) &self->run_applied.weights, g_free);
   g_clear_pointer (&self->run_current, g_free);

@@ -60,6 +60,28 @@ fits_budget (CtRunWorker *worker, CtRunBlobTrack *track, gsize bytes)
   return TRUE;
 }
 
+/* Version V as the last snapshot handed it over (a new reference), when
+ * that copy still holds what a new one would: the track is not stale (the
+ * blob was not written since), and the version carries a diff exactly
+ * when WITH_DIFF. NULL otherwise. Keeping the version an in-place layer is
+ * about to overwrite then costs no copy when the window was shown it. */
+static CtRunVersion *
+shown_version (CtRunBlobTrack *track, guint v, gboolean with_diff)
+{
+  int writer = g_array_index (track->writers, int, v);
+
+  /* The list skips versions not kept: find V by its writer, which writes
+   * the blob once in a pass. */
+  for (guint i = 0; track->shown != NULL && i < track->shown->len; i++)
+    {
+      CtRunVersion *version = track->shown->pdata[i];
+
+      if (version->layer_index == writer)
+        return (version->diff != NULL) == with_diff ? ct_run_version_ref (version) : NULL;
+    }
+  return NULL;
+}
+
 /* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
 static void
 keep_version (CtRunWorker *worker, guint blob_index)
@@ -76,14 +98,19 @@ keep_version (CtRunWorker *worker, guint blob_index)
   data = ct_blob_cpu_data (blob, NULL);
   if (data == NULL || !fits_budget (worker, track, (gsize) ct_blob_count (blob) * sizeof (float)))
     return;
-  label = version_label (worker, g_array_index (track->writers, int, v));
   if (track->versions->len <= v)
     g_ptr_array_set_size (track->versions, (int) v + 1);
   ct_run_version_unref (track->versions->pdata[v]);
-  track->versions->pdata[v] = ct_run_version_new (label, g_array_index (track->writers, int, v),
-                                                  ct_blob_get_shape (blob),
-                                                  ct_blob_num_axes (blob), data,
-                                                  known_data_stats (track), NULL, NULL);
+  track->versions->pdata[v] = shown_version (track, v, FALSE);
+  if (track->versions->pdata[v] == NULL)
+    {
+      label = version_label (worker, g_array_index (track->writers, int, v));
+      track->versions->pdata[v] = ct_run_version_new (label,
+                                                      g_array_index (track->writers, int, v),
+                                                      ct_blob_get_shape (blob),
+                                                      ct_blob_num_axes (blob), data,
+                                                      known_data_stats (track), NULL, NULL);
+    }
   mark_stale (track);
 }
 
@@ -106,7 +133,7 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
   gsize bytes = (gsize) ct_blob_count (blob) * sizeof (float);
   int m = version_of_layer (track, layer_index);
   const float *diff, *data;
-  CtRunVersion *stored;
+  CtRunVersion *stored, *shown;
 
   if (!track->watched || !track->has_diff || m < 0)
     return;
@@ -114,12 +141,22 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
   if (diff == NULL)
     return;
   stored = (guint) m < track->versions->len ? track->versions->pdata[m] : NULL;
+  /* The live diff is the gradient of version diff_version: the copy the
+   * window was shown of version M holds it only when M is that one. */
+  shown = m == track->diff_version ? shown_version (track, (guint) m, TRUE) : NULL;
   if (stored != NULL)
     {
       if (!fits_budget (worker, track, bytes))
-        return;
-      track->versions->pdata[m] = ct_run_version_with_diff (stored, diff,
-                                                            known_diff_stats (track));
+        {
+          g_clear_pointer (&shown, ct_run_version_unref);
+          return;
+        }
+      if (shown != NULL && shown->data != stored->data)
+        g_clear_pointer (&shown, ct_run_version_unref);
+      track->versions->pdata[m] = shown != NULL
+                                    ? shown
+                                    : ct_run_version_with_diff (stored, diff,
+                                                                known_diff_stats (track));
       ct_run_version_unref (stored);
     }
   else if ((guint) m + 1 == track->writers->len)
@@ -128,15 +165,23 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
 
       data = ct_blob_cpu_data (blob, NULL);
       if (data == NULL || !fits_budget (worker, track, 2 * bytes))
-        return;
-      label = version_label (worker, (int) layer_index);
+        {
+          g_clear_pointer (&shown, ct_run_version_unref);
+          return;
+        }
       g_ptr_array_set_size (track->versions, m + 1);
-      track->versions->pdata[m] = ct_run_version_new (label, (int) layer_index,
-                                                      ct_blob_get_shape (blob),
-                                                      ct_blob_num_axes (blob), data,
-                                                      known_data_stats (track), diff,
-                                                      known_diff_stats (track));
+      if (shown == NULL)
+        label = version_label (worker, (int) layer_index);
+      track->versions->pdata[m] = shown != NULL
+                                    ? shown
+                                    : ct_run_version_new (label, (int) layer_index,
+                                                          ct_blob_get_shape (blob),
+                                                          ct_blob_num_axes (blob), data,
+                                                          known_data_stats (track), diff,
+                                                          known_diff_stats (track));
     }
+  else
+    g_clear_pointer (&shown, ct_run_version_unref);
   mark_stale (track);
 }
 
@@ -417,6 +462,7 @@ ct_run_history_snapshot (CtRunWorker *worker)
   CtRunSnapshot *snapshot = ct_run_snapshot_new ();
 
   snapshot->serial = ++worker->serial;
+  snapshot->steps_done = worker->steps_done;
   snapshot->pass = worker->pass;
   snapshot->next_layer = worker->next_layer;
   g_array_append_vals (snapshot->stepped, worker->stepped->data, worker->stepped->len);

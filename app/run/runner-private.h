@@ -22,6 +22,7 @@ struct _CtRunSnapshot {
   GError *error;
   double compute_us;
   double overhead_us;
+  guint64 steps_done;      /* step commands finished or dropped when posted */
   GPtrArray *layers;       /* CtRunLayer* */
   GPtrArray *blobs;        /* CtRunBlob* */
   GHashTable *blob_index;  /* name -> index + 1, over BLOBS */
@@ -100,6 +101,8 @@ typedef struct {
   GPtrArray *shown;                  /* the versions last handed over, or NULL: stale */
 } CtRunBlobTrack;
 
+typedef struct _CtRunParamData CtRunParamData;
+
 typedef struct {
   CtMailbox *mailbox;
   GAsyncQueue *queue;
@@ -123,12 +126,14 @@ typedef struct {
   GHashTable *watch;                 /* name set */
   GHashTable *watch_params;          /* layer name set */
   GPtrArray *params;                 /* per layer: its CtRunParam* (a GPtrArray), or NULL: stale */
+  GPtrArray *param_data;             /* per layer: CtRunParamData*, its data's statistics, or NULL */
   GHashTable *inputs;                /* name -> CtRunInput* */
   gsize budget, history_bytes;
 
   GArray *stepped;                   /* int */
   GError *error;
   guint64 serial;
+  guint64 steps_done;                /* step commands finished or dropped */
   double compute_us;                 /* in layers since the last snapshot */
   gint64 mark_us;                    /* when the last snapshot was posted */
 } CtRunWorker;

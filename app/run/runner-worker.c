@@ -504,11 +504,16 @@ handle (CtRunWorker *worker, CtRunCommand *command)
   if (command->kind == CT_RUN_CMD_QUIT)
     return FALSE;
   worker->mark_us = g_get_monotonic_time ();
-  /* Steps queued before a stop or an edit are dropped. */
+  /* Steps queued before a stop or an edit are dropped (the stop's or the
+   * edit's own snapshot then counts them answered). */
   if (is_step && !is_current (worker, command))
-    return TRUE;
+    {
+      worker->steps_done++;
+      return TRUE;
+    }
   if (is_step && !ensure_built (worker))
     {
+      worker->steps_done++;
       post (worker);
       return TRUE;
     }
@@ -569,6 +574,9 @@ handle (CtRunWorker *worker, CtRunCommand *command)
     default:
       g_assert_not_reached ();
     }
+  /* The snapshots a pass posts on its way say it is not done yet. */
+  if (is_step)
+    worker->steps_done++;
   post (worker);
   return TRUE;
 }

@@ -15,6 +15,9 @@ struct _CtRunner {
   GAsyncQueue *queue;
   GThread *thread;
   int epoch;   /* bumped to drop queued steps and interrupt a pass */
+  /* Step commands queued, and those the snapshots delivered say are
+   * finished or dropped (both counted in the caller's thread). */
+  guint64 steps_queued, steps_answered;
 };
 
 /* Delivery */
@@ -35,7 +38,9 @@ static void
 deliver_snapshot (gpointer item, gpointer user_data)
 {
   CtRunner *runner = user_data;
+  CtRunSnapshot *snapshot = item;
 
+  runner->steps_answered = MAX (runner->steps_answered, snapshot->steps_done);
   if (runner->func != NULL)
     runner->func (runner, item, runner->user_data);
 }
@@ -87,6 +92,13 @@ static void
 queue (CtRunner *runner, CtRunCommand *command)
 {
   g_async_queue_push (runner->queue, command);
+}
+
+static void
+queue_step (CtRunner *runner, CtRunCommandKind kind)
+{
+  runner->steps_queued++;
+  queue (runner, command_new (runner, kind));
 }
 
 static void
@@ -153,25 +165,31 @@ ct_runner_free (CtRunner *runner)
 void
 ct_runner_step_forward (CtRunner *runner)
 {
-  queue (runner, command_new (runner, CT_RUN_CMD_FORWARD));
+  queue_step (runner, CT_RUN_CMD_FORWARD);
 }
 
 void
 ct_runner_step_backward (CtRunner *runner)
 {
-  queue (runner, command_new (runner, CT_RUN_CMD_BACKWARD));
+  queue_step (runner, CT_RUN_CMD_BACKWARD);
 }
 
 void
 ct_runner_run_pass (CtRunner *runner)
 {
-  queue (runner, command_new (runner, CT_RUN_CMD_RUN_PASS));
+  queue_step (runner, CT_RUN_CMD_RUN_PASS);
 }
 
 void
 ct_runner_reset (CtRunner *runner)
 {
-  queue (runner, command_new (runner, CT_RUN_CMD_RESET));
+  queue_step (runner, CT_RUN_CMD_RESET);
+}
+
+gboolean
+ct_runner_is_busy (CtRunner *runner)
+{
+  return runner->steps_queued > runner->steps_answered;
 }
 
 void

@@ -66,7 +66,12 @@
  * parameter blobs have statistics, and full copies only for the layers
  * watched with ct_runner_watch_params. Statistics are recomputed only for
  * blobs a step wrote; unchanged ones, and unchanged copies, are shared
- * between snapshots. */
+ * between snapshots. The runner never changes weights, so the statistics
+ * (and copies) of the parameters' data are computed once per built net;
+ * a version kept before an in-place layer is the copy last handed over
+ * when there is one. A step's cost beyond its layers is then the
+ * statistics of what it wrote (and copies where watched):
+ * tests/bench/bench-step measures it. */
 #pragma once
 
 #include <glib.h>
@@ -244,6 +249,13 @@ void ct_runner_reset (CtRunner *runner);
 /* Drop queued commands and interrupt a running pass after its current
  * layer; a snapshot shows where it stopped. */
 void ct_runner_stop (CtRunner *runner);
+/* Whether steps queued (forward, backward, run the rest, reset) have not
+ * all been answered by a snapshot: the worker is computing (a pass runs)
+ * or has steps waiting. Call it in the runner's main context: it changes
+ * when a step is queued and when a snapshot is delivered (before the
+ * CtRunSnapshotFunc runs), so a window can show its Stop control from the
+ * snapshots alone, never asking the worker. */
+gboolean ct_runner_is_busy (CtRunner *runner);
 
 /* The blobs to copy in full (NULL-terminated names; NULL: none). Names the
  * net lacks are ignored. */

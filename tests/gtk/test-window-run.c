@@ -10,7 +10,10 @@
  *   strip; the diffs' statistics match the engine's backward;
  * - F7 and the other keys are the step actions' accelerators;
  * - an edit invalidates the run with a notice, clears the marks, and the
- *   next step rebuilds the run keeping the weights of layers that still fit.
+ *   next step rebuilds the run keeping the weights of layers that still fit;
+ * - F5 on GoogLeNet shows Stop in place of Run; Stop (Escape's action)
+ *   ends the pass after the layer it is computing, the snapshot says where,
+ *   Escape is let through once no pass runs, and F7 steps on from there.
  *
  * With CT_SCREENSHOT_DIR set, the window mid-forward (conv1 highlighted)
  * and after backward is saved there as step-forward.png and
@@ -622,6 +625,140 @@ test_errors (void)
   ct_gui_test_spin (10);
 }
 
+/* The Escape shortcut the window holds for Stop. */
+static GtkShortcut *
+stop_shortcut (CtWindow *window)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  GtkShortcut *found = NULL;
+
+  for (guint i = 0; found == NULL && i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      g_assert_cmpint (gtk_event_controller_get_propagation_phase (controller), !=,
+                       GTK_PHASE_NONE);
+      for (guint k = 0; found == NULL && k < g_list_model_get_n_items (G_LIST_MODEL (controller));
+           k++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (GTK_IS_NAMED_ACTION (action)
+              && g_strcmp0 (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)),
+                            "win.run-stop") == 0)
+            {
+              g_assert_cmpstr (trigger, ==, "Escape");
+              /* before the focused widget: the graph would take Escape */
+              g_assert_cmpint (gtk_event_controller_get_propagation_phase (controller), ==,
+                               GTK_PHASE_CAPTURE);
+              found = shortcut;
+            }
+        }
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (found);
+  return found;
+}
+
+static gboolean
+action_enabled (CtWindow *window, const char *name)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+}
+
+static void
+test_stop (void)
+{
+  const char *dir = g_getenv ("CT_TEST_DATA");
+  g_autofree char *net_path = g_build_filename (dir != NULL ? dir : "tests/data", "timing",
+                                                "bvlc_googlenet_deploy_force_backward.prototxt",
+                                                NULL);
+  g_autoptr (GFile) net_file = g_file_new_for_path (net_path);
+  CtWindow *window = ct_window_new (app);
+  CtRunSnapshot *snapshot;
+  GtkShortcut *escape;
+  guint64 serial = 0;
+  guint n_layers, stepped_len;
+  const int *stepped;
+  int next;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  /* a few images: the pass still has 152 layers to stop in */
+  window->run_batch = 2;
+  ct_gui_test_settle (window);
+  escape = stop_shortcut (window);
+
+  g_assert_false (action_enabled (window, "run-stop"));
+  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
+  g_assert_true (gtk_widget_get_visible (window->run_pass_button));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (window->run_stop_button)), ==,
+                   "win.run-stop");
+  {
+    const char *tooltip = gtk_widget_get_tooltip_text (window->run_stop_button);
+    g_assert_nonnull (strstr (tooltip, "Escape"));
+  }
+
+  /* F5: Stop stands in for Run at once */
+  activate (window, "run-pass");
+  g_assert_true (action_enabled (window, "run-stop"));
+  g_assert_true (gtk_widget_get_visible (window->run_stop_button));
+  g_assert_false (gtk_widget_get_visible (window->run_pass_button));
+
+  /* well into the pass, Escape stops it */
+  do
+    {
+      snapshot = next_snapshot (window, &serial);
+      g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+    }
+  while (ct_run_snapshot_get_next_layer (snapshot) < 2);
+  n_layers = ct_run_snapshot_n_layers (snapshot);
+  g_assert_true (action_enabled (window, "run-stop"));
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
+                                               GTK_WIDGET (window), NULL));
+  /* answered, and the answer shown (the window shows one a frame) */
+  while (ct_runner_is_busy (window->runner) || window->run_pending != NULL)
+    ct_gui_test_spin (2);
+  snapshot = ct_window_run_get_snapshot (window);
+  serial = ct_run_snapshot_get_serial (snapshot);
+
+  /* the snapshot says where it stopped: forward, NEXT layers done */
+  next = ct_run_snapshot_get_next_layer (snapshot);
+  g_test_message ("stopped before layer %d of %u", next, n_layers);
+  g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+  g_assert_cmpint (ct_run_snapshot_get_pass (snapshot), ==, CT_RUN_PASS_FORWARD);
+  g_assert_cmpint (next, >=, 2);
+  g_assert_cmpint (next, <, (int) n_layers);
+  for (guint i = 0; i < n_layers; i++)
+    g_assert_cmpint (ct_run_snapshot_get_layer (snapshot, i)->state, ==,
+                     (int) i < next ? CT_RUN_LAYER_FORWARD_DONE : CT_RUN_LAYER_PENDING);
+  g_assert_false (action_enabled (window, "run-stop"));
+  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
+  g_assert_true (gtk_widget_get_visible (window->run_pass_button));
+  /* with no pass running, Escape goes on to the find bar or the graph */
+  g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
+                                                GTK_WIDGET (window), NULL));
+
+  /* F7 steps on from where it stopped */
+  activate (window, "run-forward");
+  snapshot = next_snapshot (window, &serial);
+  g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, next + 1);
+  stepped = ct_run_snapshot_get_stepped (snapshot, &stepped_len);
+  g_assert_cmpuint (stepped_len, ==, 1);
+  g_assert_cmpint (stepped[0], ==, next);
+  g_assert_cmpint (ct_run_snapshot_get_layer (snapshot, (guint) next)->state, ==,
+                   CT_RUN_LAYER_FORWARD_DONE);
+  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -674,6 +811,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window-run/step-lenet", test_step_lenet);
   g_test_add_func ("/window-run/errors", test_errors);
   g_test_add_func ("/window-run/health-colours", test_health_colours);
+  g_test_add_func ("/window-run/stop", test_stop);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (scratch);

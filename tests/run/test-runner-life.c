@@ -5,7 +5,9 @@
  * snapshot; snapshots coalesce without losing an error; a runner freed
  * mid-pass or with a snapshot undelivered shuts down cleanly; and the
  * Fashion-MNIST LeNet with Caffe's trained weights steps through forward
- * and backward, with a lowered batch, as one whole pass computes it. */
+ * and backward, with a lowered batch, as one whole pass computes it; the
+ * runner says it is busy from a step queued until a snapshot answers it,
+ * dropped steps and stopped passes included. */
 #include <math.h>
 #include <string.h>
 
@@ -408,6 +410,68 @@ test_free_mid_run (void)
   ct_test_run_clear (&run);
 }
 
+/* Iterate until the runner has answered every step queued. */
+static CtRunSnapshot *
+until_idle (CtTestRun *run)
+{
+  CtRunSnapshot *snapshot = NULL;
+
+  while (ct_runner_is_busy (run->runner))
+    snapshot = ct_test_run_next (run);
+  return snapshot;
+}
+
+static void
+test_busy (void)
+{
+  g_autofree char *text = lenet_text (64);
+  CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 3, .fill = CT_RUN_FILL_CAFFE_REF };
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  guint n_layers;
+
+  ct_test_run_init (&run, text, &config);
+  g_assert_false (ct_runner_is_busy (run.runner));
+
+  /* A whole pass: busy until its last snapshot, whose layers are all done. */
+  ct_runner_run_pass (run.runner);
+  g_assert_true (ct_runner_is_busy (run.runner));
+  snapshot = ct_test_run_next (&run);
+  n_layers = ct_run_snapshot_n_layers (snapshot);
+  g_assert_cmpuint (n_layers, >, 1);
+  /* a snapshot of the pass still on its way says so */
+  if (ct_run_snapshot_get_next_layer (snapshot) < (int) n_layers)
+    g_assert_true (ct_runner_is_busy (run.runner));
+  snapshot = until_idle (&run);
+  if (snapshot == NULL)
+    snapshot = run.last;
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, (int) n_layers);
+
+  /* A stop with nothing running answers no step and leaves it idle. */
+  ct_runner_stop (run.runner);
+  ct_test_run_next (&run);
+  g_assert_false (ct_runner_is_busy (run.runner));
+
+  /* Two passes queued and stopped: the dropped steps are answered by the
+   * stop's snapshot, which says where the run stands. */
+  ct_runner_run_pass (run.runner);
+  ct_runner_run_pass (run.runner);
+  ct_runner_stop (run.runner);
+  g_assert_true (ct_runner_is_busy (run.runner));
+  snapshot = until_idle (&run);
+  g_assert_nonnull (snapshot);
+  g_assert_null (ct_run_snapshot_get_error (snapshot));
+  g_assert_cmpint (ct_run_snapshot_get_pass (snapshot), !=, CT_RUN_PASS_NONE);
+
+  /* One step after it: busy, then answered. */
+  ct_runner_step_forward (run.runner);
+  g_assert_true (ct_runner_is_busy (run.runner));
+  snapshot = until_idle (&run);
+  g_assert_nonnull (snapshot);
+  g_assert_null (ct_run_snapshot_get_error (snapshot));
+  ct_test_run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -418,5 +482,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/batch-size", test_batch_size);
   g_test_add_func ("/runner/lenet", test_lenet);
   g_test_add_func ("/runner/free-mid-run", test_free_mid_run);
+  g_test_add_func ("/runner/busy", test_busy);
   return g_test_run ();
 }
