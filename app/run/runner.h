@@ -63,8 +63,9 @@
  * this pass, of its diff once backward filled it) are in every snapshot;
  * full float copies only of the blobs watched (ct_runner_watch), so that
  * what is copied stays bounded by what is shown. Likewise every layer's
- * parameter blobs have statistics, and full copies only for the layers
- * watched with ct_runner_watch_params. Statistics are recomputed only for
+ * parameter blobs have statistics of their data, and full copies and the
+ * gradients' statistics only for the layers watched with
+ * ct_runner_watch_params. Statistics are recomputed only for
  * blobs a step wrote; unchanged ones, and unchanged copies, are shared
  * between snapshots. The runner never changes weights, so the statistics
  * (and copies) of the parameters' data are computed once per built net;
@@ -134,7 +135,8 @@ typedef struct {
   gint64 count;
   CtBlobStats *data_stats;
   /* Once the layer's backward ran in this pass (the gradient of this
-   * pass only: diffs are cleared when backward begins), else NULL. */
+   * pass only: diffs are cleared when backward begins), for layers
+   * watched with ct_runner_watch_params; else NULL. */
   CtBlobStats *diff_stats;
   /* Layers watched with ct_runner_watch_params only, else NULL: COUNT
    * floats. DIFF with DIFF_STATS. */
@@ -261,8 +263,9 @@ gboolean ct_runner_is_busy (CtRunner *runner);
  * net lacks are ignored. */
 void ct_runner_watch (CtRunner *runner, const char *const *names);
 /* The layers whose parameter blobs to copy in full (NULL-terminated
- * names; NULL: none): convolution filters, weights. Statistics of every
- * layer's parameters are in every snapshot. */
+ * names; NULL: none): convolution filters, weights, and their gradients
+ * with statistics after backward. Statistics of every layer's parameter
+ * data are in every snapshot; those of the gradients only for these. */
 void ct_runner_watch_params (CtRunner *runner, const char *const *layer_names);
 /* Give input blob NAME the values VALUES (the product of DIMS floats,
  * copied) from the next forward pass on, reshaping it to DIMS. */

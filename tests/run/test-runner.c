@@ -392,6 +392,24 @@ test_params (void)
       g_assert_cmpmem (g_bytes_get_data (param->diff, NULL), g_bytes_get_size (param->diff),
                        ct_blob_cpu_diff (want, NULL), bytes);
     }
+  /* The gradients of layers not watched are not summarised; watching the
+   * layer brings them, equal to the engine's. */
+  layer = ct_run_snapshot_get_layer (snapshot, 3);
+  g_assert_cmpint (layer->state, ==, CT_RUN_LAYER_BACKWARD_DONE);
+  g_assert_null (((CtRunParam *) layer->params->pdata[0])->diff_stats);
+  ct_runner_watch_params (run.runner, (const char *const[]) { "conv1", "ip", NULL });
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_BACKWARD, -1);
+  layer = ct_run_snapshot_get_layer (snapshot, 3);
+  {
+    CtBlob *want = ct_net_layer_by_name (ref, "ip")->blobs->pdata[0];
+    const CtRunParam *param = layer->params->pdata[0];
+    g_autoptr (CtBlobStats) stats = ct_blob_stats_compute (ct_blob_cpu_diff (want, NULL),
+                                                           ct_blob_count (want));
+
+    g_assert_nonnull (param->diff_stats);
+    g_assert_cmpfloat (param->diff_stats->stats.l2_norm, ==, stats->stats.l2_norm);
+    g_assert_cmpfloat (param->diff_stats->stats.l2_norm, >, 0);
+  }
   ct_test_run_clear (&run);
 }
 
