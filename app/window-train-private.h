@@ -48,7 +48,7 @@ struct _CtWindowTrain {
 typedef struct _CtWindowTrain CtWindowTrain;
 
 /* window-train-view.c */
-GtkWidget *ct_window_train_view_build (CtWindowTrain *t);
+GtkWidget *ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button);
 /* A new run begins: the series shown become an earlier run (faded). */
 void ct_window_train_view_new_run (CtWindowTrain *t);
 /* Another net: every run is forgotten. */

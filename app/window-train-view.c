@@ -19,9 +19,9 @@ add_run_series (CtWindowTrain *t)
 {
   CtPlotView *plot = t->plot;
 
-  t->s_loss = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Training loss"),
+  t->s_loss = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Loss"),
                                        CT_PLOT_COLOR_BLUE, CT_PLOT_LINE_THIN, NULL);
-  t->s_smooth = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Smoothed loss"),
+  t->s_smooth = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Smoothed"),
                                          CT_PLOT_COLOR_BLUE, CT_PLOT_LINE, NULL);
   t->s_lr = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_RIGHT, _("Learning rate"),
                                      CT_PLOT_COLOR_GREY, CT_PLOT_LINE, NULL);
@@ -253,9 +253,9 @@ ct_window_train_format_stats (const CtTrainProgress *p)
     append_duration (eta, p->eta_s);
   else
     g_string_append (eta, "–");
-  /* TRANSLATORS: the header bar while training: iteration, of how many,
-   * iterations per second, time elapsed, time left */
-  g_string_printf (out, _("Iteration %d / %d · %s it/s · %s · ETA %s"), p->iter, p->max_iter,
+  /* TRANSLATORS: the header bar while training, two short lines:
+   * iteration, of how many; iterations per second, time elapsed, time left */
+  g_string_printf (out, _("Iteration %d / %d\n%s it/s · %s · ETA %s"), p->iter, p->max_iter,
                    speed, elapsed->str, eta->str);
   return g_string_free (out, FALSE);
 }
@@ -296,12 +296,13 @@ ct_window_train_view_clear (CtWindowTrain *t)
 }
 
 GtkWidget *
-ct_window_train_view_build (CtWindowTrain *t)
+ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *side = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *side_scroller = gtk_scrolled_window_new ();
+  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *ratios = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *watch = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *plot = ct_plot_view_new ();
 
   t->test_series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -320,9 +321,13 @@ ct_window_train_view_build (CtWindowTrain *t)
   t->status_label = GTK_LABEL (gtk_label_new (_("Press Start (F4) to train the net with this solver")));
   gtk_label_set_xalign (t->status_label, 0);
   gtk_label_set_wrap (t->status_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (t->status_label), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (t->status_label), "dim-label");
-  gtk_widget_set_margin_start (GTK_WIDGET (t->status_label), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (t->status_label), 8);
+  gtk_box_append (GTK_BOX (top), GTK_WIDGET (t->status_label));
+  gtk_box_append (GTK_BOX (top), menu_button);
+  gtk_widget_set_margin_start (top, 12);
+  gtk_widget_set_margin_end (top, 12);
+  gtk_widget_set_margin_top (top, 8);
 
   t->ratio_box = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (t->ratio_box), 8);
@@ -332,28 +337,33 @@ ct_window_train_view_build (CtWindowTrain *t)
   gtk_label_set_wrap (t->watch_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (t->watch_label), "caption");
   t->watch_heatmap = CT_HEATMAP_VIEW (ct_heatmap_view_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (t->watch_heatmap), 200, 200);
-  gtk_widget_set_vexpand (GTK_WIDGET (t->watch_heatmap), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (t->watch_heatmap), 240, 150);
 
-  gtk_box_append (GTK_BOX (side), heading (_("Update Ratio per Layer")));
-  gtk_box_append (GTK_BOX (side), t->ratio_box);
-  gtk_box_append (GTK_BOX (side), heading (_("Followed Blob")));
-  gtk_box_append (GTK_BOX (side), GTK_WIDGET (t->watch_label));
-  gtk_box_append (GTK_BOX (side), GTK_WIDGET (t->watch_heatmap));
-  gtk_widget_set_margin_start (side, 12);
-  gtk_widget_set_margin_end (side, 12);
-  gtk_widget_set_margin_top (side, 12);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (side_scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (side_scroller), side);
-  gtk_widget_set_size_request (side_scroller, 230, -1);
+  gtk_box_append (GTK_BOX (ratios), heading (_("Update Ratio per Layer")));
+  gtk_box_append (GTK_BOX (ratios), t->ratio_box);
+  gtk_widget_set_hexpand (ratios, TRUE);
+  gtk_box_append (GTK_BOX (watch), heading (_("Followed Blob")));
+  gtk_box_append (GTK_BOX (watch), GTK_WIDGET (t->watch_label));
+  {
+    /* the plots keep the height: the heatmap gets a fixed strip */
+    GtkWidget *frame = gtk_scrolled_window_new ();
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (frame), GTK_POLICY_NEVER,
+                                    GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (frame), GTK_WIDGET (t->watch_heatmap));
+    gtk_widget_set_size_request (frame, 240, 150);
+    gtk_box_append (GTK_BOX (watch), frame);
+  }
+  gtk_widget_set_hexpand (watch, TRUE);
+  gtk_box_set_homogeneous (GTK_BOX (bottom), TRUE);
+  gtk_box_append (GTK_BOX (bottom), ratios);
+  gtk_box_append (GTK_BOX (bottom), watch);
+  gtk_widget_set_margin_start (bottom, 12);
+  gtk_widget_set_margin_end (bottom, 12);
+  gtk_widget_set_margin_bottom (bottom, 12);
 
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (t->status_label));
+  gtk_box_append (GTK_BOX (box), top);
   gtk_box_append (GTK_BOX (box), plot);
-  gtk_paned_set_start_child (GTK_PANED (paned), box);
-  gtk_paned_set_end_child (GTK_PANED (paned), side_scroller);
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_box_append (GTK_BOX (box), bottom);
   ct_window_train_view_clear (t);
-  return paned;
+  return box;
 }

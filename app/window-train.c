@@ -653,8 +653,6 @@ build_controls (CtWindow *self)
   GtkWidget *header = gtk_widget_get_ancestor (GTK_WIDGET (self->open_button),
                                                ADW_TYPE_HEADER_BAR);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *more = gtk_menu_button_new ();
-  g_autoptr (GMenuModel) menu = train_menu ();
 
   gtk_widget_add_css_class (box, "linked");
   gtk_widget_set_margin_start (box, 6);
@@ -665,18 +663,13 @@ build_controls (CtWindow *self)
                                               _("Stop Training (Shift+F4)")));
   gtk_box_append (GTK_BOX (box), icon_button ("camera-photo-symbolic", "win.train-snapshot",
                                               _("Snapshot Now (Ctrl+Shift+P)")));
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (more), "view-more-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (more), menu);
-  gtk_widget_set_tooltip_text (more, _("More Training Actions"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (more), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("More Training Actions"), -1);
-  gtk_box_append (GTK_BOX (box), more);
-
   t->stats_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (t->stats_label), "numeric");
   gtk_widget_add_css_class (GTK_WIDGET (t->stats_label), "caption");
   gtk_widget_set_margin_start (GTK_WIDGET (t->stats_label), 8);
-  gtk_label_set_ellipsize (t->stats_label, PANGO_ELLIPSIZE_END);
+  /* two short lines: the header bar has little room beside the title */
+  gtk_label_set_justify (t->stats_label, GTK_JUSTIFY_LEFT);
+  gtk_label_set_xalign (t->stats_label, 0);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), FALSE);
   t->controls = box;
   if (header != NULL)
@@ -686,10 +679,37 @@ build_controls (CtWindow *self)
     }
 }
 
+static GtkWidget *
+menu_button (void)
+{
+  GtkWidget *more = gtk_menu_button_new ();
+  g_autoptr (GMenuModel) menu = train_menu ();
+
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (more), "view-more-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (more), menu);
+  gtk_widget_set_tooltip_text (more, _("More Training Actions"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (more), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("More Training Actions"), -1);
+  gtk_widget_set_valign (more, GTK_ALIGN_CENTER);
+  return more;
+}
+
 static void
 selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
   apply_watch (self);
+}
+
+/* The palette adds layers to the graph: beside the plots it only takes
+ * their room. */
+static void
+view_changed (AdwViewStack *stack, GParamSpec *pspec, CtWindow *self)
+{
+  const char *name = adw_view_stack_get_visible_child_name (stack);
+  GtkWidget *pane = gtk_widget_get_parent (GTK_WIDGET (self->palette));
+
+  if (pane != NULL)
+    gtk_widget_set_visible (pane, g_strcmp0 (name, "training") != 0);
 }
 
 void
@@ -708,7 +728,7 @@ ct_window_init_train (CtWindow *self)
   gtk_paned_set_start_child (GTK_PANED (paned), ct_window_solver_init (self));
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t));
+  gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, menu_button ()));
   t->page = paned;
   page = adw_view_stack_add_titled (self->view_stack, paned, "training", _("Training"));
   adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
@@ -721,6 +741,8 @@ ct_window_init_train (CtWindow *self)
       g_menu_append_section (G_MENU (self->node_menu), NULL, G_MENU_MODEL (section));
   }
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
+  g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (view_changed),
+                    self);
   update_controls (self);
 }
 
