@@ -232,6 +232,25 @@ last_run_layer (CtWindow *self, CtRunSnapshot *snapshot)
   return last;
 }
 
+/* The graph page was hidden (and the palette with the Training view):
+ * reveal the breakpoint once the page has its new size, two frames on. */
+static gboolean
+reveal_later (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  CtWindow *self = data;
+  guint frames = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "ct-reveal-frames"));
+
+  if (++frames < 3)
+    {
+      g_object_set_data (G_OBJECT (widget), "ct-reveal-frames", GUINT_TO_POINTER (frames));
+      return G_SOURCE_CONTINUE;
+    }
+  g_object_set_data (G_OBJECT (widget), "ct-reveal-frames", NULL);
+  if (self->train != NULL && self->train->breakpoint != NULL)
+    ct_graph_view_reveal (self->graph_view, self->train->breakpoint, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 show_break (CtWindow *self, CtRunSnapshot *snapshot)
 {
@@ -249,6 +268,7 @@ show_break (CtWindow *self, CtRunSnapshot *snapshot)
       adw_view_stack_set_visible_child_name (self->view_stack, "graph");
       if (index >= 0)
         ct_window_select_layers (self, &index, 1, TRUE);
+      gtk_widget_add_tick_callback (GTK_WIDGET (self->graph_view), reveal_later, self, NULL);
     }
 }
 
