@@ -292,11 +292,11 @@ written (CtWindow *self, char **files)
       }
   {
     g_autofree char *name = g_path_get_basename (files[0]);
-    /* TRANSLATORS: a toast after a snapshot or export; %s is a file name */
-    g_autofree char *message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                             "Wrote “%s”",
-                                                             "Wrote “%s” and the files beside it",
-                                                             g_strv_length (files)),
+    /* TRANSLATORS: a toast after a snapshot or export; %s is a file name
+     * (no count is shown, so these are two messages, not a plural) */
+    g_autofree char *message = g_strdup_printf (g_strv_length (files) == 1
+                                                  ? _("Wrote “%s”")
+                                                  : _("Wrote “%s” and the files beside it"),
                                                 name);
     ct_window_show_toast (self, message);
   }

@@ -312,6 +312,12 @@ test_train (void)
       WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED, 120);
       adw_view_stack_set_visible_child_name (window->view_stack, "training");
       shoot (window, "training-plots.png");
+      /* the update ratios as strips on the graph's edges */
+      adw_view_stack_set_visible_child_name (window->view_stack, "graph");
+      ct_gui_test_spin (200);
+      ct_graph_view_set_zoom (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), 1.0);
+      ct_graph_view_reveal (CT_GRAPH_VIEW (ct_window_get_graph_view (window)), "conv2", FALSE);
+      shoot (window, "update-ratios.png");
     }
   close_window (window);
 }
