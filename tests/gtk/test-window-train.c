@@ -17,6 +17,7 @@
  *   live data; F7 (win.run-forward) steps the trainer and conv2's output
  *   appears; the training action resumes; the earlier run stays on the plot,
  *   faded;
+ * - Restart repeats the run bit for bit; a .solverstate resumes it;
  * - a huge base_lr stops training with a toast naming the layer, which the
  *   graph marks.
  *
@@ -394,6 +395,58 @@ test_breakpoint (void)
   close_window (window);
 }
 
+/* Restart repeats the run bit for bit (the last one stays, faded); a
+ * .solverstate resumes where it was written. */
+static void
+test_restart_resume (void)
+{
+  CtWindow *window;
+  CtPlot *plot;
+  g_autofree char *prefix = NULL;
+  g_autofree char *state = NULL;
+  int now, before;
+
+  if (!have_data ())
+    return;
+  prepare_work ();
+  window = open_solver ();
+  set_field (window, "max_iter", "20");
+  set_field (window, "test_interval", "1000");
+  set_field (window, "test_initialization", "false");
+  prefix = g_build_filename (work, "rr", NULL);
+  set_field (window, "snapshot_prefix", prefix);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED, 30);
+  state = g_strconcat (prefix, "_iter_20.solverstate", NULL);
+  WAIT_UNTIL (g_file_test (state, G_FILE_TEST_EXISTS), 10);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-restart", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED
+                && ct_window_train_get_iter (window) == 20
+                && ct_plot_series_get_n_points (
+                     ct_plot_view_get_plot (ct_window_train_get_plot (window)),
+                     find_series (ct_plot_view_get_plot (ct_window_train_get_plot (window)),
+                                  "Loss", FALSE)) == 20, 30);
+  plot = ct_plot_view_get_plot (ct_window_train_get_plot (window));
+  now = find_series (plot, "Loss", FALSE);
+  before = find_series (plot, "Loss", TRUE);
+  g_assert_cmpint (before, >=, 0);
+  g_assert_cmpuint (ct_plot_series_get_n_points (plot, before), ==, 20);
+  g_assert_cmpmem (ct_plot_series_get_ys (plot, now), 20 * sizeof (double),
+                   ct_plot_series_get_ys (plot, before), 20 * sizeof (double));
+
+  /* on from iteration 20 to 30 */
+  set_field (window, "max_iter", "30");
+  g_assert_true (ct_window_train_resume_from (window, state));
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED
+                && ct_window_train_get_iter (window) == 30, 30);
+  plot = ct_plot_view_get_plot (ct_window_train_get_plot (window));
+  now = find_series (plot, "Loss", FALSE);
+  g_assert_cmpuint (ct_plot_series_get_n_points (plot, now), ==, 10);
+  g_assert_cmpfloat (ct_plot_series_get_xs (plot, now)[0], ==, 20);
+  close_window (window);
+}
+
 static void
 test_not_finite (void)
 {
@@ -436,6 +489,7 @@ main (int argc, char *argv[])
       g_test_add_func ("/window-train/example-solver", test_example_solver);
       g_test_add_func ("/window-train/train", test_train);
       g_test_add_func ("/window-train/breakpoint", test_breakpoint);
+      g_test_add_func ("/window-train/restart-resume", test_restart_resume);
       g_test_add_func ("/window-train/not-finite", test_not_finite);
     }
   status = g_test_run ();
