@@ -47,6 +47,19 @@ struct _CtWindowTrain {
 
 typedef struct _CtWindowTrain CtWindowTrain;
 
+/* window-train.c */
+gboolean ct_window_train_start (CtWindow *self, const char *resume);
+void ct_window_train_update_controls (CtWindow *self);
+/* The selected layer's first top (owned, or NULL), and its name in
+ * *LAYER_NAME (owned; may be NULL). */
+char *ct_window_train_selected_top (CtWindow *self, char **layer_name);
+
+/* window-train-actions.c */
+void ct_window_train_add_actions (CtWindow *self);
+void ct_window_train_build_controls (CtWindow *self);
+GtkWidget *ct_window_train_menu_button (void);
+void ct_window_train_update_break_state (CtWindow *self);
+
 /* window-train-view.c */
 GtkWidget *ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button);
 /* A new run begins: the series shown become an earlier run (faded). */

@@ -26,7 +26,6 @@
 #define WATCH_EVERY 50
 #define RATIO_EVERY 10
 
-static void update_controls (CtWindow *self);
 
 /* The solver that trains the window's net */
 
@@ -86,8 +85,8 @@ train_param (CtWindow *self)
 
 /* The layer's first top, to follow in the Training view and to copy at a
  * breakpoint: the blob a user means by "this layer's output". */
-static char *
-selected_top (CtWindow *self, char **layer_name)
+char *
+ct_window_train_selected_top (CtWindow *self, char **layer_name)
 {
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
   const char *const *ids = ct_selection_get_ids (self->selection);
@@ -115,7 +114,7 @@ static void
 apply_watch (CtWindow *self)
 {
   CtWindowTrain *t = self->train;
-  g_autofree char *top = selected_top (self, NULL);
+  g_autofree char *top = ct_window_train_selected_top (self, NULL);
 
   /* the breakpoint's output is copied at the breakpoint when nothing is
    * selected */
@@ -336,7 +335,7 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
       t->export_for_step = TRUE;
       ct_trainer_export (t->trainer, t->export_dir);
     }
-  update_controls (self);
+  ct_window_train_update_controls (self);
 }
 
 /* Actions */
@@ -349,8 +348,8 @@ net_runs (CtWindow *self)
   return net != NULL && net->n_layer > 0 && ct_document_get_parse_error (self->document) == NULL;
 }
 
-static gboolean
-start_trainer (CtWindow *self, const char *resume)
+gboolean
+ct_window_train_start (CtWindow *self, const char *resume)
 {
   CtWindowTrain *t = self->train;
   Caffe__SolverParameter *param;
@@ -383,197 +382,9 @@ start_trainer (CtWindow *self, const char *resume)
   t->built = TRUE;
   ct_trainer_start (t->trainer);
   gtk_label_set_text (t->status_label, _("Training…"));
-  update_controls (self);
+  ct_window_train_update_controls (self);
   return TRUE;
 }
-
-static void
-train_toggle_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  CtWindowTrain *t = self->train;
-
-  switch (t->trainer != NULL ? t->state : CT_TRAIN_STATE_IDLE)
-    {
-    case CT_TRAIN_STATE_RUNNING:
-      ct_trainer_pause (t->trainer);
-      break;
-    case CT_TRAIN_STATE_PAUSED:
-    case CT_TRAIN_STATE_BREAK:
-      ct_trainer_resume (t->trainer);
-      t->state = CT_TRAIN_STATE_RUNNING;
-      break;
-    case CT_TRAIN_STATE_IDLE:
-    case CT_TRAIN_STATE_FINISHED:
-    case CT_TRAIN_STATE_STOPPED:
-    default:
-      start_trainer (self, NULL);
-      break;
-    }
-  update_controls (self);
-}
-
-static void
-train_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-
-  if (self->train->trainer != NULL)
-    ct_trainer_stop (self->train->trainer);
-}
-
-static void
-train_snapshot_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-
-  if (self->train->trainer != NULL)
-    ct_trainer_snapshot_now (self->train->trainer);
-}
-
-static void
-train_restart_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  CtWindowTrain *t = self->train;
-
-  if (t->trainer == NULL)
-    return;
-  /* the same run again, bit for bit: the last one stays on the plot */
-  ct_window_train_view_new_run (t);
-  ct_trainer_restart (t->trainer);
-  t->state = CT_TRAIN_STATE_RUNNING;
-  update_controls (self);
-}
-
-static void
-export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT && self->train->trainer != NULL)
-    {
-      g_autoptr (GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      if (folder != NULL && g_file_peek_path (folder) != NULL)
-        ct_trainer_export (self->train->trainer, g_file_peek_path (folder));
-    }
-  g_object_unref (chooser);
-}
-
-static void
-train_export_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  GtkFileChooserNative *chooser;
-
-  chooser = gtk_file_chooser_native_new (_("Export the Trained Net to a Folder"),
-                                         GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                         _("_Export"), NULL);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-resume_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      if (file != NULL && g_file_peek_path (file) != NULL)
-        ct_window_train_resume_from (self, g_file_peek_path (file));
-    }
-  g_object_unref (chooser);
-}
-
-static void
-train_resume_from_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  GtkFileChooserNative *chooser;
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Resume Training from a Solver State"),
-                                         GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Resume"), NULL);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("Solver States"));
-  gtk_file_filter_add_pattern (filter, "*.solverstate");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (resume_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-train_break_here_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  g_autofree char *layer = NULL;
-  g_autofree char *top = selected_top (self, &layer);
-
-  if (layer == NULL)
-    return;
-  ct_window_train_set_breakpoint (self, g_strcmp0 (layer, self->train->breakpoint) == 0
-                                          ? NULL : layer);
-}
-
-static void
-plot_export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
-{
-  gboolean png = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "ct-png"));
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autoptr (GError) error = NULL;
-      const char *path = file != NULL ? g_file_peek_path (file) : NULL;
-      gboolean ok = path != NULL
-                    && (png ? ct_plot_view_save_png (self->train->plot, path, 1200, 800, &error)
-                            : ct_plot_view_save_csv (self->train->plot, path, &error));
-      if (!ok && error != NULL)
-        ct_window_report_error (self, _("Could not export the plot"), error);
-    }
-  g_object_unref (chooser);
-}
-
-static void
-plot_export_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  gboolean png = g_str_equal (g_variant_get_string (param, NULL), "png");
-  GtkFileChooserNative *chooser;
-
-  chooser = gtk_file_chooser_native_new (png ? _("Export the Plot as PNG")
-                                             : _("Export the Plot as CSV"),
-                                         GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Export"), NULL);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
-                                     png ? "training.png" : "training.csv");
-  g_object_set_data (G_OBJECT (chooser), "ct-png", GINT_TO_POINTER (png));
-  g_signal_connect (chooser, "response", G_CALLBACK (plot_export_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-plot_log_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  CtWindow *self = data;
-  gboolean log = !ct_plot_view_get_log_scale (self->train->plot);
-
-  ct_plot_view_set_log_scale (self->train->plot, log);
-  g_simple_action_set_state (action, g_variant_new_boolean (log));
-}
-
-static const GActionEntry train_actions[] = {
-  { .name = "train-toggle", .activate = train_toggle_activated },
-  { .name = "train-stop", .activate = train_stop_activated },
-  { .name = "train-snapshot", .activate = train_snapshot_activated },
-  { .name = "train-restart", .activate = train_restart_activated },
-  { .name = "train-export", .activate = train_export_activated },
-  { .name = "train-resume-from", .activate = train_resume_from_activated },
-  { .name = "train-break-here", .activate = train_break_here_activated },
-  { .name = "plot-export", .activate = plot_export_activated, .parameter_type = "s" },
-  { .name = "plot-log-scale", .activate = plot_log_activated, .state = "false" },
-};
 
 static void
 set_enabled (CtWindow *self, const char *name, gboolean enabled)
@@ -584,8 +395,8 @@ set_enabled (CtWindow *self, const char *name, gboolean enabled)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-static void
-update_controls (CtWindow *self)
+void
+ct_window_train_update_controls (CtWindow *self)
 {
   CtWindowTrain *t = self->train;
   CtTrainState state = t->trainer != NULL ? t->state : CT_TRAIN_STATE_IDLE;
@@ -617,6 +428,10 @@ update_controls (CtWindow *self)
     status = _("Training finished");
   else if (state == CT_TRAIN_STATE_STOPPED && t->trainer != NULL)
     status = _("Training stopped");
+  else if (t->breakpoint != NULL)
+    /* TRANSLATORS: %s is the layer training will pause before */
+    status = owned = g_strdup_printf (_("Press Start (F4) to train: training pauses before "
+                                        "“%s” in every iteration"), t->breakpoint);
   gtk_button_set_icon_name (t->toggle_button, icon);
   gtk_widget_set_tooltip_text (GTK_WIDGET (t->toggle_button), tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (t->toggle_button),
@@ -631,93 +446,11 @@ update_controls (CtWindow *self)
   set_enabled (self, "train-break-here", net_runs (self));
 }
 
-/* Building */
-
-static GtkWidget *
-icon_button (const char *icon, const char *action, const char *tip)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tip,
-                                  -1);
-  return button;
-}
-
-static GMenuModel *
-train_menu (void)
-{
-  GMenu *menu = g_menu_new ();
-  g_autoptr (GMenu) runs = g_menu_new ();
-  g_autoptr (GMenu) files = g_menu_new ();
-  g_autoptr (GMenu) plot = g_menu_new ();
-
-  g_menu_append (runs, _("_Restart the Run"), "win.train-restart");
-  g_menu_append (runs, _("Resume from a _Solver State…"), "win.train-resume-from");
-  g_menu_append (files, _("_Export the Trained Net…"), "win.train-export");
-  g_menu_append (files, _("Save the Solver _As…"), "win.solver-save-as");
-  g_menu_append (plot, _("Plot as _CSV…"), "win.plot-export::csv");
-  g_menu_append (plot, _("Plot as _PNG…"), "win.plot-export::png");
-  g_menu_append (plot, _("_Log Scale"), "win.plot-log-scale");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (runs));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (files));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (plot));
-  return G_MENU_MODEL (menu);
-}
-
-static void
-build_controls (CtWindow *self)
-{
-  CtWindowTrain *t = self->train;
-  GtkWidget *header = gtk_widget_get_ancestor (GTK_WIDGET (self->open_button),
-                                               ADW_TYPE_HEADER_BAR);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-  gtk_widget_add_css_class (box, "linked");
-  gtk_widget_set_margin_start (box, 6);
-  t->toggle_button = GTK_BUTTON (icon_button ("media-playback-start-symbolic",
-                                              "win.train-toggle", _("Start Training (F4)")));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (t->toggle_button));
-  gtk_box_append (GTK_BOX (box), icon_button ("media-playback-stop-symbolic", "win.train-stop",
-                                              _("Stop Training (Shift+F4)")));
-  gtk_box_append (GTK_BOX (box), icon_button ("camera-photo-symbolic", "win.train-snapshot",
-                                              _("Snapshot Now (Ctrl+Shift+P)")));
-  t->stats_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (t->stats_label), "numeric");
-  gtk_widget_add_css_class (GTK_WIDGET (t->stats_label), "caption");
-  gtk_widget_set_margin_start (GTK_WIDGET (t->stats_label), 8);
-  /* two short lines: the header bar has little room beside the title */
-  gtk_label_set_justify (t->stats_label, GTK_JUSTIFY_LEFT);
-  gtk_label_set_xalign (t->stats_label, 0);
-  gtk_widget_set_visible (GTK_WIDGET (t->stats_label), FALSE);
-  t->controls = box;
-  if (header != NULL)
-    {
-      adw_header_bar_pack_start (ADW_HEADER_BAR (header), box);
-      adw_header_bar_pack_start (ADW_HEADER_BAR (header), GTK_WIDGET (t->stats_label));
-    }
-}
-
-static GtkWidget *
-menu_button (void)
-{
-  GtkWidget *more = gtk_menu_button_new ();
-  g_autoptr (GMenuModel) menu = train_menu ();
-
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (more), "view-more-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (more), menu);
-  gtk_widget_set_tooltip_text (more, _("More Training Actions"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (more), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("More Training Actions"), -1);
-  gtk_widget_set_valign (more, GTK_ALIGN_CENTER);
-  return more;
-}
-
 static void
 selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
   apply_watch (self);
+  ct_window_train_update_break_state (self);
 }
 
 /* The palette adds layers to the graph: beside the plots it only takes
@@ -743,16 +476,15 @@ ct_window_init_train (CtWindow *self)
   t->window = self;
   t->s_loss = t->s_smooth = t->s_lr = -1;
   t->export_dir = g_build_filename (g_get_user_data_dir (), "cortado", "trained", NULL);
-  g_action_map_add_action_entries (G_ACTION_MAP (self), train_actions,
-                                   G_N_ELEMENTS (train_actions), self);
+  ct_window_train_add_actions (self);
   gtk_paned_set_start_child (GTK_PANED (paned), ct_window_solver_init (self));
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, menu_button ()));
+  gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, ct_window_train_menu_button ()));
   t->page = paned;
   page = adw_view_stack_add_titled (self->view_stack, paned, "training", _("Training"));
   adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
-  build_controls (self);
+  ct_window_train_build_controls (self);
   {
     /* "Pause Training Here" in a layer's context menu */
     g_autoptr (GMenu) section = g_menu_new ();
@@ -763,7 +495,7 @@ ct_window_init_train (CtWindow *self)
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (view_changed),
                     self);
-  update_controls (self);
+  ct_window_train_update_controls (self);
 }
 
 void
@@ -775,6 +507,8 @@ ct_window_train_dispose (CtWindow *self)
     return;
   /* the trainer's callback must not reach a window being torn down */
   g_clear_pointer (&t->trainer, ct_trainer_free);
+  if (self->view_stack != NULL)
+    g_signal_handlers_disconnect_by_func (self->view_stack, view_changed, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
   g_clear_pointer (&t->test_series, g_hash_table_unref);
@@ -796,7 +530,7 @@ void
 ct_window_train_update_actions (CtWindow *self)
 {
   if (self->train != NULL)
-    update_controls (self);
+    ct_window_train_update_controls (self);
 }
 
 void
@@ -807,7 +541,7 @@ ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags)
   if (t == NULL || (flags & CT_DOCUMENT_CHANGE_LOAD) == 0)
     {
       if (t != NULL)
-        update_controls (self);
+        ct_window_train_update_controls (self);
       return;
     }
   /* another net: its runs are another story */
@@ -820,7 +554,7 @@ ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags)
   ct_window_train_view_clear (t);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), FALSE);
   gtk_label_set_text (t->status_label, _("Press Start (F4) to train the net with this solver"));
-  update_controls (self);
+  ct_window_train_update_controls (self);
 }
 
 gboolean
@@ -848,6 +582,8 @@ ct_window_train_set_breakpoint (CtWindow *self, const char *layer)
   if (t->trainer != NULL)
     ct_trainer_set_breakpoint (t->trainer, layer);
   apply_watch (self);
+  ct_window_train_update_break_state (self);
+  ct_window_train_update_controls (self);
   if (layer != NULL)
     /* TRANSLATORS: a toast; %s is a layer's name */
     message = g_strdup_printf (_("Training pauses before “%s” runs forward"), layer);
@@ -865,7 +601,7 @@ ct_window_train_get_breakpoint (CtWindow *self)
 gboolean
 ct_window_train_resume_from (CtWindow *self, const char *solverstate)
 {
-  return start_trainer (self, solverstate);
+  return ct_window_train_start (self, solverstate);
 }
 
 CtTrainState
