@@ -37,6 +37,13 @@ struct _CtWindowTrain {
   guint runs;                  /* runs shown on the plot, the current one included */
   gboolean run_has_points;
   int s_loss, s_smooth, s_lr;  /* the current run's series, or -1 */
+  /* Caffe's smoothed loss, the mean of the last AVERAGE_LOSS losses, made
+   * here: the trainer steps one iteration at a time, and each step starts
+   * the solver's own window afresh. */
+  guint average_loss;
+  GArray *recent_losses;       /* float, a ring of up to AVERAGE_LOSS */
+  guint recent_next;
+  double recent_sum;
   GHashTable *test_series;     /* "net:output" -> series index + 1 */
   GHashTable *test_values;     /* output name -> last value (double *) */
   GtkWidget *ratio_box;        /* the update ratios, one row per layer */

@@ -46,6 +46,30 @@ ct_window_train_view_new_run (CtWindowTrain *t)
   else if (t->runs == 0)
     t->runs = 1;
   g_hash_table_remove_all (t->ratios);
+  g_array_set_size (t->recent_losses, 0);
+  t->recent_next = 0;
+  t->recent_sum = 0;
+}
+
+static double
+smoothed (CtWindowTrain *t, float loss)
+{
+  guint window = MAX (t->average_loss, 1);
+
+  if (t->recent_losses->len < window)
+    {
+      g_array_append_val (t->recent_losses, loss);
+      t->recent_sum += loss;
+    }
+  else
+    {
+      float *slot = &g_array_index (t->recent_losses, float, t->recent_next);
+
+      t->recent_sum += (double) loss - *slot;
+      *slot = loss;
+      t->recent_next = (t->recent_next + 1) % window;
+    }
+  return t->recent_sum / t->recent_losses->len;
 }
 
 static int
@@ -187,7 +211,7 @@ ct_window_train_view_take (CtWindowTrain *t, const CtTrainProgress *p)
       const CtTrainPoint *point = &g_array_index (p->points, CtTrainPoint, i);
 
       ct_plot_view_append_point (t->plot, t->s_loss, point->iter, point->loss);
-      ct_plot_view_append_point (t->plot, t->s_smooth, point->iter, point->smoothed_loss);
+      ct_plot_view_append_point (t->plot, t->s_smooth, point->iter, smoothed (t, point->loss));
       ct_plot_view_append_point (t->plot, t->s_lr, point->iter, point->learning_rate);
       t->run_has_points = TRUE;
     }
@@ -308,6 +332,7 @@ ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
   t->test_series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->test_values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->ratios = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
 
   t->plot = CT_PLOT_VIEW (plot);
   ct_plot_view_set_title (t->plot, _("Training"));

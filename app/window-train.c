@@ -371,6 +371,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
       ct_window_run_show_external (self, NULL, NULL);
     }
   ct_window_train_view_new_run (t);
+  t->average_loss = param->average_loss;
   t->trainer = ct_trainer_new (param, ct_window_solver_get_source_path (self), &config,
                                progress_arrived, self);
   protobuf_c_message_free_unpacked (&param->base, NULL);
@@ -514,6 +515,7 @@ ct_window_train_dispose (CtWindow *self)
   g_clear_pointer (&t->test_series, g_hash_table_unref);
   g_clear_pointer (&t->test_values, g_hash_table_unref);
   g_clear_pointer (&t->ratios, g_hash_table_unref);
+  g_clear_pointer (&t->recent_losses, g_array_unref);
   g_free (t->breakpoint);
   g_free (t->watch_blob);
   g_free (t->export_dir);

@@ -281,6 +281,9 @@ test_train (void)
   g_assert_cmpuint (ct_plot_series_get_n_points (plot, lr), ==, 200);
   g_assert_cmpuint (ct_plot_series_get_n_points (plot, accuracy), ==, 2);
   g_assert_cmpint (find_series (plot, "Test loss", FALSE), >=, 0);
+  /* the smoothed loss is the mean of the last average_loss (20) */
+  g_assert_cmpfloat (fabs (ct_plot_series_get_ys (plot, smooth)[100] - mean_y (plot, loss, 81, 20)),
+                     <, 1e-5);
   /* the loss fell */
   g_assert_cmpfloat (mean_y (plot, loss, 180, 20), <, 0.7 * mean_y (plot, loss, 0, 20));
   g_assert_true (ct_window_train_get_test_value (window, "accuracy", &shown));
