@@ -151,6 +151,21 @@ show_error (CtWindow *self, const GError *error)
   const char *layer = named_layer (self, error->message);
   g_autofree char *message = NULL;
 
+  /* a command refused: training goes on */
+  if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NO_BLOB))
+    {
+      /* a layer of the test net only was selected: nothing to follow */
+      gtk_label_set_text (t->watch_label, error->message);
+      return;
+    }
+  if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NO_LAYER))
+    {
+      /* the trainer dropped the breakpoint (a layer of the test net) */
+      g_clear_pointer (&t->breakpoint, g_free);
+      ct_window_train_update_break_state (self);
+      ct_window_show_toast (self, error->message);
+      return;
+    }
   if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NOT_FINITE) && layer != NULL)
     {
       /* TRANSLATORS: a toast; %s is the first layer whose values went NaN
