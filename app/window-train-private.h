@@ -48,6 +48,7 @@ struct _CtWindowTrain {
   GHashTable *test_values;     /* output name -> last value (double *) */
   GtkWidget *ratio_box;        /* the update ratios, one row per layer */
   GHashTable *ratios;          /* layer name -> last ratio (double *) */
+  GHashTable *ratio_labels;    /* layer name -> its row's number (GtkLabel) */
   GtkLabel *watch_label;
   CtHeatmapView *watch_heatmap;
 };
@@ -73,6 +74,8 @@ GtkWidget *ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
 void ct_window_train_view_new_run (CtWindowTrain *t);
 /* Another net: every run is forgotten. */
 void ct_window_train_view_clear (CtWindowTrain *t);
+/* The update ratios' rows and values gone. */
+void ct_window_train_view_clear_ratios (CtWindowTrain *t);
 void ct_window_train_view_take (CtWindowTrain *t, const CtTrainProgress *p);
 char *ct_window_train_format_stats (const CtTrainProgress *p);
 

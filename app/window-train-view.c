@@ -45,7 +45,7 @@ ct_window_train_view_new_run (CtWindowTrain *t)
     }
   else if (t->runs == 0)
     t->runs = 1;
-  g_hash_table_remove_all (t->ratios);
+  ct_window_train_view_clear_ratios (t);
   g_array_set_size (t->recent_losses, 0);
   t->recent_next = 0;
   t->recent_sum = 0;
@@ -133,41 +133,62 @@ draw_ratio (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer d
   cairo_fill (cr);
 }
 
-static void
-rebuild_ratios (CtWindowTrain *t, char **layers)
+/* The rows stay while a run goes on (a new layer rebuilds them) and only
+ * their numbers change: the bars draw the values in T->ratios, which are
+ * updated in place and freed only with the rows. */
+void
+ct_window_train_view_clear_ratios (CtWindowTrain *t)
 {
   GtkWidget *child;
-  guint row = 0;
 
   while ((child = gtk_widget_get_first_child (t->ratio_box)) != NULL)
     gtk_grid_remove (GTK_GRID (t->ratio_box), child);
-  for (guint i = 0; layers != NULL && layers[i] != NULL; i++)
-    {
-      double *value = g_hash_table_lookup (t->ratios, layers[i]);
-      GtkWidget *name, *bar, *number;
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
+  g_hash_table_remove_all (t->ratio_labels);
+  g_hash_table_remove_all (t->ratios);
+}
 
-      if (value == NULL)
-        continue;
-      name = gtk_label_new (layers[i]);
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      bar = gtk_drawing_area_new ();
-      gtk_widget_set_size_request (bar, 120, 10);
-      gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
-      gtk_widget_set_hexpand (bar, TRUE);
-      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_ratio, value, NULL);
-      g_ascii_formatd (text, sizeof text, "%.2e", *value);
-      number = gtk_label_new (text);
-      gtk_widget_add_css_class (number, "numeric");
-      gtk_widget_add_css_class (number, "caption");
-      gtk_label_set_xalign (GTK_LABEL (number), 1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      layers[i], -1);
-      gtk_grid_attach (GTK_GRID (t->ratio_box), name, 0, (int) row, 1, 1);
-      gtk_grid_attach (GTK_GRID (t->ratio_box), bar, 1, (int) row, 1, 1);
-      gtk_grid_attach (GTK_GRID (t->ratio_box), number, 2, (int) row, 1, 1);
-      row++;
+static void
+add_ratio_row (CtWindowTrain *t, const char *layer, double *value)
+{
+  GtkWidget *name = gtk_label_new (layer);
+  GtkWidget *bar = gtk_drawing_area_new ();
+  GtkWidget *number = gtk_label_new (NULL);
+  int row = (int) g_hash_table_size (t->ratio_labels);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_widget_set_size_request (bar, 120, 10);
+  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_set_hexpand (bar, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_ratio, value, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, layer, -1);
+  gtk_widget_add_css_class (number, "numeric");
+  gtk_widget_add_css_class (number, "caption");
+  gtk_label_set_xalign (GTK_LABEL (number), 1);
+  g_object_set_data (G_OBJECT (number), "ct-bar", bar);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), name, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), bar, 1, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), number, 2, row, 1, 1);
+  g_hash_table_insert (t->ratio_labels, g_strdup (layer), number);
+}
+
+static void
+set_ratio (CtWindowTrain *t, const char *layer, double ratio)
+{
+  double *value = g_hash_table_lookup (t->ratios, layer);
+  GtkWidget *number;
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value == NULL)
+    {
+      value = g_new (double, 1);
+      g_hash_table_insert (t->ratios, g_strdup (layer), value);
+      add_ratio_row (t, layer, value);
     }
+  *value = ratio;
+  number = g_hash_table_lookup (t->ratio_labels, layer);
+  g_ascii_formatd (text, sizeof text, "%.2e", ratio);
+  gtk_label_set_text (GTK_LABEL (number), text);
+  gtk_widget_queue_draw (g_object_get_data (G_OBJECT (number), "ct-bar"));
 }
 
 /* The followed blob */
@@ -236,17 +257,10 @@ ct_window_train_view_take (CtWindowTrain *t, const CtTrainProgress *p)
       for (guint i = 0; i < p->ratios->len; i++)
         {
           const CtTrainRatio *ratio = &g_array_index (p->ratios, CtTrainRatio, i);
-          double *value = g_new (double, 1);
 
-          if (p->ratio_layers == NULL || ratio->layer >= g_strv_length (p->ratio_layers))
-            {
-              g_free (value);
-              continue;
-            }
-          *value = ratio->ratio;
-          g_hash_table_insert (t->ratios, g_strdup (p->ratio_layers[ratio->layer]), value);
+          if (p->ratio_layers != NULL && ratio->layer < g_strv_length (p->ratio_layers))
+            set_ratio (t, p->ratio_layers[ratio->layer], ratio->ratio);
         }
-      rebuild_ratios (t, p->ratio_layers);
     }
   if (p->watch_data != NULL)
     show_watch (t, p);
@@ -300,7 +314,6 @@ void
 ct_window_train_view_clear (CtWindowTrain *t)
 {
   CtPlot *plot = ct_plot_view_get_plot (t->plot);
-  GtkWidget *child;
 
   /* a new model: the series of another net say nothing about this one */
   for (int i = 0; i < ct_plot_get_n_series (plot); i++)
@@ -312,9 +325,7 @@ ct_window_train_view_clear (CtWindowTrain *t)
   ct_plot_view_changed (t->plot);
   add_run_series (t);
   t->runs = 0;
-  g_hash_table_remove_all (t->ratios);
-  while ((child = gtk_widget_get_first_child (t->ratio_box)) != NULL)
-    gtk_grid_remove (GTK_GRID (t->ratio_box), child);
+  ct_window_train_view_clear_ratios (t);
   gtk_widget_set_visible (GTK_WIDGET (t->watch_heatmap), FALSE);
   gtk_label_set_text (t->watch_label, _("Select a layer to follow its output while training"));
 }
@@ -332,6 +343,7 @@ ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
   t->test_series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->test_values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->ratios = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->ratio_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
 
   t->plot = CT_PLOT_VIEW (plot);

@@ -529,7 +529,10 @@ ct_window_train_dispose (CtWindow *self)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
   g_clear_pointer (&t->test_series, g_hash_table_unref);
   g_clear_pointer (&t->test_values, g_hash_table_unref);
+  /* the bars draw values from the table: rows first */
+  ct_window_train_view_clear_ratios (t);
   g_clear_pointer (&t->ratios, g_hash_table_unref);
+  g_clear_pointer (&t->ratio_labels, g_hash_table_unref);
   g_clear_pointer (&t->recent_losses, g_array_unref);
   g_free (t->breakpoint);
   g_free (t->watch_blob);

@@ -31,6 +31,7 @@
 #include "graph-view.h"
 #include "gui-test.h"
 #include "window-private.h"
+#include "window-train-private.h"
 
 #define MNIST "/usr/share/datasets/fashion-mnist"
 
@@ -288,6 +289,22 @@ test_train (void)
   g_assert_cmpfloat (mean_y (plot, loss, 180, 20), <, 0.7 * mean_y (plot, loss, 0, 20));
   g_assert_true (ct_window_train_get_test_value (window, "accuracy", &shown));
   g_assert_cmpfloat (shown, >, 0.5);
+  /* an update ratio for each layer with weights, shown in a row each */
+  {
+    static const char *const layers[] = { "conv1", "conv2", "ip1", "ip2" };
+
+    g_assert_cmpuint (g_hash_table_size (window->train->ratios), ==, 4);
+    for (gsize i = 0; i < G_N_ELEMENTS (layers); i++)
+      {
+        double *ratio = g_hash_table_lookup (window->train->ratios, layers[i]);
+        GtkWidget *number = g_hash_table_lookup (window->train->ratio_labels, layers[i]);
+
+        g_assert_nonnull (ratio);
+        g_assert_true (isfinite (*ratio) && *ratio > 0 && *ratio < 1);
+        g_assert_nonnull (number);
+        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (number)), !=, "");
+      }
+  }
   /* the trained weights went to the step view */
   WAIT_UNTIL (ct_window_get_weights (window) != NULL, 20);
 
