@@ -395,6 +395,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
   if (t->breakpoint != NULL)
     ct_trainer_set_breakpoint (t->trainer, t->breakpoint);
   t->state = CT_TRAIN_STATE_RUNNING;
+  t->iter = 0;
   t->built = TRUE;
   ct_trainer_start (t->trainer);
   gtk_label_set_text (t->status_label, _("Training…"));

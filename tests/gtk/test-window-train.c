@@ -464,6 +464,12 @@ test_restart_resume (void)
   now = find_series (plot, "Loss", FALSE);
   g_assert_cmpuint (ct_plot_series_get_n_points (plot, now), ==, 10);
   g_assert_cmpfloat (ct_plot_series_get_xs (plot, now)[0], ==, 20);
+
+  /* a window closed while it trains takes its trainer with it */
+  set_field (window, "max_iter", "100000");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_RUNNING
+                && ct_window_train_get_iter (window) > 3, 30);
   close_window (window);
 }
 
