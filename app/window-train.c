@@ -500,7 +500,7 @@ ct_window_init_train (CtWindow *self)
   gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, ct_window_train_menu_button ()));
   t->page = paned;
   page = adw_view_stack_add_titled (self->view_stack, paned, "training", _("Training"));
-  adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
+  adw_view_stack_page_set_icon_name (page, "training-symbolic");
   ct_window_train_build_controls (self);
   {
     /* "Pause Training Here" in a layer's context menu */
