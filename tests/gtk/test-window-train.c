@@ -5,7 +5,8 @@
  * train and the test net so that the database costs a fraction of a
  * second:
  *
- * - the LeNet example opens with its solver in the panel; opening the
+ * - the LeNet example opens with its solver in the panel, which saves and
+ *   reads back; opening the
  *   solver file opens its net;
  * - 200 iterations from the panel (max_iter, test_iter and test_interval
  *   lowered through the form): the loss falls, the plots have every point,
@@ -29,6 +30,7 @@
 
 #include "field-path.h"
 #include "graph-view.h"
+#include "text-format.h"
 #include "gui-test.h"
 #include "window-private.h"
 #include "window-train-private.h"
@@ -213,6 +215,24 @@ test_example_solver (void)
   g_assert_nonnull (ct_property_form_get_editor (ct_window_solver_get_form (window), "base_lr"));
   protobuf_c_message_free_unpacked (&param->base, NULL);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "train-toggle"));
+
+  /* saved, it reads back as it was shown, with the change made in the form */
+  {
+    g_autofree char *path = g_build_filename (g_get_user_data_dir (), "saved_solver.prototxt",
+                                              NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    g_autoptr (GError) error = NULL;
+    Caffe__SolverParameter *read;
+
+    set_field (window, "max_iter", "1234");
+    g_assert_true (ct_window_solver_save_file (window, file));
+    read = (Caffe__SolverParameter *) ct_text_parse_file (&caffe__solver_parameter__descriptor,
+                                                          path, CT_TEXT_STRICT, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (read->max_iter, ==, 1234);
+    g_assert_cmpstr (read->lr_policy, ==, "inv");
+    protobuf_c_message_free_unpacked (&read->base, NULL);
+  }
   close_window (window);
 }
 
