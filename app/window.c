@@ -311,27 +311,11 @@ after_load (CtWindow *self)
     }
 }
 
-gboolean
-ct_window_load_file (CtWindow *self, GFile *file)
+static gboolean
+load_net (CtWindow *self, GFile *file)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GFile) net_file = NULL;
 
-  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
-  /* a solver opens its net, and comes with it to the Training view */
-  net_file = ct_window_solver_net_file (file);
-  if (net_file != NULL)
-    {
-      if (!ct_window_load_file (self, net_file))
-        return FALSE;
-      if (!ct_window_solver_load (self, file, &error))
-        {
-          ct_window_report_error (self, _("Could not open the solver"), error);
-          return FALSE;
-        }
-      adw_view_stack_set_visible_child_name (self->view_stack, "training");
-      return TRUE;
-    }
   if (!ct_document_load (self->document, file, &error))
     {
       ct_window_show_error (self, error->message);
@@ -341,6 +325,33 @@ ct_window_load_file (CtWindow *self, GFile *file)
   ct_window_solver_set_example (self, NULL, NULL);
   remember_recent (file);
   after_load (self);
+  return TRUE;
+}
+
+gboolean
+ct_window_load_file (CtWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) net_file = NULL;
+
+  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  /* a solver opens its net, and comes with it to the Training view */
+  net_file = ct_window_solver_net_file (file);
+  if (net_file == NULL)
+    return load_net (self, file);
+  if (g_file_equal (net_file, file))
+    {
+      ct_window_show_error (self, _("The solver names itself as its net"));
+      return FALSE;
+    }
+  if (!load_net (self, net_file))
+    return FALSE;
+  if (!ct_window_solver_load (self, file, &error))
+    {
+      ct_window_report_error (self, _("Could not open the solver"), error);
+      return FALSE;
+    }
+  adw_view_stack_set_visible_child_name (self->view_stack, "training");
   return TRUE;
 }
 
