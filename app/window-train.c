@@ -20,12 +20,10 @@
 #include <glib/gstdio.h>
 
 #include "field-path.h"
-#include "install-dirs.h"
 #include "window-train-private.h"
 
 #define WATCH_EVERY 50
 #define RATIO_EVERY 10
-
 
 /* The solver that trains the window's net */
 
@@ -353,7 +351,7 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
   ct_window_train_update_controls (self);
 }
 
-/* Actions */
+/* Starting, and the state of the controls */
 
 static gboolean
 net_runs (CtWindow *self)
@@ -375,10 +373,11 @@ ct_window_train_start (CtWindow *self, const char *resume)
       ct_window_show_error (self, _("The net cannot train: fix the prototxt first"));
       return FALSE;
     }
+  /* the source view's last keystrokes belong to the net trained */
+  ct_window_source_flush (self);
   param = train_param (self);
   if (param == NULL)
     return FALSE;
-  ct_window_source_flush (self);
   g_clear_pointer (&t->trainer, ct_trainer_free);
   if (t->at_break)
     {
