@@ -357,6 +357,9 @@ set_accels (GtkApplication *app)
     { "win.run-backward", { "<Shift>F7", NULL } },
     { "win.run-pass", { "F5", NULL } },
     { "win.run-reset", { "<Shift>F5", NULL } },
+    { "win.train-toggle", { "F4", NULL } },
+    { "win.train-stop", { "<Shift>F4", NULL } },
+    { "win.train-snapshot", { "<Control><Shift>p", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

@@ -14,8 +14,10 @@
 #include "net-graph.h"
 #include "palette.h"
 #include "property-form.h"
+#include "plot-view.h"
 #include "runner.h"
 #include "selection.h"
+#include "trainer.h"
 #include "window.h"
 
 G_BEGIN_DECLS
@@ -104,6 +106,10 @@ struct _CtWindow {
 
   /* What the run feeds Input layers (window-inputs.c). */
   struct _CtWindowInputs *inputs;
+
+  /* Training (window-train.c) and its solver (window-solver.c). */
+  struct _CtWindowTrain *train;
+  struct _CtWindowSolver *solver;
 };
 
 /* window.c */
@@ -163,6 +169,53 @@ void ct_window_run_graph_changed (CtWindow *self);
  * one handed over is shown at the next frame while the window is mapped. */
 CtRunSnapshot *ct_window_run_get_snapshot (CtWindow *self);
 void ct_window_run_dispose (CtWindow *self);
+
+/* A snapshot from elsewhere (the trainer at a breakpoint) shown as the
+ * run's own: graph marks, status line, blob panel, CURRENT (may be NULL)
+ * highlighted. NULL clears what was shown. */
+void ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char *current);
+
+/* window-solver.c: the solver panel of the Training view. */
+typedef struct _CtWindowSolver CtWindowSolver;
+GtkWidget *ct_window_solver_init (CtWindow *self);
+void ct_window_solver_dispose (CtWindow *self);
+/* The net file FILE names when FILE is a solver prototxt, else NULL. */
+GFile *ct_window_solver_net_file (GFile *file);
+gboolean ct_window_solver_load (CtWindow *self, GFile *file, GError **error);
+/* TEXT (NUL-terminated) as a template solver whose relative paths start
+ * in FOLDER (may be NULL; saving asks where), or the default one when TEXT
+ * is NULL or does not parse. */
+void ct_window_solver_set_example (CtWindow *self, const char *text, const char *folder);
+gboolean ct_window_solver_save_file (CtWindow *self, GFile *file);
+/* A copy of the solver (free with protobuf_c_message_free_unpacked). */
+Caffe__SolverParameter *ct_window_solver_dup_param (CtWindow *self);
+/* The file relative paths in the solver start from, or NULL. */
+const char *ct_window_solver_get_source_path (CtWindow *self);
+CtPropertyForm *ct_window_solver_get_form (CtWindow *self);
+
+/* window-train.c: training in the window. */
+typedef struct _CtWindowTrain CtWindowTrain;
+void ct_window_init_train (CtWindow *self);
+void ct_window_train_dispose (CtWindow *self);
+void ct_window_train_update_actions (CtWindow *self);
+void ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags);
+/* At a breakpoint, step the trainer (F7, Shift+F7) and return TRUE; else
+ * FALSE: the step is the runner's. */
+gboolean ct_window_train_step (CtWindow *self, gboolean forward);
+/* Pause training before LAYER's forward (NULL: nowhere). */
+void ct_window_train_set_breakpoint (CtWindow *self, const char *layer);
+const char *ct_window_train_get_breakpoint (CtWindow *self);
+/* Train again from a .solverstate (its caffemodel beside it). */
+gboolean ct_window_train_resume_from (CtWindow *self, const char *solverstate);
+CtTrainState ct_window_train_get_state (CtWindow *self);
+int ct_window_train_get_iter (CtWindow *self);
+CtPlotView *ct_window_train_get_plot (CtWindow *self);
+/* The last value of test output NAME ("accuracy") in this run. */
+gboolean ct_window_train_get_test_value (CtWindow *self, const char *name, double *value);
+/* The last training error shown, and the files written last (newline-
+ * separated), or NULL: for tests. */
+const char *ct_window_train_get_last_error (CtWindow *self);
+const char *ct_window_train_get_last_files (CtWindow *self);
 
 /* window-inputs.c */
 typedef struct _CtWindowInputs CtWindowInputs;

@@ -516,7 +516,12 @@ ensure_runner (CtWindow *self)
 static void
 run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  CtRunner *runner = ensure_runner (data);
+  CtRunner *runner;
+
+  /* paused inside a training pass, F7 steps the trainer */
+  if (ct_window_train_step (data, TRUE))
+    return;
+  runner = ensure_runner (data);
 
   if (runner != NULL)
     ct_runner_step_forward (runner);
@@ -529,6 +534,8 @@ run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
   CtRunSnapshot *snapshot = latest_snapshot (self);
   CtRunner *runner;
 
+  if (ct_window_train_step (self, FALSE))
+    return;
   /* after a complete backward pass the runner refuses a backward step: say
    * so plainly rather than as an error */
   if (snapshot != NULL && !self->run_stale && !ct_run_snapshot_get_invalidated (snapshot)
@@ -821,6 +828,21 @@ ct_window_run_graph_changed (CtWindow *self)
     drop_shown_run (self, _("Another phase is shown: the run starts again at the next step"));
   else if (self->run_shown && !self->run_stale)
     apply_marks (self, self->run_snapshot);
+}
+
+void
+ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char *current)
+{
+  g_clear_pointer (&self->run_snapshot, ct_run_snapshot_unref);
+  g_clear_pointer (&self->run_current, g_free);
+  if (snapshot != NULL)
+    {
+      self->run_snapshot = ct_run_snapshot_ref (snapshot);
+      self->run_current = g_strdup (current);
+    }
+  apply_marks (self, snapshot);
+  update_label (self);
+  ct_window_blobs_show_snapshot (self, snapshot);
 }
 
 CtRunSnapshot *

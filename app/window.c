@@ -139,6 +139,7 @@ document_changed (CtDocument *doc, guint flags, CtWindow *self)
   ct_window_source_document_changed (self, flags);
   ct_window_graph_document_changed (self, flags);
   ct_window_run_document_changed (self, flags);
+  ct_window_train_document_changed (self, flags);
   ct_window_refresh_inspector (self);
   ct_window_update_actions (self);
   update_status (self);
@@ -310,19 +311,47 @@ after_load (CtWindow *self)
     }
 }
 
-gboolean
-ct_window_load_file (CtWindow *self, GFile *file)
+static gboolean
+load_net (CtWindow *self, GFile *file)
 {
   g_autoptr (GError) error = NULL;
 
-  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
   if (!ct_document_load (self->document, file, &error))
     {
       ct_window_show_error (self, error->message);
       return FALSE;
     }
+  /* another net: a solver of the last one would not fit it */
+  ct_window_solver_set_example (self, NULL, NULL);
   remember_recent (file);
   after_load (self);
+  return TRUE;
+}
+
+gboolean
+ct_window_load_file (CtWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) net_file = NULL;
+
+  g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  /* a solver opens its net, and comes with it to the Training view */
+  net_file = ct_window_solver_net_file (file);
+  if (net_file == NULL)
+    return load_net (self, file);
+  if (g_file_equal (net_file, file))
+    {
+      ct_window_show_error (self, _("The solver names itself as its net"));
+      return FALSE;
+    }
+  if (!load_net (self, net_file))
+    return FALSE;
+  if (!ct_window_solver_load (self, file, &error))
+    {
+      ct_window_report_error (self, _("Could not open the solver"), error);
+      return FALSE;
+    }
+  adw_view_stack_set_visible_child_name (self->view_stack, "training");
   return TRUE;
 }
 
@@ -366,9 +395,15 @@ ct_window_load_example (CtWindow *self, const char *example)
 
     /* Where the example's databases are made (see the README): the
      * installed examples, or the checkout's when run from the build. */
+    g_autofree char *solver_path = g_strconcat (EXAMPLES_PATH, example, "-solver.prototxt", NULL);
+    g_autoptr (GBytes) solver = g_resources_lookup_data (solver_path, 0, NULL);
+
     ct_document_set_base_dir (self->document,
                               g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
     ct_document_load_text (self->document, text, title);
+    /* an example that trains comes with its solver */
+    ct_window_solver_set_example (self, solver != NULL ? g_bytes_get_data (solver, NULL) : NULL,
+                                  g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
   }
   after_load (self);
   return TRUE;
@@ -703,6 +738,7 @@ ct_window_dispose (GObject *object)
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);
+  ct_window_train_dispose (self);
   ct_window_run_dispose (self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
@@ -778,6 +814,7 @@ ct_window_init (CtWindow *self)
   ct_window_init_source (self);
   ct_window_init_inspector (self);
   ct_window_init_run (self);
+  ct_window_init_train (self);
   name_inner_controls (self, GTK_WIDGET (self));
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

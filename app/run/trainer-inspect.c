@@ -41,7 +41,9 @@ ct_train_inspect_ratios (CtTrainWorker *w, int iter)
           CtTrainRatio ratio = { iter, row++, 0.0 };
 
           ratio.ratio = weights > 0 ? sqrt (step) / sqrt (weights) : (step > 0 ? INFINITY : 0);
-          finite = finite && isfinite (ratio.ratio);
+          /* weights so large that their sum of squares overflows give
+           * a ratio of 0: look for non-finite values then too */
+          finite = finite && isfinite (ratio.ratio) && isfinite (weights);
           g_array_append_val (w->ratios, ratio);
           step = weights = 0;
         }

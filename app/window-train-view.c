@@ -1,0 +1,406 @@
+/* window-train-view.c: the Training view beside the solver panel: the
+ * live plots (training loss raw and smoothed, the learning rate on a log
+ * axis at the right, test accuracy and loss at each test_interval), with
+ * the earlier runs of the same net kept faded and labelled; the update
+ * ratio lr·‖Δw‖/‖w‖ of each layer as a bar in the gradient-health colours;
+ * and the blob followed, as a heatmap with its statistics. The controller
+ * (window-train.c) hands every progress here. */
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "graph/graph-render.h"
+#include "window-train-private.h"
+
+/* Plots */
+
+static void
+add_run_series (CtWindowTrain *t)
+{
+  CtPlotView *plot = t->plot;
+
+  t->s_loss = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Loss"),
+                                       CT_PLOT_COLOR_BLUE, CT_PLOT_LINE_THIN, NULL);
+  t->s_smooth = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_LEFT, _("Smoothed"),
+                                         CT_PLOT_COLOR_BLUE, CT_PLOT_LINE, NULL);
+  t->s_lr = ct_plot_view_add_series (plot, 0, CT_PLOT_AXIS_RIGHT, _("Learning rate"),
+                                     CT_PLOT_COLOR_GREY, CT_PLOT_LINE, NULL);
+  ct_plot_set_log (ct_plot_view_get_plot (plot), 0, CT_PLOT_AXIS_RIGHT, TRUE);
+  g_hash_table_remove_all (t->test_series);
+  g_hash_table_remove_all (t->test_values);
+  t->run_has_points = FALSE;
+}
+
+void
+ct_window_train_view_new_run (CtWindowTrain *t)
+{
+  if (t->run_has_points)
+    {
+      /* TRANSLATORS: the label of an earlier training run on the plot */
+      g_autofree char *label = g_strdup_printf (_("run %u"), t->runs);
+
+      ct_plot_view_fade_all (t->plot, label);
+      add_run_series (t);
+      t->runs++;
+    }
+  else if (t->runs == 0)
+    t->runs = 1;
+  ct_window_train_view_clear_ratios (t);
+  g_array_set_size (t->recent_losses, 0);
+  t->recent_next = 0;
+  t->recent_sum = 0;
+}
+
+static double
+smoothed (CtWindowTrain *t, float loss)
+{
+  guint window = MAX (t->average_loss, 1);
+
+  if (t->recent_losses->len < window)
+    {
+      g_array_append_val (t->recent_losses, loss);
+      t->recent_sum += loss;
+    }
+  else
+    {
+      float *slot = &g_array_index (t->recent_losses, float, t->recent_next);
+
+      t->recent_sum += (double) loss - *slot;
+      *slot = loss;
+      t->recent_next = (t->recent_next + 1) % window;
+    }
+  return t->recent_sum / t->recent_losses->len;
+}
+
+static int
+test_series (CtWindowTrain *t, const CtTrainProgress *p, const CtTrainTestPoint *point)
+{
+  g_autofree char *key = g_strdup_printf ("%u:%u", point->test_net_id, point->output);
+  gpointer found = g_hash_table_lookup (t->test_series, key);
+  const char *name = "";
+  g_autofree char *title = NULL;
+  gboolean accuracy;
+  int series;
+
+  if (found != NULL)
+    return GPOINTER_TO_INT (found) - 1;
+  for (guint i = 0; p->test_names != NULL && p->test_names[i] != NULL; i++)
+    if (i == point->output)
+      name = p->test_names[i];
+  accuracy = strstr (name, "accuracy") != NULL || strstr (name, "acc") != NULL;
+  if (g_str_equal (name, "accuracy"))
+    title = g_strdup (_("Test accuracy"));
+  else if (g_str_equal (name, "loss"))
+    title = g_strdup (_("Test loss"));
+  else
+    /* TRANSLATORS: a test output's series on the plot; %s is its blob name */
+    title = g_strdup_printf (_("Test %s"), name);
+  if (point->test_net_id > 0)
+    {
+      /* TRANSLATORS: a series of a second test net; %s is the series, %u the net */
+      g_autofree char *more = g_strdup_printf (_("%s (test net %u)"), title,
+                                               point->test_net_id + 1);
+      g_free (title);
+      title = g_steal_pointer (&more);
+    }
+  series = ct_plot_view_add_series (t->plot, accuracy ? 1 : 0, CT_PLOT_AXIS_LEFT, title,
+                                    accuracy ? CT_PLOT_COLOR_GREEN : CT_PLOT_COLOR_ORANGE,
+                                    CT_PLOT_LINE_MARKS, NULL);
+  g_hash_table_insert (t->test_series, g_steal_pointer (&key), GINT_TO_POINTER (series + 1));
+  return series;
+}
+
+/* Update ratios */
+
+static void
+draw_ratio (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  double ratio = *(double *) data;
+  /* a log scale from 1e-7 to 1: Karpathy's rule of thumb puts a healthy
+   * update near 1e-3, in the middle third */
+  double pos = isfinite (ratio) && ratio > 0 ? (log10 (ratio) + 7.0) / 7.0 : 1.0;
+  CtGraphColor color;
+
+  /* the strip's colours read the same as on the graph's edges: the ratio
+   * scaled so that 1e-3 falls among the healthy gradients */
+  ct_graph_health_color (isfinite (ratio) ? ratio * 100.0 : ratio, &color);
+  pos = CLAMP (pos, 0.02, 1.0);
+  cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.2);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, color.r, color.g, color.b);
+  cairo_rectangle (cr, 0, 0, width * pos, height);
+  cairo_fill (cr);
+}
+
+/* The rows stay while a run goes on (a new layer rebuilds them) and only
+ * their numbers change: the bars draw the values in T->ratios, which are
+ * updated in place and freed only with the rows. */
+void
+ct_window_train_view_clear_ratios (CtWindowTrain *t)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (t->ratio_box)) != NULL)
+    gtk_grid_remove (GTK_GRID (t->ratio_box), child);
+  g_hash_table_remove_all (t->ratio_labels);
+  g_hash_table_remove_all (t->ratios);
+}
+
+static void
+add_ratio_row (CtWindowTrain *t, const char *layer, double *value)
+{
+  GtkWidget *name = gtk_label_new (layer);
+  GtkWidget *bar = gtk_drawing_area_new ();
+  GtkWidget *number = gtk_label_new (NULL);
+  int row = (int) g_hash_table_size (t->ratio_labels);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_widget_set_size_request (bar, 120, 10);
+  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
+  gtk_widget_set_hexpand (bar, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_ratio, value, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, layer, -1);
+  gtk_widget_add_css_class (number, "numeric");
+  gtk_widget_add_css_class (number, "caption");
+  gtk_label_set_xalign (GTK_LABEL (number), 1);
+  g_object_set_data (G_OBJECT (number), "ct-bar", bar);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), name, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), bar, 1, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (t->ratio_box), number, 2, row, 1, 1);
+  g_hash_table_insert (t->ratio_labels, g_strdup (layer), number);
+}
+
+static void
+set_ratio (CtWindowTrain *t, const char *layer, double ratio)
+{
+  double *value = g_hash_table_lookup (t->ratios, layer);
+  GtkWidget *number;
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (value == NULL)
+    {
+      value = g_new (double, 1);
+      g_hash_table_insert (t->ratios, g_strdup (layer), value);
+      add_ratio_row (t, layer, value);
+    }
+  *value = ratio;
+  number = g_hash_table_lookup (t->ratio_labels, layer);
+  g_ascii_formatd (text, sizeof text, "%.2e", ratio);
+  gtk_label_set_text (GTK_LABEL (number), text);
+  gtk_widget_queue_draw (g_object_get_data (G_OBJECT (number), "ct-bar"));
+}
+
+/* The followed blob */
+
+static void
+show_watch (CtWindowTrain *t, const CtTrainProgress *p)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  char mean[G_ASCII_DTOSTR_BUF_SIZE], std[G_ASCII_DTOSTR_BUF_SIZE];
+  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+  const CtStats *stats = p->watch_stats != NULL ? &p->watch_stats->stats : NULL;
+
+  if (!ct_heatmap_view_set_data (t->watch_heatmap, p->watch_data, p->watch_dims, p->watch_n_axes,
+                                 &error))
+    {
+      gtk_label_set_text (t->watch_label, error->message);
+      return;
+    }
+  ct_heatmap_view_set_blob_name (t->watch_heatmap, p->watch_name);
+  gtk_widget_set_visible (GTK_WIDGET (t->watch_heatmap), TRUE);
+  if (stats == NULL)
+    return;
+  g_ascii_formatd (mean, sizeof mean, "%.4g", stats->mean);
+  g_ascii_formatd (std, sizeof std, "%.4g", stats->std);
+  g_ascii_formatd (lo, sizeof lo, "%.4g", stats->min);
+  g_ascii_formatd (hi, sizeof hi, "%.4g", stats->max);
+  /* TRANSLATORS: the followed blob: name, iteration, then its statistics */
+  text = g_strdup_printf (_("%s at iteration %d: mean %s, std %s, min %s, max %s"),
+                          p->watch_name, p->watch_iter, mean, std, lo, hi);
+  gtk_label_set_text (t->watch_label, text);
+}
+
+/* Progress */
+
+void
+ct_window_train_view_take (CtWindowTrain *t, const CtTrainProgress *p)
+{
+  for (guint i = 0; p->points != NULL && i < p->points->len; i++)
+    {
+      const CtTrainPoint *point = &g_array_index (p->points, CtTrainPoint, i);
+
+      ct_plot_view_append_point (t->plot, t->s_loss, point->iter, point->loss);
+      ct_plot_view_append_point (t->plot, t->s_smooth, point->iter, smoothed (t, point->loss));
+      ct_plot_view_append_point (t->plot, t->s_lr, point->iter, point->learning_rate);
+      t->run_has_points = TRUE;
+    }
+  for (guint i = 0; p->tests != NULL && i < p->tests->len; i++)
+    {
+      const CtTrainTestPoint *point = &g_array_index (p->tests, CtTrainTestPoint, i);
+      int series = test_series (t, p, point);
+
+      ct_plot_view_append_point (t->plot, series, point->iter, point->value);
+      t->run_has_points = TRUE;
+      if (point->test_net_id == 0 && p->test_names != NULL)
+        for (guint k = 0; p->test_names[k] != NULL; k++)
+          if (k == point->output)
+            {
+              double *value = g_new (double, 1);
+              *value = point->value;
+              g_hash_table_insert (t->test_values, g_strdup (p->test_names[k]), value);
+            }
+    }
+  if (p->ratios != NULL && p->ratios->len > 0)
+    {
+      for (guint i = 0; i < p->ratios->len; i++)
+        {
+          const CtTrainRatio *ratio = &g_array_index (p->ratios, CtTrainRatio, i);
+
+          if (p->ratio_layers != NULL && ratio->layer < g_strv_length (p->ratio_layers))
+            set_ratio (t, p->ratio_layers[ratio->layer], ratio->ratio);
+        }
+    }
+  if (p->watch_data != NULL)
+    show_watch (t, p);
+}
+
+static void
+append_duration (GString *out, double seconds)
+{
+  long s = seconds > 0 ? lround (seconds) : 0;
+
+  if (s >= 3600)
+    g_string_append_printf (out, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  else
+    g_string_append_printf (out, "%ld:%02ld", s / 60, s % 60);
+}
+
+char *
+ct_window_train_format_stats (const CtTrainProgress *p)
+{
+  GString *out = g_string_new (NULL);
+  char speed[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr (GString) elapsed = g_string_new (NULL);
+  g_autoptr (GString) eta = g_string_new (NULL);
+
+  g_ascii_formatd (speed, sizeof speed, "%.1f", p->iters_per_s);
+  append_duration (elapsed, p->elapsed_s);
+  if (p->eta_s >= 0)
+    append_duration (eta, p->eta_s);
+  else
+    g_string_append (eta, "–");
+  /* TRANSLATORS: the header bar while training, two short lines:
+   * iteration, of how many; iterations per second, time elapsed, time left */
+  g_string_printf (out, _("Iteration %d / %d\n%s it/s · %s · ETA %s"), p->iter, p->max_iter,
+                   speed, elapsed->str, eta->str);
+  return g_string_free (out, FALSE);
+}
+
+/* Building */
+
+static GtkWidget *
+heading (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  return label;
+}
+
+void
+ct_window_train_view_clear (CtWindowTrain *t)
+{
+  CtPlot *plot = ct_plot_view_get_plot (t->plot);
+
+  /* a new model: the series of another net say nothing about this one */
+  for (int i = 0; i < ct_plot_get_n_series (plot); i++)
+    {
+      ct_plot_series_clear (plot, i);
+      ct_plot_series_set_visible (plot, i, FALSE);
+    }
+  ct_plot_reset_view (plot);
+  ct_plot_view_changed (t->plot);
+  add_run_series (t);
+  t->runs = 0;
+  ct_window_train_view_clear_ratios (t);
+  gtk_widget_set_visible (GTK_WIDGET (t->watch_heatmap), FALSE);
+  gtk_label_set_text (t->watch_label, _("Select a layer to follow its output while training"));
+}
+
+GtkWidget *
+ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *ratios = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *watch = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *plot = ct_plot_view_new ();
+
+  t->test_series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t->test_values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->ratios = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->ratio_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
+
+  t->plot = CT_PLOT_VIEW (plot);
+  ct_plot_view_set_title (t->plot, _("Training"));
+  ct_plot_view_add_panel (t->plot, _("Loss"), 2.0);
+  ct_plot_view_add_panel (t->plot, _("Accuracy"), 1.0);
+  ct_plot_set_x_label (ct_plot_view_get_plot (t->plot), _("Iteration"));
+  gtk_widget_set_hexpand (plot, TRUE);
+  gtk_widget_set_vexpand (plot, TRUE);
+  gtk_widget_set_focusable (plot, TRUE);
+
+  t->status_label = GTK_LABEL (gtk_label_new (_("Press Start (F4) to train the net with this solver")));
+  gtk_label_set_xalign (t->status_label, 0);
+  gtk_label_set_wrap (t->status_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (t->status_label), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (t->status_label), "dim-label");
+  gtk_box_append (GTK_BOX (top), GTK_WIDGET (t->status_label));
+  gtk_box_append (GTK_BOX (top), menu_button);
+  gtk_widget_set_margin_start (top, 12);
+  gtk_widget_set_margin_end (top, 12);
+  gtk_widget_set_margin_top (top, 8);
+
+  t->ratio_box = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (t->ratio_box), 8);
+  gtk_grid_set_row_spacing (GTK_GRID (t->ratio_box), 4);
+  t->watch_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (t->watch_label, 0);
+  gtk_label_set_wrap (t->watch_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (t->watch_label), "caption");
+  t->watch_heatmap = CT_HEATMAP_VIEW (ct_heatmap_view_new ());
+  gtk_widget_set_size_request (GTK_WIDGET (t->watch_heatmap), 240, 150);
+
+  gtk_box_append (GTK_BOX (ratios), heading (_("Update Ratio per Layer")));
+  gtk_box_append (GTK_BOX (ratios), t->ratio_box);
+  gtk_widget_set_hexpand (ratios, TRUE);
+  gtk_box_append (GTK_BOX (watch), heading (_("Followed Blob")));
+  gtk_box_append (GTK_BOX (watch), GTK_WIDGET (t->watch_label));
+  {
+    /* the plots keep the height: the heatmap gets a fixed strip */
+    GtkWidget *frame = gtk_scrolled_window_new ();
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (frame), GTK_POLICY_NEVER,
+                                    GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (frame), GTK_WIDGET (t->watch_heatmap));
+    gtk_widget_set_size_request (frame, 240, 150);
+    gtk_box_append (GTK_BOX (watch), frame);
+  }
+  gtk_widget_set_hexpand (watch, TRUE);
+  gtk_box_set_homogeneous (GTK_BOX (bottom), TRUE);
+  gtk_box_append (GTK_BOX (bottom), ratios);
+  gtk_box_append (GTK_BOX (bottom), watch);
+  gtk_widget_set_margin_start (bottom, 12);
+  gtk_widget_set_margin_end (bottom, 12);
+  gtk_widget_set_margin_bottom (bottom, 12);
+
+  gtk_box_append (GTK_BOX (box), top);
+  gtk_box_append (GTK_BOX (box), plot);
+  gtk_box_append (GTK_BOX (box), bottom);
+  ct_window_train_view_clear (t);
+  return box;
+}
