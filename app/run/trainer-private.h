@@ -89,6 +89,7 @@ typedef struct {
   double iters_per_s;
   double elapsed_s;
   gint64 run_mark_us;                /* when RUNNING began, 0 when not running */
+  gint64 posted_us;                  /* when the last progress was posted */
 } CtTrainWorker;
 
 gpointer ct_train_worker_main (gpointer data);

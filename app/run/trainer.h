@@ -15,12 +15,13 @@
  * runs the solver. Every ct_trainer_* call only queues a command
  * (GAsyncQueue) and returns at once. While training, the worker looks at
  * its queue between iterations (and, paused at a breakpoint, inside the
- * pass). After each iteration it posts a CtTrainProgress; posts coalesce
- * into the one not yet taken by the main context (a single idle source is
- * pending at any time, so training never floods the main loop), and the
- * point lists (losses, tests, update ratios) are appended, not replaced:
- * the window gets every point even when hand-overs coalesce. An error is
- * never coalesced away.
+ * pass). After each iteration it posts a CtTrainProgress (at most every
+ * 10 ms while only points are new); posts coalesce into the one not yet
+ * taken by the main context (a single idle source is pending at any
+ * time, so training never floods the main loop), and the point lists
+ * (losses, tests, update ratios) are appended, not replaced: the window
+ * gets every point even when hand-overs coalesce. An error is never
+ * coalesced away.
  *
  * Pausing. ct_trainer_pause() pauses between iterations: the solver sits
  * at an iteration boundary (ct_solver_get_iter() updates done, nothing of
