@@ -204,7 +204,7 @@ void ct_trainer_step_backward (CtTrainer *trainer);
 void ct_trainer_set_ratio_every (CtTrainer *trainer, guint every);
 /* Copy blob NAME of the train net into the progress every EVERY
  * iterations (NULL: none). A copy of a large blob that would cost
- * training more than 3% of its time waits for a later multiple of EVERY
+ * training more than 2% of its time waits for a later multiple of EVERY
  * (watch_iter says which iteration a copy is of), or until training
  * pauses, stops or finishes. */
 void ct_trainer_watch (CtTrainer *trainer, const char *name, guint every);
