@@ -15,16 +15,23 @@
  * so that no contender always runs first or after the same one. The
  * solver alone runs on a new thread each time, as the trainer's worker is
  * new and the CLI a new process (the kernels keep per-thread caches).
- * Ratios are paired: each round's time over
- * the same round's solver (or CLI) time, then the median and the range of
- * those ratios, which cancels most of the slow drift of a shared
- * machine's load. "train" is the training alone (the CLI's from its log's
+ * Ratios are paired: each round's time over the same round's solver (or
+ * CLI) time, then the median and the range of those ratios, which
+ * cancels most of the slow drift of a shared machine's load; the ratio of
+ * the best times is printed beside them. "train" is the training alone (the CLI's from its log's
  * "Starting Optimization" to "Optimization Done." stamps, the trainer's
- * from its own elapsed time), "total" includes building the solver (and
+ * from its own elapsed time, which leaves out a held-back blob copy made
+ * once training finished), "total" includes building the solver (and
  * for the CLI starting the process). "CPU" is the user and system time of
  * every thread, building included (the CLI's whole process): it moves
  * far less with the load than the times do, but counts the kernel pool's
  * spinning too.
+ *
+ * The trainer contenders: none of the extras; update ratios every 10 and
+ * every iteration; conv1 (737,280 values) followed every 10 and every
+ * iteration (the trainer holds copies back to a share of the training
+ * time: the last list says how many came); both at every iteration;
+ * and what the window asks for (ratios every 10, following every 50).
  *
  * Then the hand-over cost alone: a net whose iteration takes microseconds
  * (CT_BENCH_TINY_ITERS iterations, default 4000), trainer against solver,
