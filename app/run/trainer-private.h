@@ -69,6 +69,12 @@ typedef struct {
 
   char *watch_name;
   guint watch_every;
+  /* What following costs: the worker's CPU time for the last copy, and
+   * the training time since it (trainer-worker.c holds copies back to
+   * keep the first a small share of the second). */
+  gint64 watch_cost_us;
+  gint64 watch_train_us;
+  gboolean watch_held;               /* a copy was held back since the last */
 
   /* Layers with parameters, for the update ratios. */
   GPtrArray *ratio_layers;           /* char* */
@@ -83,6 +89,7 @@ typedef struct {
   double iters_per_s;
   double elapsed_s;
   gint64 run_mark_us;                /* when RUNNING began, 0 when not running */
+  gint64 posted_us;                  /* when the last progress was posted */
 } CtTrainWorker;
 
 gpointer ct_train_worker_main (gpointer data);
@@ -97,7 +104,7 @@ GError *ct_train_inspect_not_finite (CtNet *net);
 /* A step-through snapshot of NET inside its pass, before LAYER's PASS. */
 CtRunSnapshot *ct_train_inspect_snapshot (CtTrainWorker *w, CtNet *net, CtRunPass pass,
                                           int layer);
-/* Copy the watched blob into W->watch. */
+/* Copy the watched blob into W->watch, and note what that cost. */
 void ct_train_inspect_watch (CtTrainWorker *w, CtNet *net, int iter);
 /* Write the export files into FOLDER. */
 gboolean ct_train_export (CtTrainWorker *w, const char *folder, GError **error);

@@ -15,12 +15,13 @@
  * runs the solver. Every ct_trainer_* call only queues a command
  * (GAsyncQueue) and returns at once. While training, the worker looks at
  * its queue between iterations (and, paused at a breakpoint, inside the
- * pass). After each iteration it posts a CtTrainProgress; posts coalesce
- * into the one not yet taken by the main context (a single idle source is
- * pending at any time, so training never floods the main loop), and the
- * point lists (losses, tests, update ratios) are appended, not replaced:
- * the window gets every point even when hand-overs coalesce. An error is
- * never coalesced away.
+ * pass). After each iteration it posts a CtTrainProgress (at most every
+ * 10 ms while only points are new); posts coalesce into the one not yet
+ * taken by the main context (a single idle source is pending at any
+ * time, so training never floods the main loop), and the point lists
+ * (losses, tests, update ratios) are appended, not replaced: the window
+ * gets every point even when hand-overs coalesce. An error is never
+ * coalesced away.
  *
  * Pausing. ct_trainer_pause() pauses between iterations: the solver sits
  * at an iteration boundary (ct_solver_get_iter() updates done, nothing of
@@ -202,7 +203,10 @@ void ct_trainer_step_backward (CtTrainer *trainer);
 /* Update ratios every EVERY iterations from now on (0: none). */
 void ct_trainer_set_ratio_every (CtTrainer *trainer, guint every);
 /* Copy blob NAME of the train net into the progress every EVERY
- * iterations (NULL: none). */
+ * iterations (NULL: none). A copy of a large blob that would cost
+ * training more than 2% of its time waits for a later multiple of EVERY
+ * (watch_iter says which iteration a copy is of), or until training
+ * pauses, stops or finishes. */
 void ct_trainer_watch (CtTrainer *trainer, const char *name, guint every);
 
 G_END_DECLS

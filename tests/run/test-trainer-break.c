@@ -6,10 +6,12 @@
  * after that iteration; a breakpoint on a layer the net lacks is an
  * error; an export inside a pass is written at once and a restart waits
  * for the iteration; and a followed blob is copied, and update ratios
- * computed, every N iterations. */
+ * computed, every N iterations, a large blob no more often than keeps
+ * its copies a small share of the training time. */
 #include <string.h>
 
 #include "test-solver-common.h"
+#include "text-format.h"
 #include "trainer-test-util.h"
 
 /* The train net's layers: data 0, conv1 1, relu1 2, ip 3, loss 4. */
@@ -216,6 +218,110 @@ test_watch (void)
   ct_test_train_clear (&t);
 }
 
+typedef struct {
+  CtTrainProgress *last;
+  guint copies;
+  int first_copy, last_copy;
+} Followed;
+
+static void
+on_followed (CtTrainer *trainer, CtTrainProgress *p, gpointer user_data)
+{
+  Followed *f = user_data;
+
+  (void) trainer;
+  g_assert_no_error (p->error);
+  if (p->watch_data != NULL && f->copies++ == 0)
+    f->first_copy = p->watch_iter;
+  if (p->watch_data != NULL)
+    f->last_copy = p->watch_iter;
+  g_clear_pointer (&f->last, ct_train_progress_unref);
+  f->last = ct_train_progress_ref (p);
+}
+
+static gboolean
+followed_state (const Followed *f, int state)
+{
+  return f->last != NULL && f->last->state == (CtTrainState) state;
+}
+
+static gboolean
+followed_iter (const Followed *f, int iter)
+{
+  return f->last != NULL && f->last->iter >= iter;
+}
+
+/* Iterate the main context until REACHED (failing after 60 s). */
+static void
+follow_until (const Followed *f, gboolean (*reached) (const Followed *, int), int arg)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (!reached (f, arg))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (200);
+    }
+}
+
+/* A blob of a million values followed every iteration of a net whose
+ * iterations cost next to nothing: its copies (milliseconds each) are
+ * held back to a small share of the training time, the first one at
+ * once, and a copy held back comes when training finishes or pauses. A
+ * small blob keeps its exact cadence (test_watch). */
+static void
+test_watch_budget (void)
+{
+  static const char text[] =
+    "net_param { name: 'big' "
+    "  layer { name: 'data' type: 'DummyData' top: 'data' top: 'label' top: 'big' "
+    "    dummy_data_param { shape { dim: 4 dim: 8 } shape { dim: 4 } "
+    "      shape { dim: 1 dim: 1 dim: 1024 dim: 1024 } "
+    "      data_filler { type: 'constant' value: 0.5 } data_filler { type: 'constant' value: 1 } "
+    "      data_filler { type: 'constant' value: 0.25 } } } "
+    "  layer { name: 'ip' type: 'InnerProduct' bottom: 'data' top: 'ip' "
+    "    inner_product_param { num_output: 3 weight_filler { type: 'xavier' } } } "
+    "  layer { name: 'loss' type: 'SoftmaxWithLoss' bottom: 'ip' bottom: 'label' top: 'loss' } "
+    "} "
+    "base_lr: 0.01 lr_policy: 'fixed' max_iter: 60 display: 0 random_seed: 3 "
+    "snapshot_after_train: false ";
+  g_autoptr (GError) error = NULL;
+  Caffe__SolverParameter *param = (Caffe__SolverParameter *) ct_text_parse (
+    &caffe__solver_parameter__descriptor, text, -1, NULL, CT_TEXT_STRICT, &error);
+  Followed f = { NULL, 0, -1, -1 };
+  CtTrainer *trainer;
+
+  g_assert_no_error (error);
+  trainer = ct_trainer_new (param, NULL, NULL, on_followed, &f);
+  ct_trainer_watch (trainer, "big", 1);
+  ct_trainer_start (trainer);
+  follow_until (&f, followed_state, CT_TRAIN_STATE_FINISHED);
+  g_test_message ("%u copies", f.copies);
+  g_assert_cmpint (f.first_copy, ==, 0);
+  /* Sixty without the budget; a copy costs about as much as a hundred
+   * of these iterations. */
+  g_assert_cmpuint (f.copies, <=, 30);
+  g_assert_cmpint (f.last_copy, ==, 59);
+  ct_trainer_free (trainer);
+  g_clear_pointer (&f.last, ct_train_progress_unref);
+
+  /* A pause brings the blob of the last iteration (training too long to
+   * finish first). */
+  param->max_iter = 100000000;
+  f = (Followed) { NULL, 0, -1, -1 };
+  trainer = ct_trainer_new (param, NULL, NULL, on_followed, &f);
+  ct_trainer_watch (trainer, "big", 1);
+  ct_trainer_start (trainer);
+  follow_until (&f, followed_iter, 10);
+  ct_trainer_pause (trainer);
+  follow_until (&f, followed_state, CT_TRAIN_STATE_PAUSED);
+  g_assert_cmpint (f.last_copy, ==, f.last->iter - 1);
+  ct_trainer_free (trainer);
+  g_clear_pointer (&f.last, ct_train_progress_unref);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -225,5 +331,6 @@ main (int argc, char **argv)
   g_test_add_func ("/trainer/commands-inside", test_commands_inside);
   g_test_add_func ("/trainer/unknown-layer", test_unknown_layer);
   g_test_add_func ("/trainer/watch", test_watch);
+  g_test_add_func ("/trainer/watch-budget", test_watch_budget);
   return g_test_run ();
 }
