@@ -7,8 +7,8 @@
  *
  * - mid-forward, conv1 done: selecting conv1 shows its output, and the
  *   inspector's statistics are the snapshot's;
- * - mid-backward, ip1's backward done: the diff toggle shows ip1's diff,
- *   non-zero, while conv1 has no diff yet;
+ * - mid-backward, conv2's backward done: the diff toggle shows conv2's
+ *   diff, non-zero, while conv1 has no diff yet;
  * - after the backward pass every blob holding a diff has a finite
  *   gradient health, and conv1's filters show as a 20-filter grid.
  *
@@ -234,8 +234,7 @@ test_tour (void)
   g_assert_cmpint (ct_run_snapshot_get_layer (snapshot, 2)->state, ==, CT_RUN_LAYER_PENDING);
   shot (window, "tour-forward-conv1.png");
 
-  /* The rest of forward, then backward through loss, ip2 and ip1 (with
-   * relu1 folded in, two layers). */
+  /* The rest of forward, then backward down to conv2. */
   /* (a pass may hand over snapshots on its way) */
   snapshot = step (window, "run-pass", &serial);
   while (ct_run_snapshot_get_pass (snapshot) != CT_RUN_PASS_FORWARD
@@ -243,15 +242,15 @@ test_tour (void)
               != (int) ct_run_snapshot_n_layers (snapshot))
     snapshot = next_snapshot (window, &serial);
   g_assert_cmpfloat (ct_run_snapshot_get_loss (snapshot), <, 1.0f); /* an ankle boot, trained */
-  select_layer (window, "ip1");
+  select_layer (window, "conv2");
   do
     {
       snapshot = step (window, "run-backward", &serial);
       next = ct_run_snapshot_get_next_layer (snapshot);
     }
-  while (g_strcmp0 (ct_run_snapshot_get_layer (snapshot, (guint) next + 1)->name, "ip1") != 0);
+  while (g_strcmp0 (ct_run_snapshot_get_layer (snapshot, (guint) next + 1)->name, "conv2") != 0);
   g_assert_cmpint (ct_run_snapshot_get_pass (snapshot), ==, CT_RUN_PASS_BACKWARD);
-  blob = ct_run_snapshot_find_blob (snapshot, "ip1");
+  blob = ct_run_snapshot_find_blob (snapshot, "conv2");
   g_assert_nonnull (blob->diff_stats);
   g_assert_cmpfloat (blob->diff_stats->stats.l2_norm, >, 0);
   g_assert_null (ct_run_snapshot_find_blob (snapshot, "conv1")->diff_stats);
