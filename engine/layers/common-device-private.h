@@ -1,15 +1,36 @@
-/* common-device-private.h: the scratch buffers of the Common and Utility
- * layers that are not blobs of floats (Eltwise's argmax mask, the row
- * indices of Embed, BatchReindex and Filter), kept as CtMem so that each
- * has a CPU and a GPU copy kept in step like a blob's, for the layer
- * written once for both devices. */
+/* common-device-private.h: what the Common, Utility and Normalization
+ * layers written once for both devices share: a blob's arrays on either
+ * device with errors that name the layer, and the scratch buffers that are
+ * not blobs of floats (Eltwise's argmax mask, the row indices of Embed,
+ * BatchReindex and Filter), kept as CtMem so that each has a CPU and a GPU
+ * copy kept in step like a blob's. */
 #pragma once
 
 #include <glib.h>
 
+#include "layer.h"
 #include "mem.h"
 
 G_BEGIN_DECLS
+
+/* BLOB's data or diff on the CPU or, when GPU, on the GPU; NULL with an
+ * error naming LAYER, or NULL alone for an empty blob with no memory. */
+#define CT_COMMON_DEFINE_ON(name, type, accessor)                             \
+  static inline type                                                         \
+  name (const CtLayer *layer, CtBlob *blob, gboolean gpu, GError **error)     \
+  {                                                                          \
+    g_autoptr (GError) local = NULL;                                         \
+    type array = accessor (blob, gpu, &local);                               \
+                                                                             \
+    if (array == NULL && local != NULL)                                      \
+      ct_layer_fail (layer, error, local->code, "%s", local->message);       \
+    return array;                                                            \
+  }
+
+CT_COMMON_DEFINE_ON (ct_common_data_on, const float *, ct_blob_data_on)
+CT_COMMON_DEFINE_ON (ct_common_mutable_data_on, float *, ct_blob_mutable_data_on)
+CT_COMMON_DEFINE_ON (ct_common_diff_on, const float *, ct_blob_diff_on)
+CT_COMMON_DEFINE_ON (ct_common_mutable_diff_on, float *, ct_blob_mutable_diff_on)
 
 /* *MEM holds at least SIZE bytes afterwards; it only grows, as Caffe's
  * buffers do, and a grown one starts afresh (its values are not kept). */
