@@ -141,6 +141,7 @@ ct_cuda_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial, int
 {
   int64_t n;
 
+  (void) scratch;
   if (!valid_counts (num, channels, spatial, size))
     return CT_STATUS_INVALID;
   CT_CUDA_ENTER ();
