@@ -99,5 +99,6 @@ const CtLayerClass ct_split_layer_class = {
   .reshape = split_reshape,
   .forward_cpu = split_forward,
   .backward_cpu = split_backward,
+  .forward_gpu = split_forward,
   .backward_gpu = split_backward_gpu,
 };
