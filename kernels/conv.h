@@ -121,6 +121,9 @@ CtStatus ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spat
  * while convolutions run. */
 CtConvBackend ct_cuda_conv_set_backend (CtConvBackend backend);
 
+/* Whether this build runs GPU convolutions on cuDNN where it can. */
+int ct_cuda_conv_have_cudnn (void);
+
 /* Whether the GPU runs S on cuDNN under the current backend (0 without
  * cuDNN, without a GPU, or for a shape cuDNN declined). */
 int ct_cuda_conv_uses_cudnn (const CtConvShape *s);

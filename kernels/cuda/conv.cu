@@ -386,7 +386,8 @@ is_fft_forward (cudnnConvolutionFwdAlgo_t a)
 static int
 is_fft_data (cudnnConvolutionBwdDataAlgo_t a)
 {
-  return a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING;
+  return a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT
+         || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING;
 }
 
 static int
@@ -396,6 +397,21 @@ is_fft_filter (cudnnConvolutionBwdFilterAlgo_t a)
          || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING;
 }
 
+/* The algorithms cuDNN documents as nondeterministic, refused whatever the
+ * heuristics' determinism field says. */
+static int
+is_fft_or_racy_data (cudnnConvolutionBwdDataAlgo_t a)
+{
+  return is_fft_data (a) || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_0;
+}
+
+static int
+is_fft_or_racy_filter (cudnnConvolutionBwdFilterAlgo_t a)
+{
+  return is_fft_filter (a) || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0
+         || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3;
+}
+
 static int
 plain_fp32 (cudnnMathType_t math)
 {
@@ -403,24 +419,25 @@ plain_fp32 (cudnnMathType_t math)
 }
 
 /* Which of the heuristics' candidates (best first) a pass takes: the
- * first that works, is deterministic, is not FFT-based, is plain FP32 and
- * fits the workspace limit. */
-#define PICK(perf, returned, is_fft, out, bytes)                                        \
-  do {                                                                                \
-    int found_ = 0;                                                                   \
-    for (int i_ = 0; i_ < (returned) && !found_; i_++)                                \
-      if ((perf)[i_].status == CUDNN_STATUS_SUCCESS                                   \
-          && (perf)[i_].determinism == CUDNN_DETERMINISTIC && !is_fft ((perf)[i_].algo) \
-          && plain_fp32 ((perf)[i_].mathType) && (perf)[i_].memory <= CUDNN_WORKSPACE_LIMIT) \
-        {                                                                             \
-          (out) = (perf)[i_].algo;                                                    \
-          if ((perf)[i_].memory > (bytes))                                            \
-            (bytes) = (perf)[i_].memory;                                              \
-          found_ = 1;                                                                 \
-        }                                                                             \
-    if (!found_)                                                                      \
-      return 0;                                                                       \
-  } while (0)
+ * first that works, is deterministic, is not REFUSED (FFT-based or racy),
+ * is plain FP32 and fits the workspace limit; 0 when none does. BYTES
+ * grows to its workspace. */
+template <typename Perf, typename Algo>
+static int
+pick (const Perf *perf, int returned, int (*refused) (Algo), Algo *out, size_t *bytes)
+{
+  for (int i = 0; i < returned; i++)
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].determinism == CUDNN_DETERMINISTIC
+        && !refused (perf[i].algo) && plain_fp32 (perf[i].mathType)
+        && perf[i].memory <= CUDNN_WORKSPACE_LIMIT)
+      {
+        *out = perf[i].algo;
+        if (perf[i].memory > *bytes)
+          *bytes = perf[i].memory;
+        return 1;
+      }
+  return 0;
+}
 
 /* In dnn_plan: 0 when a cuDNN call fails. */
 #define PLAN_TRY(call)                                  \
@@ -444,19 +461,19 @@ dnn_plan (cudnnHandle_t handle, const CtConvShape *s, Dnn *d)
   PLAN_TRY (cudnnCreateFilterDescriptor (&d->w));
   PLAN_TRY (cudnnCreateConvolutionDescriptor (&d->conv));
   PLAN_TRY (cudnnSetTensor4dDescriptor (d->x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                            (int) s->num, (int) s->in_channels,
-                                            (int) s->in_dims[0], (int) s->in_dims[1]));
+                                        (int) s->num, (int) s->in_channels,
+                                        (int) s->in_dims[0], (int) s->in_dims[1]));
   PLAN_TRY (cudnnSetTensor4dDescriptor (d->y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                            (int) s->num, (int) s->out_channels,
-                                            (int) s->out_dims[0], (int) s->out_dims[1]));
+                                        (int) s->num, (int) s->out_channels,
+                                        (int) s->out_dims[0], (int) s->out_dims[1]));
   PLAN_TRY (cudnnSetFilter4dDescriptor (d->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
-                                            (int) s->out_channels,
-                                            (int) (s->in_channels / s->group),
-                                            (int) s->kernel[0], (int) s->kernel[1]));
+                                        (int) s->out_channels,
+                                        (int) (s->in_channels / s->group),
+                                        (int) s->kernel[0], (int) s->kernel[1]));
   PLAN_TRY (cudnnSetConvolution2dDescriptor (d->conv, (int) s->pad[0], (int) s->pad[1],
-                                                 (int) s->stride[0], (int) s->stride[1],
-                                                 (int) s->dilation[0], (int) s->dilation[1],
-                                                 CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+                                             (int) s->stride[0], (int) s->stride[1],
+                                             (int) s->dilation[0], (int) s->dilation[1],
+                                             CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
   PLAN_TRY (cudnnSetConvolutionGroupCount (d->conv, (int) s->group));
   /* FP32 arithmetic only: no TF32 on Ampere and later. */
   PLAN_TRY (cudnnSetConvolutionMathType (d->conv, CUDNN_FMA_MATH));
@@ -467,24 +484,27 @@ dnn_plan (cudnnHandle_t handle, const CtConvShape *s, Dnn *d)
   d->bytes = 0;
   PLAN_TRY (cudnnGetConvolutionForwardAlgorithm_v7 (
     handle, d->x, d->w, d->conv, d->y, (int) (sizeof fwd / sizeof fwd[0]), &returned, fwd));
-  PICK (fwd, returned, is_fft_forward, d->forward, d->bytes);
+  if (!pick (fwd, returned, is_fft_forward, &d->forward, &d->bytes))
+    return 0;
   PLAN_TRY (cudnnGetConvolutionBackwardDataAlgorithm_v7 (
     handle, d->w, d->y, d->conv, d->x, (int) (sizeof data / sizeof data[0]), &returned, data));
-  PICK (data, returned, is_fft_data, d->backward_data, d->bytes);
+  if (!pick (data, returned, is_fft_or_racy_data, &d->backward_data, &d->bytes))
+    return 0;
   PLAN_TRY (cudnnGetConvolutionBackwardFilterAlgorithm_v7 (
     handle, d->x, d->y, d->conv, d->w, (int) (sizeof filter / sizeof filter[0]), &returned,
     filter));
-  PICK (filter, returned, is_fft_filter, d->backward_filter, d->bytes);
+  if (!pick (filter, returned, is_fft_or_racy_filter, &d->backward_filter, &d->bytes))
+    return 0;
 
   /* The heuristics' sizes are estimates; ask for the exact ones. */
   {
     size_t bytes = 0;
 
     PLAN_TRY (cudnnGetConvolutionForwardWorkspaceSize (handle, d->x, d->w, d->conv, d->y,
-                                                           d->forward, &bytes));
+                                                       d->forward, &bytes));
     d->bytes = bytes > d->bytes ? bytes : d->bytes;
     PLAN_TRY (cudnnGetConvolutionBackwardDataWorkspaceSize (handle, d->w, d->y, d->conv,
-                                                                d->x, d->backward_data, &bytes));
+                                                            d->x, d->backward_data, &bytes));
     d->bytes = bytes > d->bytes ? bytes : d->bytes;
     PLAN_TRY (cudnnGetConvolutionBackwardFilterWorkspaceSize (
       handle, d->x, d->y, d->conv, d->w, d->backward_filter, &bytes));
@@ -637,6 +657,16 @@ dnn_backward (const Dnn *d, const float *input, const float *output_diff,
 #endif
 
 /* ---- conv.h ------------------------------------------------------------- */
+
+extern "C" int
+ct_cuda_conv_have_cudnn (void)
+{
+#ifdef CT_HAVE_CUDNN
+  return 1;
+#else
+  return 0;
+#endif
+}
 
 extern "C" int
 ct_cuda_conv_uses_cudnn (const CtConvShape *s)

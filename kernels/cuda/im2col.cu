@@ -324,16 +324,23 @@ col2im_nd_kernel (int64_t total, int64_t plane, GeoNd g, const float *__restrict
 
 /* ---- launchers ---------------------------------------------------------- */
 
-/* Whether every index a batched launch forms fits in 32 bits. */
+/* Whether every index a batched launch forms fits in 32 bits: the
+ * offsets it reads and writes, and (2-D) the positions it computes from
+ * the geometry on the way. */
 static int
-fits_int (int64_t nb, int64_t im_stride, int64_t im_count, int64_t col_stride, int64_t ld,
-          int64_t col_rows, int64_t out_count, int64_t threads)
+fits_int (const CtIm2colGeometry *g, int64_t nb, int64_t im_stride, int64_t im_count,
+          int64_t col_stride, int64_t ld, int64_t col_rows, int64_t out_count, int64_t threads)
 {
-  const int64_t limit = INT_MAX / 2;
+  const int64_t limit = INT_MAX / 2, small = INT_MAX / 8;
   int64_t im_end, col_end;
 
   if (threads > limit || im_stride > limit || col_stride > limit || ld > limit)
     return 0;
+  for (int i = 0; i < g->n; i++)
+    if (g->im_dims[i] > small || g->pad[i] > small || g->stride[i] > small
+        || g->dilation[i] > small || g->kernel[i] > small || g->out_dims[i] > small
+        || g->dilation[i] * (g->kernel[i] - 1) > small)
+      return 0;
   /* The largest offsets read or written, plus what the kernels add. */
   if (__builtin_mul_overflow (nb - 1, im_stride, &im_end)
       || __builtin_add_overflow (im_end, im_count, &im_end)
@@ -361,7 +368,7 @@ ct_cuda_im2col_batch (const CtIm2colGeometry *g, int64_t nb, const float *im,
     {
       if (__builtin_mul_overflow (nb, g->channels * z.out_count, &total))
         return CT_STATUS_INVALID;
-      if (fits_int (nb, im_stride, z.im_plane, col_stride, ld, z.col_rows, z.out_count, total))
+      if (fits_int (g, nb, im_stride, z.im_plane, col_stride, ld, z.col_rows, z.out_count, total))
         im2col_2d_kernel<int><<<ct_cuda_blocks (total), CT_CUDA_THREADS>>> (
           (int) total, geo2<int> (g), im, (int) im_stride, col, (int) col_stride, (int) ld);
       else
@@ -396,7 +403,7 @@ ct_cuda_col2im_batch (const CtIm2colGeometry *g, int64_t nb, const float *col,
     return CT_STATUS_INVALID;
   if (g->n == 2)
     {
-      if (fits_int (nb, im_stride, z.im_plane, col_stride, ld, z.col_rows, z.out_count, total))
+      if (fits_int (g, nb, im_stride, z.im_plane, col_stride, ld, z.col_rows, z.out_count, total))
         col2im_2d_kernel<int><<<ct_cuda_blocks (total), CT_CUDA_THREADS>>> (
           (int) total, geo2<int> (g), col, (int) col_stride, (int) ld, im, (int) im_stride);
       else
