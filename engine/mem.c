@@ -145,11 +145,10 @@ check_device (const CtMem *mem, CtStatus status, const char *what, gsize bytes,
       if (words[0] != '\0')
         /* TRANSLATORS: the last %s is the CUDA runtime's own message */
         g_set_error (error, CT_ENGINE_ERROR, local->code,
-                     _("out of GPU memory allocating %" G_GSIZE_FORMAT " bytes (%s)"), bytes,
-                     words);
+                     _("out of GPU memory allocating %zu bytes (%s)"), (size_t) bytes, words);
       else
         g_set_error (error, CT_ENGINE_ERROR, local->code,
-                     _("out of GPU memory allocating %" G_GSIZE_FORMAT " bytes"), bytes);
+                     _("out of GPU memory allocating %zu bytes"), (size_t) bytes);
     }
   else if (words[0] != '\0')
     g_set_error (error, CT_ENGINE_ERROR, local->code, "%s (%s)", local->message, words);

@@ -103,11 +103,13 @@ run_test (const TestOptions *o, GError **error)
   g_autoptr (GArray) scores = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean use_gpu = FALSE;
   float loss = 0.0f;
 
-  CT_CLI_LOG_INFO ("Use CPU.");
+  if (!ct_cli_select_gpu (o->gpu, FALSE, &use_gpu, error))
+    return FALSE;
   net = ct_cli_load_net (&request, error);
-  if (net == NULL)
+  if (net == NULL || (use_gpu && !ct_net_set_use_gpu (net, TRUE, error)))
     return FALSE;
   CT_CLI_LOG_INFO ("Running for %d iterations.", o->iterations);
   for (int i = 0; i < o->iterations; i++)
@@ -135,7 +137,8 @@ ct_cli_test (int argc, char **argv)
       N_("Trained weights (.caffemodel, or .h5; several separated by commas)"), N_("FILE") },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &o.iterations,
       N_("How many batches to run (default 50)"), N_("N") },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &o.gpu, N_("Run on this GPU"), N_("ID") },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &o.gpu,
+      N_("Run on this GPU (of a list, or 'all', the first)"), N_("ID") },
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stages,
       N_("A stage of the net's state (repeat, or separate by commas)"), N_("STAGE") },
     { "level", 0, 0, G_OPTION_ARG_INT, &o.level, N_("The net state's level (default 0)"),
