@@ -147,10 +147,11 @@ plan_shape (const CtConvShape *s, Plan *p)
   /* The output size must be Caffe's, or im2col would read past the image. */
   for (int i = 0; i < s->num_spatial_axes; i++)
     {
-      int64_t extent = s->dilation[i] * (s->kernel[i] - 1) + 1;
+      int64_t extent, padded;
 
-      if (s->in_dims[i] + 2 * s->pad[i] < extent
-          || s->out_dims[i] != (s->in_dims[i] + 2 * s->pad[i] - extent) / s->stride[i] + 1)
+      if (!mul_ok (s->dilation[i], s->kernel[i] - 1, &extent) || !mul_ok (s->pad[i], 2, &padded)
+          || __builtin_add_overflow (padded, s->in_dims[i], &padded) || padded <= extent
+          || s->out_dims[i] != (padded - extent - 1) / s->stride[i] + 1)
         return 0;
     }
   return p->one_by_one || ct_cuda_im2col_geometry_check (&p->geometry) == CT_STATUS_OK;
