@@ -180,7 +180,7 @@ prelu_slope_kernel (int64_t outer, int64_t channels, int64_t inner, int channel_
       }
   partial[threadIdx.x] = sum;
   __syncthreads ();
-  for (int half = REDUCE_THREADS / 2; half > 0; half /= 2)
+  for (unsigned int half = REDUCE_THREADS / 2; half > 0; half /= 2)
     {
       if (threadIdx.x < half)
         partial[threadIdx.x] += partial[threadIdx.x + half];
