@@ -319,34 +319,48 @@ ct_net_get_learnable (const CtNet *net, guint learnable_id)
 
 /* Memory */
 
-/* Allocate BLOB's data and diff if they are not yet, on the CPU or the
- * GPU; never moves an existing head. With ON_GPU a block that has only
- * its CPU copy gets its GPU copy too (head SYNCED). */
-static gboolean
-ensure_allocated (CtBlob *blob, gboolean on_gpu, GError **error)
-{
-  CtMem *data = ct_blob_get_data_mem (blob);
-  CtMem *diff = ct_blob_get_diff_mem (blob);
+/* How allocate_blob treats a blob's data and diff. */
+typedef enum {
+  ALLOCATE_CPU,       /* allocate on the CPU what has no memory yet */
+  ALLOCATE_GPU,       /* allocate on the GPU what has no memory yet */
+  ALLOCATE_GPU_COPY,  /* give everything its GPU copy (a CPU head becomes SYNCED) */
+} AllocateMode;
 
-  if (on_gpu)
-    return ct_blob_gpu_data (blob, error) != NULL && ct_blob_gpu_diff (blob, error) != NULL;
-  if (ct_mem_get_head (data) == CT_MEM_UNINITIALIZED && ct_blob_cpu_data (blob, error) == NULL)
-    return FALSE;
-  if (ct_mem_get_head (diff) == CT_MEM_UNINITIALIZED && ct_blob_cpu_diff (blob, error) == NULL)
-    return FALSE;
+/* Only ALLOCATE_GPU_COPY moves a head that is not UNINITIALIZED: a top a
+ * CPU layer writes in a GPU net keeps its CPU head and is copied over when
+ * a GPU layer reads it, never before. */
+static gboolean
+ensure_allocated (CtBlob *blob, AllocateMode mode, GError **error)
+{
+  CtMem *mems[2] = { ct_blob_get_data_mem (blob), ct_blob_get_diff_mem (blob) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (mems); i++)
+    {
+      const void *ptr;
+
+      if (mode == ALLOCATE_GPU_COPY)
+        ptr = ct_mem_gpu_data (mems[i], error);
+      else if (ct_mem_get_head (mems[i]) != CT_MEM_UNINITIALIZED)
+        continue;
+      else
+        ptr = mode == ALLOCATE_GPU ? ct_mem_gpu_data (mems[i], error)
+                                   : ct_mem_cpu_data (mems[i], error);
+      if (ptr == NULL)
+        return FALSE;
+    }
   return TRUE;
 }
 
 /* NAME is a blob's name, or with IS_PARAM the name of the layer whose
  * parameter BLOB is. */
 static gboolean
-allocate_blob (CtNet *net, CtBlob *blob, gboolean on_gpu, gboolean is_param, const char *name,
+allocate_blob (CtNet *net, CtBlob *blob, AllocateMode mode, gboolean is_param, const char *name,
                GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *shape = NULL;
 
-  if (ensure_allocated (blob, on_gpu, &local))
+  if (ensure_allocated (blob, mode, &local))
     return TRUE;
   shape = ct_blob_shape_string (blob);
   /* the code stays: out of memory, or no GPU at all */
@@ -362,17 +376,17 @@ allocate_blob (CtNet *net, CtBlob *blob, gboolean on_gpu, gboolean is_param, con
 }
 
 static gboolean
-allocate_on (CtNet *net, gboolean on_gpu, GError **error)
+allocate_all (CtNet *net, AllocateMode mode, GError **error)
 {
   for (guint i = 0; i < net->blobs->len; i++)
-    if (!allocate_blob (net, net->blobs->pdata[i], on_gpu, FALSE, net->blob_names->pdata[i],
+    if (!allocate_blob (net, net->blobs->pdata[i], mode, FALSE, net->blob_names->pdata[i],
                         error))
       return FALSE;
   for (guint i = 0; i < net->params->len; i++)
     {
       CtNetParamLocation where = g_array_index (net->param_locations, CtNetParamLocation, i);
 
-      if (!allocate_blob (net, net->params->pdata[i], on_gpu, TRUE,
+      if (!allocate_blob (net, net->params->pdata[i], mode, TRUE,
                           ct_layer_get_name (net->layers->pdata[where.layer_index]), error))
         return FALSE;
     }
@@ -382,7 +396,7 @@ allocate_on (CtNet *net, gboolean on_gpu, GError **error)
 gboolean
 ct_net_allocate (CtNet *net, GError **error)
 {
-  return allocate_on (net, net->use_gpu, error);
+  return allocate_all (net, net->use_gpu ? ALLOCATE_GPU : ALLOCATE_CPU, error);
 }
 
 static gboolean
@@ -391,7 +405,8 @@ allocate_tops (CtNet *net, guint layer_index, GError **error)
   CtNetLinks *links = links_at (net, layer_index);
 
   for (guint j = 0; j < links->top->len; j++)
-    if (!allocate_blob (net, links->top->pdata[j], net->use_gpu, FALSE,
+    if (!allocate_blob (net, links->top->pdata[j], net->use_gpu ? ALLOCATE_GPU : ALLOCATE_CPU,
+                        FALSE,
                         net->blob_names->pdata[g_array_index (links->top_ids, guint, j)], error))
       return FALSE;
   return TRUE;
@@ -425,7 +440,7 @@ ct_net_set_use_gpu (CtNet *net, gboolean use_gpu, GError **error)
     }
   /* Every GPU copy now, so that a net too big for the device fails here,
    * naming the blob, and never halfway through a pass. */
-  if (!allocate_on (net, TRUE, error))
+  if (!allocate_all (net, ALLOCATE_GPU_COPY, error))
     return FALSE;
   net->use_gpu = TRUE;
   return TRUE;
