@@ -8,7 +8,8 @@
  * trainings with every update rule (clipping, L1 and L2 decay, iter_size,
  * test nets) giving the CPU's losses, test scores and weights to 1e-4,
  * also when the device changes mid-run; a snapshot written from the GPU
- * resumed on the CPU; out-of-GPU-memory errors naming the blob and the
+ * resumed on the CPU; a Data layer's batches going straight to the GPU;
+ * out-of-GPU-memory errors naming the blob and the
  * bytes; and cortado-cli's --gpu verbs.
  *
  * Without a GPU (or without CUDA) only the last group runs, and it runs
@@ -21,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "cli-run.h"
+#include "data-test-util.h"
 #include "device.h"
 #include "engine-error.h"
 #include "fake-device.h"
@@ -587,6 +589,57 @@ test_snapshot_from_gpu (void)
   ct_test_tmpdir_remove (dir);
 }
 
+/* ---- the Data layer ---- */
+
+/* Batches of an LMDB read by a net on the GPU land in the tops' GPU
+ * copies (the heads say so) and equal the CPU net's, batch by batch,
+ * with and without the prefetch thread. */
+static void
+test_data_layer (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *db = g_build_filename (dir, "db", NULL);
+
+  if (!have_gpu ())
+    {
+      ct_test_remove_tree (dir);
+      g_test_skip ("no usable GPU");
+      return;
+    }
+  ct_test_write_db (db, CT_DB_LMDB, 10, 2, 3, 4);
+  for (int prefetch = 0; prefetch <= 3; prefetch += 3)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "name: 'd' layer { name: 'data' type: 'Data' top: 'data' top: 'label' "
+        "transform_param { scale: 0.5 } "
+        "data_param { source: '%s' backend: LMDB batch_size: 4 prefetch: %d } }", db, prefetch);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CtNet) cpu = ct_test_build_net (text, CAFFE__PHASE__TRAIN, 1, &error);
+      g_autoptr (CtNet) gpu = ct_test_build_net (text, CAFFE__PHASE__TRAIN, 1, &error);
+
+      g_assert_no_error (error);
+      use_gpu (gpu, TRUE);
+      for (int batch = 0; batch < 3; batch++)
+        {
+          g_assert_true (ct_net_forward (cpu, NULL, &error));
+          g_assert_true (ct_net_forward (gpu, NULL, &error));
+          g_assert_no_error (error);
+          for (guint b = 0; b < 2; b++)
+            {
+              CtBlob *ours = ct_net_get_blob (gpu, b), *ref = ct_net_get_blob (cpu, b);
+
+              g_assert_cmpint (ct_mem_get_head (ct_blob_get_data_mem (ours)), ==,
+                               CT_MEM_HEAD_AT_GPU);
+              g_assert_cmpmem (ct_blob_cpu_data (ours, NULL),
+                               ct_blob_count (ours) * sizeof (float),
+                               ct_blob_cpu_data (ref, NULL),
+                               ct_blob_count (ref) * sizeof (float));
+            }
+        }
+    }
+  ct_test_remove_tree (dir);
+}
+
 /* ---- errors ---- */
 
 #define SMALL_NET \
@@ -830,6 +883,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cuda-net/train/adam", test_train_adam);
   g_test_add_func ("/cuda-net/train/switching", test_train_switching);
   g_test_add_func ("/cuda-net/train/snapshot-from-gpu", test_snapshot_from_gpu);
+  g_test_add_func ("/cuda-net/data/layer", test_data_layer);
   g_test_add_func ("/cuda-net/errors/out-of-memory", test_out_of_memory);
   g_test_add_func ("/cuda-net/errors/no-gpu", test_no_gpu_engine);
   g_test_add_func ("/cuda-net/cli/gpu", test_cli_gpu);
