@@ -216,8 +216,7 @@ ct_cli_time (int argc, char **argv)
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stages,
       N_("A stage of the net state (may be repeated or comma-separated)"), N_("STAGE") },
     { "gpu", 'g', 0, G_OPTION_ARG_STRING, &o.gpu,
-      N_("Time on this GPU (of a list, or 'all', the first; an error when there is no usable "
-         "GPU)"), N_("IDS") },
+      N_("GPU ids as Caffe takes them (an error when there is no usable GPU)"), N_("IDS") },
     { "fill", 0, 0, G_OPTION_ARG_STRING, &o.fill,
       N_("How the Input blobs are filled: caffe-ref (the default: sin (0.01 i + k), "
          "labels i % 10), random (uniform in [-1, 1)) or zero (as Caffe leaves them)"),
