@@ -636,21 +636,20 @@ typedef struct {
 } Dnn;
 
 static const Dnn *
-dnn_lookup (const CtConvShape *s, const Plan *p)
+dnn_lookup (const CtConvShape *, const Plan *)
 {
   return nullptr;
 }
 
 static CtStatus
-dnn_forward (const Dnn *d, const float *input, const float *weights, float *output,
-             float *workspace)
+dnn_forward (const Dnn *, const float *, const float *, float *, float *)
 {
   return CT_STATUS_DEVICE_ERROR;
 }
 
 static CtStatus
-dnn_backward (const Dnn *d, const float *input, const float *output_diff,
-              const float *weights, float *weight_diff, float *input_diff, float *workspace)
+dnn_backward (const Dnn *, const float *, const float *, const float *, float *, float *,
+              float *)
 {
   return CT_STATUS_DEVICE_ERROR;
 }
