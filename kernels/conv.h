@@ -98,11 +98,12 @@ CtStatus ct_cpu_conv_bias_backward (int64_t num, int64_t channels, int64_t spati
                                     const float *diff, float *bias_diff);
 
 /* The CUDA twins: the same arguments, device pointers (cuda/conv.cu).
- * 2-D shapes run on cuDNN where the build has it (the `cudnn` option) and
- * cuDNN has a deterministic FP32 algorithm for every pass; the rest on
- * im2col + cuBLAS. Results repeat from run to run. The workspace asked
- * for is what the backend current at the time needs (cuDNN's own, or the
- * column matrices): query it and run the passes under the same backend. */
+ * 2-D shapes run on cuDNN where the build has it (the `cudnn` option; the
+ * library is opened at run time) and cuDNN has a deterministic FP32
+ * algorithm for every pass; the rest on im2col + cuBLAS. Results repeat
+ * from run to run. The workspace asked for is what the backend current at
+ * the time needs (cuDNN's own, or the column matrices): query it and run
+ * the passes under the same backend. */
 size_t ct_cuda_conv_workspace_floats (const CtConvShape *s);
 CtStatus ct_cuda_conv_forward (const CtConvShape *s, const float *input, const float *weights,
                                const float *bias, float *output, float *workspace);
@@ -121,7 +122,8 @@ CtStatus ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spat
  * while convolutions run. */
 CtConvBackend ct_cuda_conv_set_backend (CtConvBackend backend);
 
-/* Whether this build runs GPU convolutions on cuDNN where it can. */
+/* Whether the GPU convolutions can use cuDNN: the build saw cudnn.h and
+ * libcudnn.so of that major version loads (it is opened at run time). */
 int ct_cuda_conv_have_cudnn (void);
 
 /* Whether the GPU runs S on cuDNN under the current backend (0 without

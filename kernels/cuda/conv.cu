@@ -35,6 +35,10 @@
 
 #ifdef CT_HAVE_CUDNN
 #include <cudnn.h>
+#include <dlfcn.h>
+
+#define CT_STRINGIFY_(x) #x
+#define CT_STRINGIFY(x) CT_STRINGIFY_ (x)
 #endif
 
 /* The floats a sub-batch's column matrix and packed output diff may take
@@ -294,6 +298,58 @@ im2col_input_diff (const CtConvShape *s, const Plan *p, const float *output_diff
 
 #ifdef CT_HAVE_CUDNN
 
+/* cuDNN is opened at run time (libcudnn.so.9), not linked: a machine
+ * without it, or with another major version, still runs every
+ * convolution, on im2col. The table holds the functions used here, typed
+ * from the header. */
+#define CT_CUDNN_FUNCTIONS(X)                                                          \
+  X (cudnnGetVersion) X (cudnnCreate) X (cudnnCreateTensorDescriptor)                  \
+  X (cudnnCreateFilterDescriptor) X (cudnnCreateConvolutionDescriptor)                 \
+  X (cudnnDestroyTensorDescriptor) X (cudnnDestroyFilterDescriptor)                    \
+  X (cudnnDestroyConvolutionDescriptor) X (cudnnSetTensor4dDescriptor)                 \
+  X (cudnnSetFilter4dDescriptor) X (cudnnSetConvolution2dDescriptor)                   \
+  X (cudnnSetConvolutionGroupCount) X (cudnnSetConvolutionMathType)                    \
+  X (cudnnGetConvolution2dForwardOutputDim) X (cudnnGetConvolutionForwardAlgorithm_v7) \
+  X (cudnnGetConvolutionBackwardDataAlgorithm_v7)                                      \
+  X (cudnnGetConvolutionBackwardFilterAlgorithm_v7)                                    \
+  X (cudnnGetConvolutionForwardWorkspaceSize)                                          \
+  X (cudnnGetConvolutionBackwardDataWorkspaceSize)                                     \
+  X (cudnnGetConvolutionBackwardFilterWorkspaceSize) X (cudnnConvolutionForward)       \
+  X (cudnnConvolutionBackwardFilter) X (cudnnConvolutionBackwardData)
+
+static struct {
+#define CT_CUDNN_FIELD(f) decltype (&::f) f;
+  CT_CUDNN_FUNCTIONS (CT_CUDNN_FIELD)
+#undef CT_CUDNN_FIELD
+} dnn;
+
+static std::once_flag dnn_once;
+static int dnn_loaded;
+
+static void
+dnn_load (void)
+{
+  void *lib = dlopen ("libcudnn.so." CT_STRINGIFY (CUDNN_MAJOR), RTLD_NOW | RTLD_LOCAL);
+
+  if (lib == nullptr)
+    return;
+#define CT_CUDNN_LOAD(f)                                \
+  if ((dnn.f = (decltype (&::f)) dlsym (lib, #f)) == nullptr) \
+    return;
+  CT_CUDNN_FUNCTIONS (CT_CUDNN_LOAD)
+#undef CT_CUDNN_LOAD
+  /* The legacy API's types are those of the header's major version. */
+  dnn_loaded = dnn.cudnnGetVersion () / 10000 == CUDNN_MAJOR;
+}
+
+/* Whether cuDNN can be called (loading it the first time). */
+static int
+dnn_available (void)
+{
+  std::call_once (dnn_once, dnn_load);
+  return dnn_loaded;
+}
+
 /* What a shape runs with on one device; ok 0 when cuDNN declined it. */
 typedef struct {
   int ok;
@@ -358,13 +414,13 @@ dnn_handle (void)
     }
   if (thread_dnn != nullptr && thread_dnn_device == device)
     return thread_dnn;
-  if (thread_dnn_failed)
+  if (thread_dnn_failed || !dnn_available ())
     return nullptr;
   /* A thread that moved to another device gets a handle there; the old
    * one is left to the process's exit, as device.cu does with cuBLAS. */
-  if (cudnnCreate (&thread_dnn) != CUDNN_STATUS_SUCCESS)
-    {
-      thread_dnn = nullptr;
+  if (dnn.cudnnCreate (&thread_dnn) != CUDNN_STATUS_SUCCESS)
+        {
+          thread_dnn = nullptr;
       thread_dnn_failed = 1;
       return nullptr;
     }
@@ -457,41 +513,41 @@ dnn_plan (cudnnHandle_t handle, const CtConvShape *s, Dnn *d)
   cudnnConvolutionBwdFilterAlgoPerf_t filter[2 * CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
   int returned = 0, n, c, h, w;
 
-  PLAN_TRY (cudnnCreateTensorDescriptor (&d->x));
-  PLAN_TRY (cudnnCreateTensorDescriptor (&d->y));
-  PLAN_TRY (cudnnCreateFilterDescriptor (&d->w));
-  PLAN_TRY (cudnnCreateConvolutionDescriptor (&d->conv));
-  PLAN_TRY (cudnnSetTensor4dDescriptor (d->x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                        (int) s->num, (int) s->in_channels,
-                                        (int) s->in_dims[0], (int) s->in_dims[1]));
-  PLAN_TRY (cudnnSetTensor4dDescriptor (d->y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                        (int) s->num, (int) s->out_channels,
-                                        (int) s->out_dims[0], (int) s->out_dims[1]));
-  PLAN_TRY (cudnnSetFilter4dDescriptor (d->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
-                                        (int) s->out_channels,
-                                        (int) (s->in_channels / s->group),
-                                        (int) s->kernel[0], (int) s->kernel[1]));
-  PLAN_TRY (cudnnSetConvolution2dDescriptor (d->conv, (int) s->pad[0], (int) s->pad[1],
-                                             (int) s->stride[0], (int) s->stride[1],
-                                             (int) s->dilation[0], (int) s->dilation[1],
-                                             CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-  PLAN_TRY (cudnnSetConvolutionGroupCount (d->conv, (int) s->group));
+  PLAN_TRY (dnn.cudnnCreateTensorDescriptor (&d->x));
+  PLAN_TRY (dnn.cudnnCreateTensorDescriptor (&d->y));
+  PLAN_TRY (dnn.cudnnCreateFilterDescriptor (&d->w));
+  PLAN_TRY (dnn.cudnnCreateConvolutionDescriptor (&d->conv));
+  PLAN_TRY (dnn.cudnnSetTensor4dDescriptor (d->x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
+                                            (int) s->num, (int) s->in_channels,
+                                            (int) s->in_dims[0], (int) s->in_dims[1]));
+  PLAN_TRY (dnn.cudnnSetTensor4dDescriptor (d->y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
+                                            (int) s->num, (int) s->out_channels,
+                                            (int) s->out_dims[0], (int) s->out_dims[1]));
+  PLAN_TRY (dnn.cudnnSetFilter4dDescriptor (d->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
+                                            (int) s->out_channels,
+                                            (int) (s->in_channels / s->group),
+                                            (int) s->kernel[0], (int) s->kernel[1]));
+  PLAN_TRY (dnn.cudnnSetConvolution2dDescriptor (d->conv, (int) s->pad[0], (int) s->pad[1],
+                                                 (int) s->stride[0], (int) s->stride[1],
+                                                 (int) s->dilation[0], (int) s->dilation[1],
+                                                 CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  PLAN_TRY (dnn.cudnnSetConvolutionGroupCount (d->conv, (int) s->group));
   /* FP32 arithmetic only: no TF32 on Ampere and later. */
-  PLAN_TRY (cudnnSetConvolutionMathType (d->conv, CUDNN_FMA_MATH));
-  PLAN_TRY (cudnnGetConvolution2dForwardOutputDim (d->conv, d->x, d->w, &n, &c, &h, &w));
+  PLAN_TRY (dnn.cudnnSetConvolutionMathType (d->conv, CUDNN_FMA_MATH));
+  PLAN_TRY (dnn.cudnnGetConvolution2dForwardOutputDim (d->conv, d->x, d->w, &n, &c, &h, &w));
   if (n != s->num || c != s->out_channels || h != s->out_dims[0] || w != s->out_dims[1])
     return 0;
 
   d->bytes = 0;
-  PLAN_TRY (cudnnGetConvolutionForwardAlgorithm_v7 (
+  PLAN_TRY (dnn.cudnnGetConvolutionForwardAlgorithm_v7 (
     handle, d->x, d->w, d->conv, d->y, (int) (sizeof fwd / sizeof fwd[0]), &returned, fwd));
   if (!pick (fwd, returned, is_fft_forward, &d->forward, &d->bytes))
     return 0;
-  PLAN_TRY (cudnnGetConvolutionBackwardDataAlgorithm_v7 (
+  PLAN_TRY (dnn.cudnnGetConvolutionBackwardDataAlgorithm_v7 (
     handle, d->w, d->y, d->conv, d->x, (int) (sizeof data / sizeof data[0]), &returned, data));
   if (!pick (data, returned, is_fft_or_racy_data, &d->backward_data, &d->bytes))
     return 0;
-  PLAN_TRY (cudnnGetConvolutionBackwardFilterAlgorithm_v7 (
+  PLAN_TRY (dnn.cudnnGetConvolutionBackwardFilterAlgorithm_v7 (
     handle, d->x, d->y, d->conv, d->w, (int) (sizeof filter / sizeof filter[0]), &returned,
     filter));
   if (!pick (filter, returned, is_fft_or_racy_filter, &d->backward_filter, &d->bytes))
@@ -501,13 +557,13 @@ dnn_plan (cudnnHandle_t handle, const CtConvShape *s, Dnn *d)
   {
     size_t bytes = 0;
 
-    PLAN_TRY (cudnnGetConvolutionForwardWorkspaceSize (handle, d->x, d->w, d->conv, d->y,
-                                                       d->forward, &bytes));
+    PLAN_TRY (dnn.cudnnGetConvolutionForwardWorkspaceSize (handle, d->x, d->w, d->conv, d->y,
+                                                           d->forward, &bytes));
     d->bytes = bytes > d->bytes ? bytes : d->bytes;
-    PLAN_TRY (cudnnGetConvolutionBackwardDataWorkspaceSize (handle, d->w, d->y, d->conv,
-                                                            d->x, d->backward_data, &bytes));
+    PLAN_TRY (dnn.cudnnGetConvolutionBackwardDataWorkspaceSize (handle, d->w, d->y, d->conv,
+                                                                d->x, d->backward_data, &bytes));
     d->bytes = bytes > d->bytes ? bytes : d->bytes;
-    PLAN_TRY (cudnnGetConvolutionBackwardFilterWorkspaceSize (
+    PLAN_TRY (dnn.cudnnGetConvolutionBackwardFilterWorkspaceSize (
       handle, d->x, d->y, d->conv, d->w, d->backward_filter, &bytes));
     d->bytes = bytes > d->bytes ? bytes : d->bytes;
   }
@@ -518,13 +574,13 @@ static void
 dnn_destroy (Dnn *d)
 {
   if (d->x != nullptr)
-    cudnnDestroyTensorDescriptor (d->x);
+    dnn.cudnnDestroyTensorDescriptor (d->x);
   if (d->y != nullptr)
-    cudnnDestroyTensorDescriptor (d->y);
+    dnn.cudnnDestroyTensorDescriptor (d->y);
   if (d->w != nullptr)
-    cudnnDestroyFilterDescriptor (d->w);
+    dnn.cudnnDestroyFilterDescriptor (d->w);
   if (d->conv != nullptr)
-    cudnnDestroyConvolutionDescriptor (d->conv);
+    dnn.cudnnDestroyConvolutionDescriptor (d->conv);
   memset (d, 0, sizeof *d);
 }
 
@@ -603,8 +659,8 @@ dnn_forward (const Dnn *d, const float *input, const float *weights, float *outp
 
   if (handle == nullptr)
     return CT_STATUS_DEVICE_ERROR;
-  CT_CUDNN_TRY (cudnnConvolutionForward (handle, &one, d->x, input, d->w, weights, d->conv,
-                                         d->forward, workspace, d->bytes, &zero, d->y, output));
+  CT_CUDNN_TRY (dnn.cudnnConvolutionForward (handle, &one, d->x, input, d->w, weights, d->conv,
+                                             d->forward, workspace, d->bytes, &zero, d->y, output));
   return CT_STATUS_OK;
 }
 
@@ -619,13 +675,13 @@ dnn_backward (const Dnn *d, const float *input, const float *output_diff,
     return CT_STATUS_DEVICE_ERROR;
   /* beta 1: the weight gradient accumulates, as conv.h says. */
   if (weight_diff != nullptr)
-    CT_CUDNN_TRY (cudnnConvolutionBackwardFilter (handle, &one, d->x, input, d->y, output_diff,
-                                                  d->conv, d->backward_filter, workspace,
-                                                  d->bytes, &one, d->w, weight_diff));
+    CT_CUDNN_TRY (dnn.cudnnConvolutionBackwardFilter (handle, &one, d->x, input, d->y, output_diff,
+                                                      d->conv, d->backward_filter, workspace,
+                                                      d->bytes, &one, d->w, weight_diff));
   if (input_diff != nullptr)
-    CT_CUDNN_TRY (cudnnConvolutionBackwardData (handle, &one, d->w, weights, d->y, output_diff,
-                                                d->conv, d->backward_data, workspace, d->bytes,
-                                                &zero, d->x, input_diff));
+    CT_CUDNN_TRY (dnn.cudnnConvolutionBackwardData (handle, &one, d->w, weights, d->y, output_diff,
+                                                    d->conv, d->backward_data, workspace, d->bytes,
+                                                    &zero, d->x, input_diff));
   return CT_STATUS_OK;
 }
 
@@ -662,7 +718,7 @@ extern "C" int
 ct_cuda_conv_have_cudnn (void)
 {
 #ifdef CT_HAVE_CUDNN
-  return 1;
+  return dnn_available ();
 #else
   return 0;
 #endif

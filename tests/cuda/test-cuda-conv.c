@@ -290,7 +290,7 @@ test_cudnn_backend (void)
 {
   if (!ct_cuda_conv_have_cudnn ())
     {
-      g_test_skip ("built without cuDNN");
+      g_test_skip ("no cuDNN: built without cudnn.h, or libcudnn.so.9 did not load");
       return;
     }
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
