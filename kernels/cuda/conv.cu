@@ -434,24 +434,30 @@ fits_int (int64_t v)
   return v > 0 && v <= INT_MAX;
 }
 
+/* FFT and the non-fused Winograd transforms round too coarsely for the
+ * contract's 1e-4: measured on the H200, a 5x5 weight gradient through
+ * WINOGRAD_NONFUSED was 1.2e-3 away from the CPU's. */
 static int
 is_fft_forward (cudnnConvolutionFwdAlgo_t a)
 {
-  return a == CUDNN_CONVOLUTION_FWD_ALGO_FFT || a == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING;
+  return a == CUDNN_CONVOLUTION_FWD_ALGO_FFT || a == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING
+         || a == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
 }
 
 static int
 is_fft_data (cudnnConvolutionBwdDataAlgo_t a)
 {
   return a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT
-         || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING;
+         || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING
+         || a == CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED;
 }
 
 static int
 is_fft_filter (cudnnConvolutionBwdFilterAlgo_t a)
 {
   return a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT
-         || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING;
+         || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING
+         || a == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
 }
 
 /* The algorithms cuDNN documents as nondeterministic, refused whatever the
