@@ -94,6 +94,8 @@ struct _CtWindow {
   guint run_batch;              /* the user's settings for the next build */
   guint64 run_seed;
   CtRunFill run_fill;
+  gboolean run_use_gpu;         /* the device menu: the CPU or GPU run_gpu_device */
+  int run_gpu_device;
   gboolean run_stale;           /* the net was edited since the runner had it */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "run-device.h"
 #include "window-private.h"
 
 #define DEFAULT_SEED 1701
@@ -52,6 +53,8 @@ config_changed (CtWindow *self)
          || self->run_applied.batch_size != self->run_batch
          || self->run_applied.seed != self->run_seed
          || self->run_applied.fill != self->run_fill
+         || self->run_applied.use_gpu != self->run_use_gpu
+         || self->run_applied.gpu_device != self->run_gpu_device
          || ct_window_inputs_changed (self)
          || g_strcmp0 (self->run_applied.weights, weights) != 0;
 }
@@ -64,6 +67,8 @@ take_config (CtWindow *self)
   self->run_applied.batch_size = self->run_batch;
   self->run_applied.seed = self->run_seed;
   self->run_applied.fill = self->run_fill;
+  self->run_applied.use_gpu = self->run_use_gpu;
+  self->run_applied.gpu_device = self->run_gpu_device;
   self->run_applied.weights = weights_path (self);
 }
 
@@ -648,6 +653,41 @@ fill_toggled (GtkCheckButton *check, CtWindow *self)
                                                        : CT_RUN_FILL_NONE;
 }
 
+/* Item 0 is the CPU, item i the GPU i - 1. */
+static void
+device_changed (GtkDropDown *drop, GParamSpec *pspec, CtWindow *self)
+{
+  guint item = gtk_drop_down_get_selected (drop);
+
+  self->run_use_gpu = item > 0 && item != GTK_INVALID_LIST_POSITION;
+  self->run_gpu_device = self->run_use_gpu ? (int) item - 1 : 0;
+}
+
+static GtkWidget *
+device_menu (CtWindow *self)
+{
+  g_autofree char *reason = NULL;
+  g_auto (GStrv) gpus = ct_run_list_gpus (&reason);
+  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
+  GtkWidget *drop;
+
+  gtk_string_list_append (items, _("CPU"));
+  for (char **gpu = gpus; *gpu != NULL; gpu++)
+    gtk_string_list_append (items, *gpu);
+  drop = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (drop),
+                              self->run_use_gpu ? (guint) self->run_gpu_device + 1 : 0);
+  g_signal_connect (drop, "notify::selected", G_CALLBACK (device_changed), self);
+  if (reason != NULL)
+    {
+      g_autofree char *why = g_strdup_printf (_("Only the CPU: %s"), reason);
+
+      gtk_widget_set_sensitive (drop, FALSE);
+      gtk_widget_set_tooltip_text (drop, why);
+    }
+  return drop;
+}
+
 static GtkWidget *
 setting_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
 {
@@ -702,6 +742,15 @@ build_settings (CtWindow *self)
   }
   g_signal_connect (fill, "toggled", G_CALLBACK (fill_toggled), self);
 
+  {
+    GtkWidget *device = device_menu (self);
+    g_autofree char *tooltip = g_strdup (gtk_widget_get_tooltip_text (device));
+
+    setting_row (GTK_GRID (grid), 5, _("_Device"), device,
+                 tooltip != NULL ? tooltip
+                                 : _("Where steps and training compute: the CPU or a GPU"));
+  }
+
   self->run_weights_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->run_weights_label, PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (self->run_weights_label, 24);
@@ -726,7 +775,7 @@ build_settings (CtWindow *self)
     GtkWidget *note = gtk_label_new (_("Changes apply at the next step."));
     gtk_widget_add_css_class (note, "dim-label");
     gtk_label_set_xalign (GTK_LABEL (note), 0);
-    gtk_grid_attach (GTK_GRID (grid), note, 0, 5, 2, 1);
+    gtk_grid_attach (GTK_GRID (grid), note, 0, 6, 2, 1);
   }
   gtk_popover_set_child (GTK_POPOVER (popover), grid);
   gtk_menu_button_set_popover (self->run_settings_button, popover);

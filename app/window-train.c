@@ -366,7 +366,12 @@ ct_window_train_start (CtWindow *self, const char *resume)
 {
   CtWindowTrain *t = self->train;
   Caffe__SolverParameter *param;
-  CtTrainConfig config = { .resume = resume, .ratio_every = RATIO_EVERY };
+  CtTrainConfig config = {
+    .resume = resume,
+    .ratio_every = RATIO_EVERY,
+    .use_gpu = self->run_use_gpu,
+    .gpu_device = self->run_gpu_device,
+  };
 
   if (!net_runs (self))
     {

@@ -456,6 +456,30 @@ ct_blob_mutable_gpu_diff (CtBlob *blob, GError **error)
   return ct_mem_mutable_gpu_data (blob->diff, error);
 }
 
+const float *
+ct_blob_data_on (CtBlob *blob, gboolean gpu, GError **error)
+{
+  return gpu ? ct_blob_gpu_data (blob, error) : ct_blob_cpu_data (blob, error);
+}
+
+float *
+ct_blob_mutable_data_on (CtBlob *blob, gboolean gpu, GError **error)
+{
+  return gpu ? ct_blob_mutable_gpu_data (blob, error) : ct_blob_mutable_cpu_data (blob, error);
+}
+
+const float *
+ct_blob_diff_on (CtBlob *blob, gboolean gpu, GError **error)
+{
+  return gpu ? ct_blob_gpu_diff (blob, error) : ct_blob_cpu_diff (blob, error);
+}
+
+float *
+ct_blob_mutable_diff_on (CtBlob *blob, gboolean gpu, GError **error)
+{
+  return gpu ? ct_blob_mutable_gpu_diff (blob, error) : ct_blob_mutable_cpu_diff (blob, error);
+}
+
 const gint64 *
 ct_blob_gpu_shape (CtBlob *blob, GError **error)
 {

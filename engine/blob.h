@@ -110,6 +110,15 @@ float *ct_blob_mutable_gpu_data (CtBlob *blob, GError **error);
 const float *ct_blob_gpu_diff (CtBlob *blob, GError **error);
 float *ct_blob_mutable_gpu_diff (CtBlob *blob, GError **error);
 
+/* The same on the CPU or, when GPU, on the GPU: a layer written once for
+ * both devices picks its pointers with these and its kernels with
+ * `(gpu ? ct_cuda_relu_forward : ct_cpu_relu_forward) (...)`, the twins
+ * taking the same arguments. */
+const float *ct_blob_data_on (CtBlob *blob, gboolean gpu, GError **error);
+float *ct_blob_mutable_data_on (CtBlob *blob, gboolean gpu, GError **error);
+const float *ct_blob_diff_on (CtBlob *blob, gboolean gpu, GError **error);
+float *ct_blob_mutable_diff_on (CtBlob *blob, gboolean gpu, GError **error);
+
 /* The shape as num_axes int64 values in device memory, for N-D kernels. */
 const gint64 *ct_blob_gpu_shape (CtBlob *blob, GError **error);
 

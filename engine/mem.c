@@ -2,7 +2,12 @@
  * table). The CPU copy is 64-byte aligned host memory allocated with
  * posix_memalign so that a size a user's net asks for can fail with an
  * error; the GPU copy goes through a CtMemDevice, the kernels' CUDA API
- * unless a test installed a fake one. */
+ * unless a test installed a fake one.
+ *
+ * The CPU copy is ordinary (pageable) memory, not pinned: the blobs of a
+ * net on the GPU live on the GPU, and what crosses the bus per iteration
+ * is a data layer's batch and what a CPU fallback layer reads, so pinning
+ * every CPU copy would lock host memory for little gain. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,13 +126,45 @@ alloc_cpu (CtMem *mem, GError **error)
   return TRUE;
 }
 
+/* STATUS of a device call as an error that a user can act on: WHAT failed
+ * and why, with the CUDA runtime's own words when it has some ("CUDA driver
+ * version is insufficient for CUDA runtime version"); running out of
+ * memory says how many bytes were asked for, so that the net that needed
+ * them can say which layer. A fake test device has no runtime to ask. */
+static gboolean
+check_device (const CtMem *mem, CtStatus status, const char *what, gsize bytes,
+              GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  const char *words = CT_HAVE_CUDA && mem->device == &cuda_device ? ct_cuda_last_error () : "";
+
+  if (ct_engine_check_status (status, what, &local))
+    return TRUE;
+  if (status == CT_STATUS_OUT_OF_MEMORY)
+    {
+      if (words[0] != '\0')
+        /* TRANSLATORS: the last %s is the CUDA runtime's own message */
+        g_set_error (error, CT_ENGINE_ERROR, local->code,
+                     _("out of GPU memory allocating %zu bytes (%s)"), (size_t) bytes, words);
+      else
+        g_set_error (error, CT_ENGINE_ERROR, local->code,
+                     _("out of GPU memory allocating %zu bytes"), (size_t) bytes);
+    }
+  else if (words[0] != '\0')
+    g_set_error (error, CT_ENGINE_ERROR, local->code, "%s (%s)", local->message, words);
+  else
+    g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
 static gboolean
 alloc_gpu (CtMem *mem, GError **error)
 {
   void *ptr = NULL;
+  gsize bytes = MAX (mem->size, 1);
 
-  if (!ct_engine_check_status (mem->device->alloc (&ptr, MAX (mem->size, 1)),
-                               _("Allocating GPU memory for a blob"), error))
+  if (!check_device (mem, mem->device->alloc (&ptr, bytes),
+                     _("Allocating GPU memory for a blob"), bytes, error))
     return FALSE;
   mem->gpu_ptr = ptr;
   mem->own_gpu_data = TRUE;
@@ -148,9 +185,9 @@ to_cpu (CtMem *mem, GError **error)
     case CT_MEM_HEAD_AT_GPU:
       if (mem->cpu_ptr == NULL && !alloc_cpu (mem, error))
         return FALSE;
-      if (!ct_engine_check_status (mem->device->copy (mem->cpu_ptr, mem->gpu_ptr, mem->size,
-                                                      CT_MEMCPY_DEVICE_TO_HOST),
-                                   _("Copying blob memory from the GPU"), error))
+      if (!check_device (mem, mem->device->copy (mem->cpu_ptr, mem->gpu_ptr, mem->size,
+                                                 CT_MEMCPY_DEVICE_TO_HOST),
+                         _("Copying blob memory from the GPU"), mem->size, error))
         return FALSE;
       mem->head = CT_MEM_SYNCED;
       return TRUE;
@@ -172,17 +209,17 @@ to_gpu (CtMem *mem, GError **error)
       /* A block whose clearing failed last time keeps its allocation. */
       if (mem->gpu_ptr == NULL && !alloc_gpu (mem, error))
         return FALSE;
-      if (!ct_engine_check_status (mem->device->fill (mem->gpu_ptr, 0, mem->size),
-                                   _("Clearing GPU memory for a blob"), error))
+      if (!check_device (mem, mem->device->fill (mem->gpu_ptr, 0, mem->size),
+                         _("Clearing GPU memory for a blob"), mem->size, error))
         return FALSE;
       mem->head = CT_MEM_HEAD_AT_GPU;
       return TRUE;
     case CT_MEM_HEAD_AT_CPU:
       if (mem->gpu_ptr == NULL && !alloc_gpu (mem, error))
         return FALSE;
-      if (!ct_engine_check_status (mem->device->copy (mem->gpu_ptr, mem->cpu_ptr, mem->size,
-                                                      CT_MEMCPY_HOST_TO_DEVICE),
-                                   _("Copying blob memory to the GPU"), error))
+      if (!check_device (mem, mem->device->copy (mem->gpu_ptr, mem->cpu_ptr, mem->size,
+                                                 CT_MEMCPY_HOST_TO_DEVICE),
+                         _("Copying blob memory to the GPU"), mem->size, error))
         return FALSE;
       mem->head = CT_MEM_SYNCED;
       return TRUE;

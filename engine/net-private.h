@@ -67,6 +67,9 @@ struct _CtNet {
   GHashTable *param_names;     /* ParamSpec name -> net param id + 1 */
   GArray *learnables;          /* CtNetLearnable */
 
+  gboolean use_gpu;            /* layers run forward_gpu / backward_gpu */
+  gboolean sync_timing;        /* per-layer times wait for the device */
+
   GArray *observers;           /* CtNetObserver */
   guint next_observer_id;
   guint notifying;             /* depth of observer calls under way */

@@ -1,11 +1,13 @@
-/* net.c: a built CtNet: its tables, forward and backward over a range of
- * layers with observers and timing, reshaping, and memory allocation.
- * Building is in net-build.c, parameters in net-params.c, weights in
- * net-weights.c, shape inference in net-shapes.c. */
+/* net.c: a built CtNet: its tables, the device it runs on, forward and
+ * backward over a range of layers with observers and timing, reshaping,
+ * and memory allocation. Building is in net-build.c, parameters in
+ * net-params.c, weights in net-weights.c, shape inference in net-shapes.c. */
 #include <string.h>
 #include <time.h>
 #include <glib/gi18n-lib.h>
 
+#include "blas.h"
+#include "device.h"
 #include "net-private.h"
 #include "engine-error.h"
 
@@ -317,57 +319,84 @@ ct_net_get_learnable (const CtNet *net, guint learnable_id)
 
 /* Memory */
 
-/* Allocate BLOB's data and diff if they are not yet; never moves an
- * existing head. */
+/* How allocate_blob treats a blob's data and diff. */
+typedef enum {
+  ALLOCATE_CPU,       /* allocate on the CPU what has no memory yet */
+  ALLOCATE_GPU,       /* allocate on the GPU what has no memory yet */
+  ALLOCATE_GPU_COPY,  /* give everything its GPU copy (a CPU head becomes SYNCED) */
+} AllocateMode;
+
+/* Only ALLOCATE_GPU_COPY moves a head that is not UNINITIALIZED: a top a
+ * CPU layer writes in a GPU net keeps its CPU head and is copied over when
+ * a GPU layer reads it, never before. */
 static gboolean
-ensure_allocated (CtBlob *blob, GError **error)
+ensure_allocated (CtBlob *blob, AllocateMode mode, GError **error)
 {
-  if (ct_mem_get_head (ct_blob_get_data_mem (blob)) == CT_MEM_UNINITIALIZED &&
-      ct_blob_cpu_data (blob, error) == NULL)
-    return FALSE;
-  if (ct_mem_get_head (ct_blob_get_diff_mem (blob)) == CT_MEM_UNINITIALIZED &&
-      ct_blob_cpu_diff (blob, error) == NULL)
-    return FALSE;
+  CtMem *mems[2] = { ct_blob_get_data_mem (blob), ct_blob_get_diff_mem (blob) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (mems); i++)
+    {
+      const void *ptr;
+
+      if (mode == ALLOCATE_GPU_COPY)
+        ptr = ct_mem_gpu_data (mems[i], error);
+      else if (ct_mem_get_head (mems[i]) != CT_MEM_UNINITIALIZED)
+        continue;
+      else
+        ptr = mode == ALLOCATE_GPU ? ct_mem_gpu_data (mems[i], error)
+                                   : ct_mem_cpu_data (mems[i], error);
+      if (ptr == NULL)
+        return FALSE;
+    }
   return TRUE;
 }
 
 /* NAME is a blob's name, or with IS_PARAM the name of the layer whose
  * parameter BLOB is. */
 static gboolean
-allocate_blob (CtNet *net, CtBlob *blob, gboolean is_param, const char *name, GError **error)
+allocate_blob (CtNet *net, CtBlob *blob, AllocateMode mode, gboolean is_param, const char *name,
+               GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *shape = NULL;
 
-  if (ensure_allocated (blob, &local))
+  if (ensure_allocated (blob, mode, &local))
     return TRUE;
   shape = ct_blob_shape_string (blob);
+  /* the code stays: out of memory, or no GPU at all */
   if (is_param)
-    g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+    g_set_error (error, CT_ENGINE_ERROR, local->code,
                  _("net '%s': no memory for a parameter of layer '%s' (shape %s): %s"),
                  net->name, name, shape, local->message);
   else
-    g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+    g_set_error (error, CT_ENGINE_ERROR, local->code,
                  _("net '%s': no memory for blob '%s' (shape %s): %s"),
                  net->name, name, shape, local->message);
   return FALSE;
 }
 
-gboolean
-ct_net_allocate (CtNet *net, GError **error)
+static gboolean
+allocate_all (CtNet *net, AllocateMode mode, GError **error)
 {
   for (guint i = 0; i < net->blobs->len; i++)
-    if (!allocate_blob (net, net->blobs->pdata[i], FALSE, net->blob_names->pdata[i], error))
+    if (!allocate_blob (net, net->blobs->pdata[i], mode, FALSE, net->blob_names->pdata[i],
+                        error))
       return FALSE;
   for (guint i = 0; i < net->params->len; i++)
     {
       CtNetParamLocation where = g_array_index (net->param_locations, CtNetParamLocation, i);
 
-      if (!allocate_blob (net, net->params->pdata[i], TRUE,
+      if (!allocate_blob (net, net->params->pdata[i], mode, TRUE,
                           ct_layer_get_name (net->layers->pdata[where.layer_index]), error))
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+ct_net_allocate (CtNet *net, GError **error)
+{
+  return allocate_all (net, net->use_gpu ? ALLOCATE_GPU : ALLOCATE_CPU, error);
 }
 
 static gboolean
@@ -376,10 +405,51 @@ allocate_tops (CtNet *net, guint layer_index, GError **error)
   CtNetLinks *links = links_at (net, layer_index);
 
   for (guint j = 0; j < links->top->len; j++)
-    if (!allocate_blob (net, links->top->pdata[j], FALSE,
+    if (!allocate_blob (net, links->top->pdata[j], net->use_gpu ? ALLOCATE_GPU : ALLOCATE_CPU,
+                        FALSE,
                         net->blob_names->pdata[g_array_index (links->top_ids, guint, j)], error))
       return FALSE;
   return TRUE;
+}
+
+/* The device */
+
+gboolean
+ct_net_set_use_gpu (CtNet *net, gboolean use_gpu, GError **error)
+{
+  CtStatus status;
+
+  if (!use_gpu || net->use_gpu)
+    {
+      net->use_gpu = use_gpu;
+      return TRUE;
+    }
+  status = ct_cuda_available ();
+  if (status != CT_STATUS_OK)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autofree char *what = g_strdup_printf (_("net '%s' cannot run on the GPU"), net->name);
+      const char *words = CT_HAVE_CUDA ? ct_cuda_last_error () : "";
+
+      ct_engine_check_status (status, what, &local);
+      if (words[0] != '\0')
+        g_set_error (error, CT_ENGINE_ERROR, local->code, "%s (%s)", local->message, words);
+      else
+        g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  /* Every GPU copy now, so that a net too big for the device fails here,
+   * naming the blob, and never halfway through a pass. */
+  if (!allocate_all (net, ALLOCATE_GPU_COPY, error))
+    return FALSE;
+  net->use_gpu = TRUE;
+  return TRUE;
+}
+
+gboolean
+ct_net_get_use_gpu (const CtNet *net)
+{
+  return net->use_gpu;
 }
 
 gboolean
@@ -399,14 +469,18 @@ ct_net_reshape (CtNet *net, GError **error)
 gboolean
 ct_net_clear_param_diffs (CtNet *net, GError **error)
 {
+  const gboolean gpu = net->use_gpu;
+
   for (guint i = 0; i < net->learnables->len; i++)
     {
       CtBlob *blob = g_array_index (net->learnables, CtNetLearnable, i).blob;
-      float *diff = ct_blob_mutable_cpu_diff (blob, error);
+      float *diff = ct_blob_mutable_diff_on (blob, gpu, error);
 
-      if (diff == NULL)
+      if (diff == NULL ||
+          !ct_engine_check_status ((gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (blob), 0.0f,
+                                                                    diff),
+                                   _("Clearing the parameter gradients"), error))
         return FALSE;
-      memset (diff, 0, (gsize) ct_blob_count (blob) * sizeof (float));
     }
   return TRUE;
 }
@@ -491,7 +565,46 @@ ct_net_reset_timing (CtNet *net)
     memset (&links_at (net, i)->timing, 0, sizeof (CtNetLayerTiming));
 }
 
+void
+ct_net_set_timing_sync (CtNet *net, gboolean sync)
+{
+  net->sync_timing = sync;
+}
+
 /* Running */
+
+/* LOCAL (taken) into ERROR, as "layer 'NAME' (TYPE): ..." unless the layer
+ * already named itself: the GPU's and the blobs' errors ("out of GPU
+ * memory allocating N bytes") know nothing of layers. Errors of other
+ * domains (a data source's) are passed on as they are. */
+static gboolean
+fail_in_layer (const CtLayer *layer, GError *local, GError **error)
+{
+  /* the prefix ct_layer_fail writes, with the same translatable format */
+  g_autofree char *prefix = g_strdup_printf (_("layer '%s' (%s): %s"),
+                                             ct_layer_get_name (layer),
+                                             ct_layer_get_type (layer), "");
+
+  if (local->domain == CT_ENGINE_ERROR && !g_str_has_prefix (local->message, prefix))
+    g_prefix_error (&local, "%s", prefix);
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
+/* With timing synchronised on the GPU: wait until LAYER's work (or, before
+ * it, everything queued) is done. A kernel that failed after its launch
+ * returned is reported here, against the layer. */
+static gboolean
+sync_device (CtNet *net, const CtLayer *layer, GError **error)
+{
+  GError *local = NULL;
+
+  if (!net->use_gpu || !net->sync_timing)
+    return TRUE;
+  if (ct_engine_check_status (ct_cuda_synchronize (), _("Waiting for the GPU"), &local))
+    return TRUE;
+  return fail_in_layer (layer, local, error);
+}
 
 gboolean
 ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError **error)
@@ -515,13 +628,21 @@ ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError 
       float layer_loss = 0.0f;
       double t0;
 
+      GError *local = NULL;
+
       notify (net, CT_NET_EVENT_BEFORE_FORWARD, i);
+      if (!sync_device (net, layer, error))
+        return FALSE;
       t0 = now_us ();
       /* As Caffe, each forward reshapes first, so that a new input shape
        * flows down; the net then allocates what grew. */
       if (!ct_layer_reshape (layer, links->bottom, links->top, error) ||
-          !allocate_tops (net, i, error) ||
-          !ct_layer_forward (layer, links->bottom, links->top, FALSE, &layer_loss, error))
+          !allocate_tops (net, i, error))
+        return FALSE;
+      if (!ct_layer_forward (layer, links->bottom, links->top, net->use_gpu, &layer_loss,
+                             &local))
+        return fail_in_layer (layer, local, error);
+      if (!sync_device (net, layer, error))
         return FALSE;
       links->timing.forward_us += now_us () - t0;
       links->timing.forward_calls++;
@@ -565,11 +686,18 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
       notify (net, CT_NET_EVENT_BEFORE_BACKWARD, i);
       if (links->need_backward)
         {
-          double t0 = now_us ();
+          CtLayer *layer = net->layers->pdata[i];
+          GError *local = NULL;
+          double t0;
 
-          if (!ct_layer_backward (net->layers->pdata[i], links->top,
+          if (!sync_device (net, layer, error))
+            return FALSE;
+          t0 = now_us ();
+          if (!ct_layer_backward (layer, links->top,
                                   (const gboolean *) links->bottom_need_backward->data,
-                                  links->bottom, FALSE, error))
+                                  links->bottom, net->use_gpu, &local))
+            return fail_in_layer (layer, local, error);
+          if (!sync_device (net, layer, error))
             return FALSE;
           links->timing.backward_us += now_us () - t0;
           links->timing.backward_calls++;

@@ -20,6 +20,10 @@
  * (the workbench's step-through and heatmaps hang on them), and each layer's
  * forward and backward time is accumulated.
  *
+ * A net runs on the CPU until ct_net_set_use_gpu() moves it. An error in a
+ * pass names the layer: "layer 'conv1' (Convolution): out of GPU memory
+ * allocating 123456789 bytes (out of memory)".
+ *
  * For the editor, ct_net_infer_shapes() builds as far as it can without
  * stopping at the first error and without keeping any blob memory: every
  * layer gets either its tops' shapes or the reason it has none. */
@@ -128,6 +132,21 @@ guint ct_net_get_param_learnable_id (const CtNet *net, guint param_id);
 guint ct_net_n_learnable (const CtNet *net);
 const CtNetLearnable *ct_net_get_learnable (const CtNet *net, guint learnable_id);
 
+/* The device the net runs on, as Caffe's Caffe::set_mode: on the GPU each
+ * layer runs its forward_gpu / backward_gpu, and a type without one runs
+ * its CPU code on the same blobs (CtMem copies what each side reads, so
+ * the results are the same, only slower; `cortado-cli layers` lists which
+ * types have GPU code). Switching may happen between any two passes, in
+ * either direction: values stay where they are and follow lazily.
+ * Switching to the GPU fails with a CT_ENGINE_ERROR_NO_DEVICE error (with
+ * the CUDA runtime's reason) when no GPU can be used, and otherwise gives
+ * every blob and parameter its GPU copy at once, so that running out of
+ * GPU memory is reported here, naming the blob and the bytes asked for,
+ * rather than halfway through a pass. On failure the net stays on the
+ * CPU. */
+gboolean ct_net_set_use_gpu (CtNet *net, gboolean use_gpu, GError **error);
+gboolean ct_net_get_use_gpu (const CtNet *net);
+
 /* Running. Forward reshapes each layer before running it (so a new input
  * shape flows through, as in Caffe) and returns the loss in LOSS (may be
  * NULL): the sum of loss weight times value over weighted tops. Layers
@@ -176,6 +195,11 @@ typedef struct {
 
 const CtNetLayerTiming *ct_net_get_layer_timing (const CtNet *net, guint layer_index);
 void ct_net_reset_timing (CtNet *net);
+/* On the GPU, kernels run after their launch returns, so a layer's time is
+ * only the time to queue its work unless SYNC is set: then each layer
+ * waits for the device before and after it runs (`cortado-cli time
+ * --gpu`). Off by default, since waiting costs a little per layer. */
+void ct_net_set_timing_sync (CtNet *net, gboolean sync);
 
 /* Weights. Copy the parameter blobs of MODEL's layers into the layers of
  * the same name (V1 `layers` are upgraded on a copy first; model layers the

@@ -155,6 +155,36 @@ ct_solver_history_blob (CtSolver *solver, guint set, guint learnable_id)
   return solver->history->pdata[set * ct_net_n_learnable (solver->net) + learnable_id];
 }
 
+float *
+ct_solver_history_on (CtSolver *solver, guint set, guint learnable_id, gboolean gpu,
+                      GError **error)
+{
+  return ct_blob_mutable_data_on (ct_solver_history_blob (solver, set, learnable_id), gpu,
+                                  error);
+}
+
+gboolean
+ct_solver_set_use_gpu (CtSolver *solver, gboolean use_gpu, GError **error)
+{
+  /* test nets first: they share the train net's weights, and a failure
+   * leaves every net where it was */
+  for (guint i = 0; i < solver->test_nets->len; i++)
+    if (!ct_net_set_use_gpu (solver->test_nets->pdata[i], use_gpu, error))
+      goto fail;
+  if (ct_net_set_use_gpu (solver->net, use_gpu, error))
+    return TRUE;
+fail:
+  for (guint i = 0; i < solver->test_nets->len; i++)
+    ct_net_set_use_gpu (solver->test_nets->pdata[i], FALSE, NULL);
+  return FALSE;
+}
+
+gboolean
+ct_solver_get_use_gpu (const CtSolver *solver)
+{
+  return ct_net_get_use_gpu (solver->net);
+}
+
 gboolean
 ct_solver_stopped_early (const CtSolver *solver)
 {

@@ -81,6 +81,15 @@ float ct_solver_get_learning_rate (const CtSolver *solver);
  * them in a solverstate. */
 GPtrArray *ct_solver_get_history (const CtSolver *solver);
 
+/* The device the solver trains on, as Caffe's Caffe::set_mode before
+ * Solve: the train net and every test net run there (ct_net_set_use_gpu,
+ * whose errors these are), and so do the regularisation, the gradient
+ * clipping and the update rule, with the solver's history kept on the same
+ * device. May be changed between iterations; snapshots and restores work
+ * from either device. On failure every net stays on the CPU. */
+gboolean ct_solver_set_use_gpu (CtSolver *solver, gboolean use_gpu, GError **error);
+gboolean ct_solver_get_use_gpu (const CtSolver *solver);
+
 /* Load trained weights into the train net (and the test nets) from a
  * comma-separated list of caffemodels (.h5 for HDF5 ones). */
 gboolean ct_solver_load_weights (CtSolver *solver, const char *list, GError **error);

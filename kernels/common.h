@@ -8,7 +8,13 @@
  * Blobs are seen as three nested dimensions, as Caffe sees them: OUTER
  * (the axes before the ones a layer works on), the layer's own DIM, and
  * INNER (the axes after). Counts are int64_t; a negative count gives
- * CT_STATUS_INVALID without touching memory. CPU only in this issue. */
+ * CT_STATUS_INVALID without touching memory.
+ *
+ * Each ct_cpu_ function has a ct_cuda_ twin with the same arguments, its
+ * arrays in device memory (cuda/common.cu): the same results, computed
+ * deterministically. The twins of float_indices and filter_select wait for
+ * the device, to answer *BAD and *N_SELECTED on the host; ArgMax's twin
+ * needs no scratch and ignores it. */
 #pragma once
 
 #include <stdint.h>
@@ -26,25 +32,38 @@ extern "C" {
 CtStatus ct_cpu_copy_blocks (int64_t num, int64_t block,
                              const float *src, int64_t src_stride,
                              float *dst, int64_t dst_stride);
+CtStatus ct_cuda_copy_blocks (int64_t num, int64_t block,
+                              const float *src, int64_t src_stride,
+                              float *dst, int64_t dst_stride);
 
 /* Eltwise MAX over two bottoms: top = max (a, b), mask = 0 where a wins
  * and 1 otherwise (ties go to B, as in Caffe). */
 CtStatus ct_cpu_eltwise_max_first (int64_t n, const float *a, const float *b,
                                    float *top, int32_t *mask);
+CtStatus ct_cuda_eltwise_max_first (int64_t n, const float *a, const float *b,
+                                    float *top, int32_t *mask);
 /* Each further bottom X (number INDEX) replaces the top where it is
  * strictly larger. */
 CtStatus ct_cpu_eltwise_max_next (int64_t n, const float *x, int32_t index,
                                   float *top, int32_t *mask);
+CtStatus ct_cuda_eltwise_max_next (int64_t n, const float *x, int32_t index,
+                                   float *top, int32_t *mask);
 /* Bottom INDEX's diff: the top's diff where the mask names it, else 0. */
 CtStatus ct_cpu_eltwise_max_backward (int64_t n, const float *top_diff, const int32_t *mask,
                                       int32_t index, float *bottom_diff);
+CtStatus ct_cuda_eltwise_max_backward (int64_t n, const float *top_diff, const int32_t *mask,
+                                       int32_t index, float *bottom_diff);
 
 /* Tile: each of OUTER blocks of INNER floats repeated TILES times. The
  * backward sums the TILES copies' diffs back into the block. */
 CtStatus ct_cpu_tile_forward (int64_t outer, int64_t inner, int64_t tiles,
                               const float *bottom, float *top);
+CtStatus ct_cuda_tile_forward (int64_t outer, int64_t inner, int64_t tiles,
+                               const float *bottom, float *top);
 CtStatus ct_cpu_tile_backward (int64_t outer, int64_t inner, int64_t tiles,
                                const float *top_diff, float *bottom_diff);
+CtStatus ct_cuda_tile_backward (int64_t outer, int64_t inner, int64_t tiles,
+                                const float *top_diff, float *bottom_diff);
 
 typedef enum {
   CT_REDUCE_SUM = 1,
@@ -57,35 +76,53 @@ typedef enum {
  * COEFF is the final multiplier: for MEAN the caller passes coeff / dim. */
 CtStatus ct_cpu_reduce_forward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
                                 const float *bottom, float *top);
+CtStatus ct_cuda_reduce_forward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
+                                 const float *bottom, float *top);
 /* The matching bottom diff (BOTTOM_DATA is read by ASUM and SUMSQ only). */
 CtStatus ct_cpu_reduce_backward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
                                  const float *bottom_data, const float *top_diff,
                                  float *bottom_diff);
+CtStatus ct_cuda_reduce_backward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
+                                  const float *bottom_data, const float *top_diff,
+                                  float *bottom_diff);
 
 /* Broadcasts over a blob seen as OUTER x DIM x INNER with a vector of DIM
  * values: top = bottom + bias[d], top = bottom * scale[d]. TOP may be
  * BOTTOM. */
 CtStatus ct_cpu_bias_forward (int64_t outer, int64_t dim, int64_t inner,
                               const float *bottom, const float *bias, float *top);
+CtStatus ct_cuda_bias_forward (int64_t outer, int64_t dim, int64_t inner,
+                               const float *bottom, const float *bias, float *top);
 CtStatus ct_cpu_scale_forward (int64_t outer, int64_t dim, int64_t inner,
                                const float *bottom, const float *scale, float *top);
+CtStatus ct_cuda_scale_forward (int64_t outer, int64_t dim, int64_t inner,
+                                const float *bottom, const float *scale, float *top);
 /* bias_diff[d] = sum over outer and inner of top_diff, added to what
  * BIAS_DIFF holds when ACCUMULATE (parameter diffs), else written. */
 CtStatus ct_cpu_bias_backward (int64_t outer, int64_t dim, int64_t inner,
                                const float *top_diff, int accumulate, float *bias_diff);
+CtStatus ct_cuda_bias_backward (int64_t outer, int64_t dim, int64_t inner,
+                                const float *top_diff, int accumulate, float *bias_diff);
 /* scale_diff[d] = sum over outer and inner of top_diff * bottom_data,
  * added or written as for the bias. */
 CtStatus ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
                                 const float *top_diff, const float *bottom_data,
                                 int accumulate, float *scale_diff);
+CtStatus ct_cuda_scale_backward (int64_t outer, int64_t dim, int64_t inner,
+                                 const float *top_diff, const float *bottom_data,
+                                 int accumulate, float *scale_diff);
 
 /* dst row i = src row indices[i], rows of ROW floats, for N rows. */
 CtStatus ct_cpu_gather_rows (int64_t n, int64_t row, const int64_t *indices,
                              const float *src, float *dst);
+CtStatus ct_cuda_gather_rows (int64_t n, int64_t row, const int64_t *indices,
+                              const float *src, float *dst);
 /* The adjoint of a gather: src row i is added into dst row indices[i]
  * (the caller zeroes DST first when it wants the plain adjoint). */
 CtStatus ct_cpu_scatter_add_rows (int64_t n, int64_t row, const int64_t *indices,
                                   const float *src, float *dst);
+CtStatus ct_cuda_scatter_add_rows (int64_t n, int64_t row, const int64_t *indices,
+                                   const float *src, float *dst);
 
 /* Row indices from float values (Embed's words, BatchReindex's
  * permutation): out[i] = (int64_t) values[i], truncated as Caffe casts.
@@ -94,11 +131,15 @@ CtStatus ct_cpu_scatter_add_rows (int64_t n, int64_t row, const int64_t *indices
  * the result is CT_STATUS_INVALID. */
 CtStatus ct_cpu_float_indices (int64_t n, const float *values, int64_t limit, int whole,
                                int64_t *out, int64_t *bad);
+CtStatus ct_cuda_float_indices (int64_t n, const float *values, int64_t limit, int whole,
+                                int64_t *out, int64_t *bad);
 
 /* Filter's selection: the positions i < N where selector[i] != 0, in order,
  * into INDICES; *N_SELECTED is their number. */
 CtStatus ct_cpu_filter_select (int64_t n, const float *selector, int64_t *indices,
                                int64_t *n_selected);
+CtStatus ct_cuda_filter_select (int64_t n, const float *selector, int64_t *indices,
+                                int64_t *n_selected);
 
 /* ArgMax over a blob seen as NUM rows of DIM values each, a row's values
  * AXIS_DIST apart (1 without an axis): the TOP_K largest (ties to the
@@ -110,6 +151,9 @@ CtStatus ct_cpu_filter_select (int64_t n, const float *selector, int64_t *indice
 CtStatus ct_cpu_argmax (int64_t num, int64_t dim, int64_t axis_dist, int64_t top_k,
                         int has_axis, int out_max_val, const float *bottom, float *top,
                         float *scratch_val, int64_t *scratch_idx);
+CtStatus ct_cuda_argmax (int64_t num, int64_t dim, int64_t axis_dist, int64_t top_k,
+                         int has_axis, int out_max_val, const float *bottom, float *top,
+                         float *scratch_val, int64_t *scratch_idx);
 
 #ifdef __cplusplus
 }

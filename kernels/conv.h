@@ -97,6 +97,13 @@ CtStatus ct_cpu_conv_bias_forward (int64_t num, int64_t channels, int64_t spatia
 CtStatus ct_cpu_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial,
                                     const float *diff, float *bias_diff);
 
+/* The CUDA twins: the same arguments, device pointers (cuda/conv.cu).
+ * 2-D shapes run on cuDNN where the build has it (the `cudnn` option; the
+ * library is opened at run time) and cuDNN has a deterministic FP32
+ * algorithm for every pass; the rest on im2col + cuBLAS. Results repeat
+ * from run to run. The workspace asked for is what the backend current at
+ * the time needs (cuDNN's own, or the column matrices): query it and run
+ * the passes under the same backend. */
 size_t ct_cuda_conv_workspace_floats (const CtConvShape *s);
 CtStatus ct_cuda_conv_forward (const CtConvShape *s, const float *input, const float *weights,
                                const float *bias, float *output, float *workspace);
@@ -108,6 +115,20 @@ CtStatus ct_cuda_conv_bias_forward (int64_t num, int64_t channels, int64_t spati
                                     const float *bias, float *data);
 CtStatus ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial,
                                      const float *diff, float *bias_diff);
+
+/* The GPU's backend: AUTO (cuDNN where it takes the shape) or IM2COL
+ * (DNNL counts as AUTO); returns the one before. The environment variable
+ * CT_CUDA_CONV=im2col sets the backend a process starts on. Not for use
+ * while convolutions run. */
+CtConvBackend ct_cuda_conv_set_backend (CtConvBackend backend);
+
+/* Whether the GPU convolutions can use cuDNN: the build saw cudnn.h and
+ * libcudnn.so of that major version loads (it is opened at run time). */
+int ct_cuda_conv_have_cudnn (void);
+
+/* Whether the GPU runs S on cuDNN under the current backend (0 without
+ * cuDNN, without a GPU, or for a shape cuDNN declined). */
+int ct_cuda_conv_uses_cudnn (const CtConvShape *s);
 
 #ifdef __cplusplus
 }

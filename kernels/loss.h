@@ -14,7 +14,15 @@
  * that were not ignored); the layer divides by its normaliser and the
  * backward kernels take the final scale, so that the arithmetic order
  * follows Caffe's. Counts are int64_t; negative counts give
- * CT_STATUS_INVALID without touching memory. */
+ * CT_STATUS_INVALID without touching memory.
+ *
+ * The ct_cuda_ twins, declared last, take the same arguments with every
+ * array in device memory; the scalars a CPU kernel returns through a
+ * pointer (*LOSS, *VALID, *BAD, *ACCURACY) still land on the host, so those
+ * twins wait for the device, as cuBLAS's dot does. Every twin that reads
+ * labels waits too, to return CT_STATUS_INVALID for a bad one exactly where
+ * the CPU does. Their sums are formed in double in a fixed order (the same
+ * on every run) and agree with the CPU's float sums to float rounding. */
 #pragma once
 
 #include <stdint.h>
@@ -116,6 +124,58 @@ CtStatus ct_cpu_accuracy (int64_t outer, int64_t classes, int64_t inner,
                           const float *scores, const float *labels, int64_t top_k,
                           int has_ignore, int32_t ignore_label,
                           float *accuracy, float *per_class, float *class_counts);
+
+/* The CUDA twins of the above. */
+CtStatus ct_cuda_check_labels (int64_t n, const float *labels, int64_t n_classes,
+                               int has_ignore, int32_t ignore_label, int64_t *bad);
+CtStatus ct_cuda_softmax_loss_forward (int64_t outer, int64_t channels, int64_t inner,
+                                       const float *prob, const float *labels,
+                                       int has_ignore, int32_t ignore_label,
+                                       float *loss, int64_t *valid);
+CtStatus ct_cuda_softmax_loss_backward (int64_t outer, int64_t channels, int64_t inner,
+                                        const float *prob, const float *labels,
+                                        int has_ignore, int32_t ignore_label,
+                                        float *bottom_diff, int64_t *valid);
+CtStatus ct_cuda_sigmoid_cross_entropy_forward (int64_t n, const float *input,
+                                                const float *target,
+                                                int has_ignore, int32_t ignore_label,
+                                                float *sigmoid, float *loss, int64_t *valid);
+CtStatus ct_cuda_sigmoid_cross_entropy_backward (int64_t n, const float *sigmoid,
+                                                 const float *target,
+                                                 int has_ignore, int32_t ignore_label,
+                                                 float scale, float *bottom_diff);
+CtStatus ct_cuda_hinge_forward (int64_t num, int64_t dim, const float *bottom,
+                                const float *labels, int norm, float *margins, float *loss);
+CtStatus ct_cuda_hinge_backward (int64_t num, int64_t dim, const float *margins,
+                                 const float *labels, int norm, float scale,
+                                 float *bottom_diff);
+CtStatus ct_cuda_infogain_row_sums (int64_t channels, const float *h, float *sums);
+CtStatus ct_cuda_infogain_loss_forward (int64_t outer, int64_t channels, int64_t inner,
+                                        const float *prob, const float *labels,
+                                        const float *h, int has_ignore, int32_t ignore_label,
+                                        float *loss, int64_t *valid);
+CtStatus ct_cuda_infogain_loss_backward (int64_t outer, int64_t channels, int64_t inner,
+                                         const float *prob, const float *labels,
+                                         const float *h, const float *sums,
+                                         int has_ignore, int32_t ignore_label,
+                                         float *bottom_diff, int64_t *valid);
+CtStatus ct_cuda_multinomial_logistic_forward (int64_t num, int64_t dim, const float *prob,
+                                               const float *labels, float *loss);
+CtStatus ct_cuda_multinomial_logistic_backward (int64_t num, int64_t dim, const float *prob,
+                                                const float *labels, float scale,
+                                                float *bottom_diff);
+CtStatus ct_cuda_contrastive_forward (int64_t num, int64_t channels, const float *a,
+                                      const float *b, const float *similar, float margin,
+                                      int legacy, float *diff, float *dist_sq, float *loss);
+CtStatus ct_cuda_contrastive_backward (int64_t num, int64_t channels, const float *diff,
+                                       const float *dist_sq, const float *similar,
+                                       float margin, int legacy, float alpha,
+                                       float *bottom_diff);
+/* *ACCURACY on the host; PER_CLASS and CLASS_COUNTS in device memory. */
+CtStatus ct_cuda_accuracy (int64_t outer, int64_t classes, int64_t inner,
+                           const float *scores, const float *labels, int64_t top_k,
+                           int has_ignore, int32_t ignore_label,
+                           float *accuracy, float *per_class, float *class_counts);
 
 #ifdef __cplusplus
 }

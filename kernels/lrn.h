@@ -19,7 +19,14 @@
  * diff. Scratch buffers are the caller's: SPATIAL floats for ACROSS (the
  * CPU side, which works on blocks of positions, may leave it unused), one
  * float per input element for WITHIN. Large blobs are shared between the
- * threads of parallel.h. */
+ * threads of parallel.h.
+ *
+ * Each ct_cpu_X has a CUDA twin ct_cuda_X (cuda/lrn.cu) taking the same
+ * arguments, with device arrays, and computing the same operations in the
+ * same order (one thread slides the channel window of one position; the
+ * WITHIN backward first writes each window's share into SCRATCH, then every
+ * element gathers the shares of the windows covering it). ACROSS leaves
+ * SCRATCH unused on the GPU too. */
 #pragma once
 
 #include <stdint.h>
@@ -33,22 +40,38 @@ extern "C" {
 CtStatus ct_cpu_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
                                     int64_t size, float alpha, float beta, float k,
                                     const float *bottom, float *scale, float *top);
+CtStatus ct_cuda_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
+                                     int64_t size, float alpha, float beta, float k,
+                                     const float *bottom, float *scale, float *top);
 
 CtStatus ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
                                      int64_t size, float alpha, float beta,
                                      const float *bottom, const float *top,
                                      const float *scale, const float *top_diff,
                                      float *scratch, float *bottom_diff);
+CtStatus ct_cuda_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
+                                      int64_t size, float alpha, float beta,
+                                      const float *bottom, const float *top,
+                                      const float *scale, const float *top_diff,
+                                      float *scratch, float *bottom_diff);
 
 CtStatus ct_cpu_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
                                     int64_t size, float alpha, float beta,
                                     const float *bottom, float *scale, float *top);
+CtStatus ct_cuda_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
+                                     int64_t size, float alpha, float beta,
+                                     const float *bottom, float *scale, float *top);
 
 CtStatus ct_cpu_lrn_within_backward (int64_t planes, int64_t height, int64_t width,
                                      int64_t size, float alpha, float beta,
                                      const float *bottom, const float *scale,
                                      const float *top_diff, float *scratch,
                                      float *bottom_diff);
+CtStatus ct_cuda_lrn_within_backward (int64_t planes, int64_t height, int64_t width,
+                                      int64_t size, float alpha, float beta,
+                                      const float *bottom, const float *scale,
+                                      const float *top_diff, float *scratch,
+                                      float *bottom_diff);
 
 #ifdef __cplusplus
 }

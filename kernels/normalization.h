@@ -6,7 +6,11 @@
  * uses N x C x (H*W), MVN uses 1 x (rows) x (row length). Sums accumulate
  * in float lanes combined in double, so long channels lose no precision.
  * Outputs may be the same array as the input of the same role (Y may be X,
- * DX may be DY). A negative size gives CT_STATUS_INVALID untouched. */
+ * DX may be DY). A negative size gives CT_STATUS_INVALID untouched.
+ *
+ * Each ct_cpu_ function has a ct_cuda_ twin with the same arguments, its
+ * arrays in device memory (cuda/normalization.cu); its sums run in double
+ * in a fixed order, so they are deterministic. */
 #pragma once
 
 #include <stdint.h>
@@ -20,16 +24,23 @@ extern "C" {
 /* MEAN[c] = the mean of channel c of X. */
 CtStatus ct_cpu_channel_mean (int64_t outer, int64_t channels, int64_t inner,
                               const float *x, float *mean);
+CtStatus ct_cuda_channel_mean (int64_t outer, int64_t channels, int64_t inner,
+                               const float *x, float *mean);
 
 /* Y = X - MEAN[c]; when VARIANCE is not NULL, VARIANCE[c] = the mean of
  * the squares of channel c of Y (the biased variance of X). */
 CtStatus ct_cpu_channel_center (int64_t outer, int64_t channels, int64_t inner,
                                 const float *x, const float *mean,
                                 float *y, float *variance);
+CtStatus ct_cuda_channel_center (int64_t outer, int64_t channels, int64_t inner,
+                                 const float *x, const float *mean,
+                                 float *y, float *variance);
 
 /* Y = X / DIVISOR[c]. */
 CtStatus ct_cpu_channel_divide (int64_t outer, int64_t channels, int64_t inner,
                                 const float *x, const float *divisor, float *y);
+CtStatus ct_cuda_channel_divide (int64_t outer, int64_t channels, int64_t inner,
+                                 const float *x, const float *divisor, float *y);
 
 /* The gradient of y = (x - mean(x)) / s through the batch statistics, with
  * Y the normalised output, DY its gradient and S[c] the divisor:
@@ -37,11 +48,16 @@ CtStatus ct_cpu_channel_divide (int64_t outer, int64_t channels, int64_t inner,
 CtStatus ct_cpu_channel_normalize_backward (int64_t outer, int64_t channels, int64_t inner,
                                             const float *y, const float *dy,
                                             const float *s, float *dx);
+CtStatus ct_cuda_channel_normalize_backward (int64_t outer, int64_t channels, int64_t inner,
+                                             const float *y, const float *dy,
+                                             const float *s, float *dx);
 
 /* Standard deviations from N variances: BatchNorm's sqrt(var + eps) and
  * MVN's sqrt(var) + eps. STD may be VARIANCE. */
 CtStatus ct_cpu_batch_norm_std (int64_t n, float eps, const float *variance, float *std);
+CtStatus ct_cuda_batch_norm_std (int64_t n, float eps, const float *variance, float *std);
 CtStatus ct_cpu_mvn_std (int64_t n, float eps, const float *variance, float *std);
+CtStatus ct_cuda_mvn_std (int64_t n, float eps, const float *variance, float *std);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,13 @@
  * The backward functions ADD into the bottom diff, so that several poolings
  * of one input (spatial pyramids) can accumulate; clear it first otherwise.
  * A geometry out of range (non-positive sizes, strides or kernels, negative
- * pads, planes over INT32_MAX elements) gives CT_STATUS_INVALID. */
+ * pads, planes over INT32_MAX elements) gives CT_STATUS_INVALID.
+ *
+ * Each ct_cpu_X has a CUDA twin ct_cuda_X (cuda/pooling.cu) taking the same
+ * arguments (the geometry on the host, the arrays on the device) with the
+ * same results, winners and ties included. The CUDA backward passes gather
+ * (each bottom element sums the windows that cover it, in the CPU's order)
+ * instead of scattering, so they use no atomics and repeat exactly. */
 #pragma once
 
 #include <stdint.h>
@@ -42,14 +48,22 @@ typedef struct {
  * NULL (both may be given). */
 CtStatus ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
                                   int32_t *mask, float *top_mask);
+CtStatus ct_cuda_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
+                                   int32_t *mask, float *top_mask);
 /* Adds each top diff to its winner; reads MASK, or TOP_MASK when MASK is NULL. */
 CtStatus ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                    const int32_t *mask, const float *top_mask,
                                    float *bottom_diff);
+CtStatus ct_cuda_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
+                                    const int32_t *mask, const float *top_mask,
+                                    float *bottom_diff);
 
 CtStatus ct_cpu_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top);
+CtStatus ct_cuda_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top);
 CtStatus ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                    float *bottom_diff);
+CtStatus ct_cuda_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff,
+                                    float *bottom_diff);
 
 /* STOCHASTIC, training: UNIFORM holds one draw in [0, 1] per output; the
  * window element where the running sum first reaches draw * window sum is
@@ -57,16 +71,26 @@ CtStatus ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_dif
 CtStatus ct_cpu_stochastic_pool_forward_train (const CtPoolGeometry *g, const float *bottom,
                                                const float *uniform, float *top,
                                                int32_t *index);
+CtStatus ct_cuda_stochastic_pool_forward_train (const CtPoolGeometry *g, const float *bottom,
+                                                const float *uniform, float *top,
+                                                int32_t *index);
 CtStatus ct_cpu_stochastic_pool_backward_train (const CtPoolGeometry *g, const float *top_diff,
                                                 const int32_t *index, float *bottom_diff);
+CtStatus ct_cuda_stochastic_pool_backward_train (const CtPoolGeometry *g, const float *top_diff,
+                                                 const int32_t *index, float *bottom_diff);
 
 /* STOCHASTIC, testing: sum(x^2) / (FLT_MIN + sum(x)) over each window. Its
  * backward is the exact derivative, (2 x - y) / (FLT_MIN + sum(x)). */
 CtStatus ct_cpu_stochastic_pool_forward_test (const CtPoolGeometry *g, const float *bottom,
                                               float *top);
+CtStatus ct_cuda_stochastic_pool_forward_test (const CtPoolGeometry *g, const float *bottom,
+                                               float *top);
 CtStatus ct_cpu_stochastic_pool_backward_test (const CtPoolGeometry *g, const float *bottom,
                                                const float *top, const float *top_diff,
                                                float *bottom_diff);
+CtStatus ct_cuda_stochastic_pool_backward_test (const CtPoolGeometry *g, const float *bottom,
+                                                const float *top, const float *top_diff,
+                                                float *bottom_diff);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,9 @@
  * input, forget, output, candidate; CONT (one per cell) is the sequence
  * continuation indicator: 0 starts a new sequence, which drops the previous
  * cell state (the forget gate becomes cont * sigmoid). Counts are int64_t;
- * negative counts give CT_STATUS_INVALID without touching memory. */
+ * negative counts give CT_STATUS_INVALID without touching memory. The
+ * ct_cuda_ twins (cuda/recurrent.cu) take the same arguments in device
+ * memory. */
 #pragma once
 
 #include <stdint.h>
@@ -19,6 +21,8 @@ extern "C" {
 /* c = f * c_prev + i * g, h = o * tanh (c), per cell and unit. */
 CtStatus ct_cpu_lstm_unit_forward (int64_t num, int64_t hidden, const float *c_prev,
                                    const float *x, const float *cont, float *c, float *h);
+CtStatus ct_cuda_lstm_unit_forward (int64_t num, int64_t hidden, const float *c_prev,
+                                    const float *x, const float *cont, float *c, float *h);
 
 /* The diffs of C_PREV and X from those of C and H (C_DIFF, H_DIFF), the
  * forward's inputs and its output C. Both bottom diffs are written. */
@@ -26,6 +30,10 @@ CtStatus ct_cpu_lstm_unit_backward (int64_t num, int64_t hidden, const float *c_
                                     const float *x, const float *cont, const float *c,
                                     const float *c_diff, const float *h_diff,
                                     float *c_prev_diff, float *x_diff);
+CtStatus ct_cuda_lstm_unit_backward (int64_t num, int64_t hidden, const float *c_prev,
+                                     const float *x, const float *cont, const float *c,
+                                     const float *c_diff, const float *h_diff,
+                                     float *c_prev_diff, float *x_diff);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,12 @@
  * floats. For numerical stability the largest score of each position is
  * subtracted before exponentiating, as Caffe does. Counts are int64_t; a
  * negative count gives CT_STATUS_INVALID without touching memory. SCRATCH
- * holds INNER floats (kernels never allocate). */
+ * holds INNER floats (kernels never allocate).
+ *
+ * The ct_cuda_ twins take the same arguments in device memory (SCRATCH
+ * too, which they may leave unused) and give the same results to float
+ * rounding: each position's maximum, sum and dot are formed in a fixed
+ * order, so repeated runs agree bit for bit. */
 #pragma once
 
 #include <stdint.h>
@@ -26,6 +31,12 @@ CtStatus ct_cpu_softmax_forward (int64_t outer, int64_t channels, int64_t inner,
 CtStatus ct_cpu_softmax_backward (int64_t outer, int64_t channels, int64_t inner,
                                   const float *top_data, const float *top_diff,
                                   float *bottom_diff, float *scratch);
+
+CtStatus ct_cuda_softmax_forward (int64_t outer, int64_t channels, int64_t inner,
+                                  const float *bottom, float *top, float *scratch);
+CtStatus ct_cuda_softmax_backward (int64_t outer, int64_t channels, int64_t inner,
+                                   const float *top_data, const float *top_diff,
+                                   float *bottom_diff, float *scratch);
 
 #ifdef __cplusplus
 }

@@ -10,8 +10,10 @@
  * operations (powf for squares and square roots, as Caffe's powx).
  *
  * Counts are int64_t; a negative count gives CT_STATUS_INVALID without
- * touching memory. CPU only in this issue: the engine keeps solver history
- * on the host. */
+ * touching memory. Each rule has a CUDA twin (kernels/cuda/solver-update.cu)
+ * with the same arguments as device pointers, so that a net trained on the
+ * GPU keeps its solver history there; built without CUDA the twins answer
+ * CT_STATUS_NO_DEVICE (kernels/cuda/stub-solver-update.c). */
 #pragma once
 
 #include <stdint.h>
@@ -55,6 +57,24 @@ CtStatus ct_cpu_adadelta_update (int64_t n, float momentum, float delta, float r
  * correction sqrt (1 - beta2^t) / (1 - beta1^t). */
 CtStatus ct_cpu_adam_update (int64_t n, float beta1, float beta2, float eps_hat, float rate,
                              float *diff, float *m, float *v);
+
+/* The CUDA twins: the same arguments, device pointers, and per element the
+ * same float operations in the same order, each rounded on its own (no
+ * fused multiply-add); squares and roots are x * x and sqrtf where the CPU
+ * calls powf, so the two agree to powf's last bit. */
+CtStatus ct_cuda_l1_decay (int64_t n, float decay, const float *data, float *diff);
+CtStatus ct_cuda_sgd_update (int64_t n, float momentum, float rate,
+                             float *diff, float *history);
+CtStatus ct_cuda_nesterov_update (int64_t n, float momentum, float rate,
+                                  float *diff, float *history);
+CtStatus ct_cuda_adagrad_update (int64_t n, float delta, float rate,
+                                 float *diff, float *history);
+CtStatus ct_cuda_rmsprop_update (int64_t n, float rms_decay, float delta, float rate,
+                                 float *diff, float *history);
+CtStatus ct_cuda_adadelta_update (int64_t n, float momentum, float delta, float rate,
+                                  float *diff, float *grad_history, float *update_history);
+CtStatus ct_cuda_adam_update (int64_t n, float beta1, float beta2, float eps_hat, float rate,
+                              float *diff, float *m, float *v);
 
 #ifdef __cplusplus
 }

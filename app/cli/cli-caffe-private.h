@@ -1,5 +1,5 @@
 /* cli-caffe-private.h: what the verbs that stand in for Caffe's `caffe`
- * tool (train, test, device_query) share: glog-style log lines on stderr,
+ * tool (train, test, time, device_query) share: glog-style log lines on stderr,
  * gflags' single-dash spellings, the --gpu and --stage flags, and a
  * progress line on a terminal. */
 #pragma once
@@ -32,8 +32,26 @@ const char *ct_cli_format_number (char *buf, double value);
 void ct_cli_accept_single_dash (int argc, char **argv, const GOptionEntry *entries);
 
 /* --gpu: NULL (absent) is the CPU. Otherwise FALSE with ERROR unless a GPU
- * can be used. */
+ * can be used; the error gives the CUDA runtime's reason ("CUDA driver
+ * version is insufficient for CUDA runtime version"). */
 gboolean ct_cli_check_gpu (const char *gpu, GError **error);
+
+/* The device --gpu asks for, as Caffe's tool reads the flag: NULL is the
+ * CPU (logs "Use CPU."; *USE_GPU FALSE); "N", "N,M,..." or "all" make the
+ * first id listed (the first device for "all") this process's device
+ * (ct_cuda_set_device) and set *USE_GPU. Cortado computes on one GPU:
+ * more ids are accepted, as Caffe's train takes them, and a warning says
+ * that only the first is used. TRAINING picks Caffe's train lines ("Using
+ * GPUs 0", "GPU 0: NAME"), otherwise its test and time lines ("Use GPU
+ * with device ID 0", "GPU device name: NAME"). FALSE with ERROR for an id
+ * that is not a device, or when no GPU can be used. */
+gboolean ct_cli_select_gpu (const char *gpu, gboolean training, gboolean *use_gpu,
+                            GError **error);
+
+/* The GPU ids of a --gpu value ("all": every device of the COUNT there
+ * are), checked against COUNT; a new array of int. NULL with ERROR for a
+ * value that is not a list of device ids. */
+GArray *ct_cli_parse_gpu_ids (const char *gpu, int count, GError **error);
 
 /* --stage values, repeated or comma-separated as Caffe takes them, as one
  * NULL-terminated list (never NULL). */

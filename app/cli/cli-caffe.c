@@ -105,6 +105,20 @@ ct_cli_accept_single_dash (int argc, char **argv, const GOptionEntry *entries)
     }
 }
 
+/* ERROR as MESSAGE (translated), with the CUDA runtime's own words after
+ * it in parentheses when it has any. */
+static gboolean
+no_gpu (const char *message, GError **error)
+{
+  const char *words = CT_HAVE_CUDA ? ct_cuda_last_error () : "";
+
+  if (words[0] != '\0')
+    g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE, "%s (%s)", message, words);
+  else
+    g_set_error_literal (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE, message);
+  return FALSE;
+}
+
 gboolean
 ct_cli_check_gpu (const char *gpu, GError **error)
 {
@@ -113,17 +127,90 @@ ct_cli_check_gpu (const char *gpu, GError **error)
   if (gpu == NULL)
     return TRUE;
   if (!CT_HAVE_CUDA)
-    {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE,
-                   _("no GPU available: Cortado was built without CUDA"));
-      return FALSE;
-    }
+    return no_gpu (_("no GPU available: Cortado was built without CUDA"), error);
   if (ct_cuda_device_count (&count) != CT_STATUS_OK || count == 0)
+    return no_gpu (_("no GPU available: CUDA finds no usable device"), error);
+  return TRUE;
+}
+
+GArray *
+ct_cli_parse_gpu_ids (const char *gpu, int count, GError **error)
+{
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (int));
+  g_auto (GStrv) parts = NULL;
+
+  if (strcmp (gpu, "all") == 0)
     {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE,
-                   _("no GPU available: CUDA finds no usable device"));
-      return FALSE;
+      for (int i = 0; i < count; i++)
+        g_array_append_val (ids, i);
+      return g_steal_pointer (&ids);
     }
+  parts = g_strsplit (gpu, ",", -1);
+  for (char **part = parts; *part != NULL; part++)
+    {
+      char *end = NULL;
+      gint64 n = g_ascii_strtoll (*part, &end, 10);
+      int id = (int) n;
+
+      if (end == *part || *end != '\0' || n < 0 || n >= count)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       g_dngettext (GETTEXT_PACKAGE, "no GPU with id '%s' (there is %d)",
+                                    "no GPU with id '%s' (there are %d)", count), *part, count);
+          return NULL;
+        }
+      g_array_append_val (ids, id);
+    }
+  return g_steal_pointer (&ids);
+}
+
+gboolean
+ct_cli_select_gpu (const char *gpu, gboolean training, gboolean *use_gpu, GError **error)
+{
+  g_autoptr (GArray) ids = NULL;
+  g_autoptr (GString) list = g_string_new (NULL);
+  CtCudaDeviceInfo info = { 0 };
+  int count = 0, device;
+
+  *use_gpu = FALSE;
+  if (gpu == NULL)
+    {
+      CT_CLI_LOG_INFO ("Use CPU.");
+      return TRUE;
+    }
+  if (!ct_cli_check_gpu (gpu, error))
+    return FALSE;
+  ct_cuda_device_count (&count);
+  if ((ids = ct_cli_parse_gpu_ids (gpu, count, error)) == NULL)
+    return FALSE;
+  if (ids->len == 0)
+    return no_gpu (_("no GPU available: CUDA finds no usable device"), error);
+  device = g_array_index (ids, int, 0);
+  if (ct_cuda_set_device (device) != CT_STATUS_OK)
+    {
+      g_autofree char *message = g_strdup_printf (_("no GPU available: GPU %d cannot be used"),
+                                                  device);
+      return no_gpu (message, error);
+    }
+  if (ct_cuda_device_info (device, &info) != CT_STATUS_OK)
+    g_strlcpy (info.name, "?", sizeof info.name);
+  for (guint i = 0; i < ids->len; i++)
+    g_string_append_printf (list, i ? ", %d" : "%d", g_array_index (ids, int, i));
+  /* Caffe's own lines: scripts look for them */
+  if (training)
+    {
+      CT_CLI_LOG_INFO ("Using GPUs %s", list->str);
+      CT_CLI_LOG_INFO ("GPU %d: %s", device, info.name);
+    }
+  else
+    {
+      CT_CLI_LOG_INFO ("Use GPU with device ID %d", device);
+      CT_CLI_LOG_INFO ("GPU device name: %s", info.name);
+    }
+  if (ids->len > 1)
+    CT_CLI_LOG_WARNING ("Cortado computes on one GPU: using GPU %d only (--gpu=%s asks for %s)",
+                        device, gpu, list->str);
+  *use_gpu = TRUE;
   return TRUE;
 }
 

@@ -1,50 +1,90 @@
 /* cli-device-query.c: `cortado-cli device_query [--gpu=N]`, Caffe's
- * `caffe device_query`: which GPUs Cortado can use. Built without CUDA, or
- * with no usable device, it says so and exits with status 1, as asking for
- * a GPU does everywhere in cortado-cli. */
-#include <string.h>
+ * `caffe device_query`: the properties of each GPU asked for (every GPU
+ * without --gpu, where Caffe insists on an id), in Caffe's lines, so that
+ * scripts that read one read the other. Built without CUDA, or with no
+ * usable device, it says so with the CUDA runtime's reason and exits with
+ * status 1, as asking for a GPU does everywhere in cortado-cli. */
+#include <stdarg.h>
 #include <glib/gi18n-lib.h>
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
 #include "device.h"
+#include "engine-error.h"
 
-static gboolean
-query_ids (const char *gpu, int count, GError **error)
+/* One line of Caffe's Caffe::DeviceQuery: the label padded to 31 columns. */
+static void
+line (const char *label, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+line (const char *label, const char *format, ...)
 {
-  g_auto (GStrv) ids = g_strsplit (gpu, ",", -1);
+  g_autofree char *value = NULL;
+  va_list args;
 
-  for (char **id = ids; *id != NULL; id++)
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  CT_CLI_LOG_INFO ("%-31s%s", label, value);
+}
+
+/* What Caffe prints of DEVICE, in its order and words. */
+static gboolean
+query_device (int device, GError **error)
+{
+  CtCudaDeviceInfo d = { 0 };
+
+  if (ct_cuda_set_device (device) != CT_STATUS_OK ||
+      ct_cuda_device_info (device, &d) != CT_STATUS_OK)
     {
-      char *end = NULL;
-      gint64 n = g_ascii_strtoll (*id, &end, 10);
-
-      if (end == *id || *end != '\0' || n < 0 || n >= count)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       g_dngettext (GETTEXT_PACKAGE, "no GPU with id '%s' (there is %d)",
-                                    "no GPU with id '%s' (there are %d)", count), *id, count);
-          return FALSE;
-        }
-      CT_CLI_LOG_INFO ("Querying GPUs %s", *id);
-      CT_CLI_LOG_INFO ("Device id: %" G_GINT64_FORMAT, n);
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_DEVICE,
+                   _("GPU %d cannot be queried: %s"), device, ct_cuda_last_error ());
+      return FALSE;
     }
+  line ("Device id:", "%d", device);
+  line ("Major revision number:", "%d", d.major);
+  line ("Minor revision number:", "%d", d.minor);
+  line ("Name:", "%s", d.name);
+  line ("Total global memory:", "%" G_GSIZE_FORMAT, (gsize) d.total_global_mem);
+  line ("Total shared memory per block:", "%" G_GSIZE_FORMAT, (gsize) d.shared_mem_per_block);
+  line ("Total registers per block:", "%d", d.regs_per_block);
+  line ("Warp size:", "%d", d.warp_size);
+  line ("Maximum memory pitch:", "%" G_GSIZE_FORMAT, (gsize) d.mem_pitch);
+  line ("Maximum threads per block:", "%d", d.max_threads_per_block);
+  line ("Maximum dimension of block:", "%d, %d, %d", d.max_threads_dim[0], d.max_threads_dim[1],
+        d.max_threads_dim[2]);
+  line ("Maximum dimension of grid:", "%d, %d, %d", d.max_grid_size[0], d.max_grid_size[1],
+        d.max_grid_size[2]);
+  line ("Clock rate:", "%d", d.clock_rate_khz);
+  line ("Total constant memory:", "%" G_GSIZE_FORMAT, (gsize) d.total_const_mem);
+  line ("Texture alignment:", "%" G_GSIZE_FORMAT, (gsize) d.texture_alignment);
+  line ("Concurrent copy and execution:", "%s", d.concurrent_copy ? "Yes" : "No");
+  line ("Number of multiprocessors:", "%d", d.multiprocessor_count);
+  line ("Kernel execution timeout:", "%s", d.kernel_timeout ? "Yes" : "No");
   return TRUE;
 }
 
 static gboolean
 query (const char *gpu, GError **error)
 {
+  g_autoptr (GArray) ids = NULL;
   int count = 0;
 
   if (!ct_cli_check_gpu (gpu != NULL ? gpu : "all", error))
     return FALSE;
   ct_cuda_device_count (&count);
-  if (gpu != NULL && strcmp (gpu, "all") != 0)
-    return query_ids (gpu, count, error);
-  CT_CLI_LOG_INFO ("Found %d GPU device(s)", count);
-  for (int i = 0; i < count; i++)
-    CT_CLI_LOG_INFO ("Device id: %d", i);
+  if ((ids = ct_cli_parse_gpu_ids (gpu != NULL ? gpu : "all", count, error)) == NULL)
+    return FALSE;
+  if (gpu == NULL)
+    CT_CLI_LOG_INFO ("Found %d GPU device(s)", count);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      int device = g_array_index (ids, int, i);
+
+      CT_CLI_LOG_INFO ("Querying GPUs %d", device);
+      if (!query_device (device, error))
+        return FALSE;
+    }
   return TRUE;
 }
 

@@ -103,11 +103,13 @@ run_test (const TestOptions *o, GError **error)
   g_autoptr (GArray) scores = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr (GArray) owners = g_array_new (FALSE, FALSE, sizeof (guint));
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean use_gpu = FALSE;
   float loss = 0.0f;
 
-  CT_CLI_LOG_INFO ("Use CPU.");
+  if (!ct_cli_select_gpu (o->gpu, FALSE, &use_gpu, error))
+    return FALSE;
   net = ct_cli_load_net (&request, error);
-  if (net == NULL)
+  if (net == NULL || (use_gpu && !ct_net_set_use_gpu (net, TRUE, error)))
     return FALSE;
   CT_CLI_LOG_INFO ("Running for %d iterations.", o->iterations);
   for (int i = 0; i < o->iterations; i++)

@@ -9,7 +9,10 @@
  * on stderr as glog lines ("I1122 12:31:41.123456  4242 cli-time.c:88]
  * Average Forward pass: 7.3 ms."), with gflags' spellings accepted
  * (`-model x`, `-model=x`), as the other verbs that stand in for `caffe`
- * do (cli-caffe.c). Caffe leaves Input blobs at zero; here they are filled
+ * do (cli-caffe.c). With --gpu the net runs on that GPU and each layer's
+ * time waits for the device to finish its work (ct_net_set_timing_sync),
+ * so the times are the GPU's, as Caffe's CUDA event timers give them.
+ * Caffe leaves Input blobs at zero; here they are filled
  * by the reference rule unless --fill says otherwise, so that the
  * arithmetic sees realistic numbers. */
 #include <string.h>
@@ -18,6 +21,7 @@
 #include "cli-caffe-private.h"
 #include "cli-net-private.h"
 #include "cli-private.h"
+#include "device.h"
 #include "engine-error.h"
 #include "net-dump.h"
 #include "net.h"
@@ -100,6 +104,14 @@ fill_inputs (CtNet *net, const TimeOptions *o, GError **error)
   return ct_net_fill_reference_inputs (net, error);
 }
 
+/* On the GPU, a pass has ended when the device has finished it. */
+static gboolean
+wait_for_device (gboolean use_gpu, GError **error)
+{
+  return !use_gpu || ct_engine_check_status (ct_cuda_synchronize (), _("Waiting for the GPU"),
+                                             error);
+}
+
 static void
 print_layer_times (CtNet *net, int iterations)
 {
@@ -131,17 +143,23 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   g_autoptr (CtNet) net = NULL;
   double forward_ms = 0.0, backward_ms = 0.0, total_start, total_ms;
   char a[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean use_gpu = FALSE;
   float loss = 0.0f;
 
   /* As train and test: a GPU asked for and not there is an error. */
-  if (!ct_cli_check_gpu (o->gpu, error))
+  if (!ct_cli_select_gpu (o->gpu, FALSE, &use_gpu, error))
     return FALSE;
-  CT_CLI_LOG_INFO ("Use CPU.");
   /* Not in Caffe's output: how many threads the kernels share the work
-   * between (CT_NUM_THREADS, or OpenBLAS's count). */
+   * between (CT_NUM_THREADS, or OpenBLAS's count); on the GPU, for the
+   * layers that fall back to the CPU. */
   CT_CLI_LOG_INFO ("CPU threads: %d", ct_cpu_num_threads ());
   if ((net = ct_cli_load_net (&request, error)) == NULL || !fill_inputs (net, o, error))
     return FALSE;
+  /* Each layer's time waits for its kernels, so that the times are the
+   * GPU's work and not only the launches. */
+  if (use_gpu && !ct_net_set_use_gpu (net, TRUE, error))
+    return FALSE;
+  ct_net_set_timing_sync (net, use_gpu);
 
   /* One clean pass first, as Caffe's tool does, so that buffers are
    * allocated and the timed iterations are steady. */
@@ -161,10 +179,10 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
     {
       double t0 = now_ms (), t1, t2;
 
-      if (!ct_net_forward (net, NULL, error))
+      if (!ct_net_forward (net, NULL, error) || !wait_for_device (use_gpu, error))
         return FALSE;
       t1 = now_ms ();
-      if (!ct_net_backward (net, error))
+      if (!ct_net_backward (net, error) || !wait_for_device (use_gpu, error))
         return FALSE;
       t2 = now_ms ();
       forward_ms += t1 - t0;

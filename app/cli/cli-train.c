@@ -5,6 +5,10 @@
  * Caffe (parse_log, plot_training_log) read Cortado's logs. On a terminal a
  * progress line (iteration, loss, lr, speed, time left) sits below the log.
  *
+ * --gpu=N trains on GPU N (Caffe's "all" or a list: the first of them,
+ * with a warning, since Cortado computes on one GPU); without the flag a
+ * solver whose solver_mode is GPU trains on its device_id, as in Caffe.
+ *
  * --iterations N, Cortado's own, overrides max_iter. SIGINT snapshots and
  * stops, SIGHUP snapshots and goes on, unless the effect flags say
  * otherwise; both are carried out between iterations. */
@@ -15,6 +19,7 @@
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
+#include "device.h"
 #include "solver.h"
 #include "text-format.h"
 
@@ -196,11 +201,30 @@ load_param (const TrainOptions *o, GError **error)
     set_weights (param, NULL);
   else if (o->weights != NULL)
     set_weights (param, o->weights);
-  if (param->has_solver_mode && param->solver_mode == CAFFE__SOLVER_PARAMETER__SOLVER_MODE__GPU &&
-      o->gpu == NULL && !CT_HAVE_CUDA)
+  return param;
+}
+
+/* The --gpu value to train with: the flag, or else, as Caffe's tool does,
+ * the solver's solver_mode: GPU with its device_id (0 by default). A
+ * solver that asks for the GPU where none can be used trains on the CPU
+ * with a warning (the flag, by contrast, is an error). Returns a new
+ * string, or NULL for the CPU. */
+static char *
+gpu_to_use (const TrainOptions *o, const Caffe__SolverParameter *param)
+{
+  if (o->gpu != NULL)
+    return g_strdup (o->gpu);
+  if (!param->has_solver_mode || param->solver_mode != CAFFE__SOLVER_PARAMETER__SOLVER_MODE__GPU)
+    return NULL;
+  if (!CT_HAVE_CUDA)
     CT_CLI_LOG_WARNING ("%s: solver_mode is GPU, but Cortado was built without CUDA: "
                         "training on the CPU", o->solver);
-  return param;
+  else if (ct_cuda_available () != CT_STATUS_OK)
+    CT_CLI_LOG_WARNING ("%s: solver_mode is GPU, but no GPU can be used (%s): "
+                        "training on the CPU", o->solver, ct_cuda_last_error ());
+  else
+    return g_strdup_printf ("%d", param->has_device_id ? param->device_id : 0);
+  return NULL;
 }
 
 static gboolean
@@ -209,6 +233,8 @@ train (const TrainOptions *o, GError **error)
   Caffe__SolverParameter *param = load_param (o, error);
   g_autoptr (CtSolver) solver = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *gpu = NULL;
+  gboolean use_gpu = FALSE;
   CtSolverObserverFuncs funcs = { .log = on_log, .iteration = on_iteration };
   Progress progress = { 0 };
   struct sigaction old_int, old_hup;
@@ -216,14 +242,19 @@ train (const TrainOptions *o, GError **error)
 
   if (param == NULL)
     return FALSE;
-  CT_CLI_LOG_INFO ("Use CPU.");
+  gpu = gpu_to_use (o, param);
+  if (!ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
+    {
+      protobuf_c_message_free_unpacked (&param->base, NULL);
+      return FALSE;
+    }
   text = ct_text_print (&param->base);
   CT_CLI_LOG_INFO ("Initializing solver from parameters: \n%s", text);
   if (o->weights != NULL)
     CT_CLI_LOG_INFO ("Finetuning from %s", o->weights);
   solver = ct_solver_new (param, o->solver, error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
-  if (solver == NULL)
+  if (solver == NULL || (use_gpu && !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;
   progress.max_iter = ct_solver_get_param (solver)->max_iter;
   ct_solver_add_observer (solver, &funcs, &progress, NULL);

@@ -9,6 +9,7 @@
 
 #include "engine-error.h"
 #include "net-dump.h"
+#include "run-device.h"
 #include "runner-private.h"
 #include "upgrade.h"
 
@@ -207,6 +208,8 @@ build (CtRunWorker *worker, GError **error)
     return FALSE;
   if (worker->config.fill == CT_RUN_FILL_CAFFE_REF &&
       !ct_net_apply_reference_batch_norm (net, error))
+    return FALSE;
+  if (worker->config.use_gpu && !ct_run_use_gpu (net, worker->config.gpu_device, error))
     return FALSE;
 
   g_clear_pointer (&worker->old_net, ct_net_free);

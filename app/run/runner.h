@@ -111,6 +111,11 @@ typedef struct {
   /* A .caffemodel to load after the fillers, or NULL. */
   const char *weights;
   CtRunFill fill;
+  /* Run on the GPU (CUDA device GPU_DEVICE) instead of the CPU: the net
+   * moves there once built, and a build fails with the reason when no GPU
+   * can be used. */
+  gboolean use_gpu;
+  int gpu_device;
 } CtRunConfig;
 
 typedef enum {

@@ -53,6 +53,8 @@ typedef struct {
   char *resume;
   char *weights;
   guint ratio_every;
+  gboolean use_gpu;
+  int gpu_device;
 
   CtSolver *solver;
   CtTrainState state;

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "lr-policy.h"
+#include "run-device.h"
 #include "trainer-private.h"
 
 /* Posting */
@@ -227,6 +228,9 @@ build (CtTrainWorker *w, GError **error)
       w->current_step = state->current_step;
     }
   else if (w->weights != NULL && !ct_solver_load_weights (solver, w->weights, error))
+    return FALSE;
+  if (w->use_gpu && (!ct_run_select_gpu (w->gpu_device, error)
+                     || !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;
   ct_solver_add_observer (solver, &funcs, w, NULL);
   ct_net_add_observer (ct_solver_get_net (solver), on_net_event, w, NULL);

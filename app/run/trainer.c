@@ -162,6 +162,8 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
       w->resume = g_strdup (config->resume);
       w->weights = g_strdup (config->weights);
       w->ratio_every = config->ratio_every;
+      w->use_gpu = config->use_gpu;
+      w->gpu_device = config->gpu_device;
     }
   w->break_layer = -1;
   trainer->thread = g_thread_new ("cortado-trainer", ct_train_worker_main, w);

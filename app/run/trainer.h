@@ -91,6 +91,9 @@ typedef struct {
   const char *weights;
   /* Update ratios every this many iterations; 0: none. */
   guint ratio_every;
+  /* Train on the GPU (CUDA device GPU_DEVICE), nets, update and history. */
+  gboolean use_gpu;
+  int gpu_device;
 } CtTrainConfig;
 
 /* One training iteration. */

@@ -14,7 +14,7 @@ typedef struct {
   gint64 outer, classes, inner, top_k;
   gboolean has_ignore;
   int ignore_label;
-  float *class_counts; /* classes floats, for the per-class top */
+  CtBlob *class_counts; /* classes floats, for the per-class top */
 } CtAccuracyLayer;
 
 static const Caffe__AccuracyParameter *
@@ -75,33 +75,55 @@ accuracy_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
     return FALSE;
   if (top->len >= 2)
     {
-      self->class_counts = g_renew (float, self->class_counts, MAX (self->classes, 1));
-      return ct_blob_reshape (CT_TOP (top, 1), &self->classes, 1, error);
+      gint64 scratch_count = MAX (self->classes, 1);
+
+      if (self->class_counts == NULL)
+        self->class_counts = ct_blob_new ();
+      return ct_blob_reshape (self->class_counts, &scratch_count, 1, error)
+             && ct_blob_reshape (CT_TOP (top, 1), &self->classes, 1, error);
     }
   return TRUE;
 }
 
 static gboolean
-accuracy_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+accuracy_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                     GError **error)
 {
   CtAccuracyLayer *self = (CtAccuracyLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *x, *labels;
-  float *out, *per_class = NULL;
+  float *out, *per_class = NULL, *class_counts = NULL;
 
-  if ((x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
-    return FALSE;
-  if (top->len >= 2 && (per_class = ct_blob_mutable_cpu_data (CT_TOP (top, 1), error)) == NULL)
-    return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->outer * self->inner, self->classes,
+  if (!ct_loss_check_labels (layer, label, gpu, self->outer * self->inner, self->classes,
                              self->has_ignore, self->ignore_label, error))
     return FALSE;
-  return ct_loss_check_status (layer, ct_cpu_accuracy (self->outer, self->classes,
-                                                       self->inner, x, labels, self->top_k,
-                                                       self->has_ignore, self->ignore_label,
-                                                       out, per_class, self->class_counts),
+  /* The accuracy is one float, written on the host on either device; the
+   * per-class rates stay where the pass runs. */
+  if ((x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
+    return FALSE;
+  if (top->len >= 2
+      && ((per_class = ct_blob_mutable_data_on (CT_TOP (top, 1), gpu, error)) == NULL
+          || (class_counts = ct_blob_mutable_data_on (self->class_counts, gpu, error)) == NULL))
+    return FALSE;
+  return ct_loss_check_status (layer, (gpu ? ct_cuda_accuracy : ct_cpu_accuracy) (
+                                        self->outer, self->classes, self->inner, x, labels,
+                                        self->top_k, self->has_ignore, self->ignore_label,
+                                        out, per_class, class_counts),
                                error);
+}
+
+static gboolean
+accuracy_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return accuracy_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+accuracy_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return accuracy_forward_on (layer, bottom, top, TRUE, error);
 }
 
 /* No gradient flows through a measurement: force_backward asks for none. */
@@ -114,7 +136,7 @@ accuracy_allow_force_backward (const CtLayer *layer, guint bottom_index)
 static void
 accuracy_finalize (CtLayer *layer)
 {
-  g_free (((CtAccuracyLayer *) layer)->class_counts);
+  g_clear_pointer (&((CtAccuracyLayer *) layer)->class_counts, ct_blob_free);
 }
 
 const CtLayerClass ct_accuracy_layer_class = {
@@ -126,7 +148,8 @@ const CtLayerClass ct_accuracy_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = accuracy_setup,
   .reshape = accuracy_reshape,
-  .forward_cpu = accuracy_forward,
+  .forward_cpu = accuracy_forward_cpu,
+  .forward_gpu = accuracy_forward_gpu,
   .allow_force_backward = accuracy_allow_force_backward,
   .finalize = accuracy_finalize,
 };

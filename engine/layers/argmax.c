@@ -92,20 +92,21 @@ argmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-argmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+argmax_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   CtArgMaxLayer *self = (CtArgMaxLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
 
   if (in == NULL || out == NULL)
     return FALSE;
   if (self->num == 0)
     return TRUE;
-  return ct_common_check (layer, ct_cpu_argmax (self->num, self->dim, self->axis_dist,
-                                                self->top_k, self->axis >= 0,
-                                                get_param (layer)->out_max_val, in, out,
-                                                self->scratch_val, self->scratch_idx), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_argmax : ct_cpu_argmax) (
+                                     self->num, self->dim, self->axis_dist, self->top_k,
+                                     self->axis >= 0, get_param (layer)->out_max_val, in, out,
+                                     self->scratch_val, self->scratch_idx), error);
 }
 
 static gboolean
@@ -123,6 +124,18 @@ argmax_finalize (CtLayer *layer)
   g_free (self->scratch_idx);
 }
 
+static gboolean
+argmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return argmax_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+argmax_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return argmax_forward_on (layer, bottom, top, TRUE, error);
+}
+
 const CtLayerClass ct_argmax_layer_class = {
   .type = "ArgMax",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -135,4 +148,5 @@ const CtLayerClass ct_argmax_layer_class = {
   .forward_cpu = argmax_forward,
   .allow_force_backward = argmax_allow_force_backward,
   .finalize = argmax_finalize,
+  .forward_gpu = argmax_forward_gpu,
 };

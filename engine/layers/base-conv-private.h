@@ -45,15 +45,16 @@ gboolean ct_conv_geometry_output (const CtLayer *layer, const CtConvGeometry *g,
 /* im2col / col2im of one image with CHANNELS channels and spatial dims
  * IM_DIMS, into / from a column buffer with spatial dims COL_DIMS: the 2-D
  * kernel when there are two spatial axes and force_nd_im2col is off, the
- * N-D one otherwise, as Caffe chooses. */
+ * N-D one otherwise, as Caffe chooses; on the GPU (device pointers) when
+ * GPU. */
 gboolean ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g,
                                   gint64 channels, const int64_t *im_dims,
                                   const int64_t *col_dims, const float *im, float *col,
-                                  GError **error);
+                                  gboolean gpu, GError **error);
 gboolean ct_conv_geometry_col2im (const CtLayer *layer, const CtConvGeometry *g,
                                   gint64 channels, const int64_t *im_dims,
                                   const int64_t *col_dims, const float *col, float *im,
-                                  GError **error);
+                                  gboolean gpu, GError **error);
 
 typedef struct {
   CtLayer parent;
@@ -81,10 +82,16 @@ gboolean ct_base_conv_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top
  * kernels: for Convolution the kernels' forward and backward passes; for
  * Deconvolution the backward-data pass forward, and the forward pass (and
  * the weight gradient with the roles of input and output swapped)
- * backward. */
+ * backward. The _gpu hooks run the same on the GPU's kernels, with a
+ * device workspace. */
 gboolean ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                GError **error);
 gboolean ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                                 GPtrArray *bottom, GError **error);
+gboolean ct_base_conv_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                   GError **error);
+gboolean ct_base_conv_backward_gpu (CtLayer *layer, GPtrArray *top,
+                                    const gboolean *propagate_down, GPtrArray *bottom,
+                                    GError **error);
 
 G_END_DECLS

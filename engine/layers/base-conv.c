@@ -1,16 +1,20 @@
 /* base-conv.c: the geometry of a ConvolutionParameter, and what
  * Convolution and Deconvolution share (see base-conv-private.h): setup with
  * Caffe's checks and parameter shapes, reshape into the kernels' shape, the
- * kernels' workspace, and forward and backward, which wire the blobs to the
- * convolution kernels (kernels/conv.h) and compute nothing themselves. */
+ * kernels' workspace (host memory for the CPU, device memory for the GPU),
+ * and forward and backward, written once for both devices, which wire the
+ * blobs to the convolution kernels (kernels/conv.h) and compute nothing
+ * themselves. */
 #include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "base-conv-private.h"
+#include "device.h"
 #include "engine-error.h"
 #include "filler.h"
 #include "im2col.h"
+#include "mem.h"
 #include "rng.h"
 #include "vision-private.h"
 
@@ -171,21 +175,36 @@ nd_shapes (const CtConvGeometry *g, gint64 channels, const int64_t *im_dims,
 static gboolean
 columns (const CtLayer *layer, const CtConvGeometry *g, gboolean to_col, gint64 channels,
          const int64_t *im_dims, const int64_t *col_dims, const float *src, float *dst,
-         GError **error)
+         gboolean gpu, GError **error)
 {
   int64_t im_shape[CT_BLOB_MAX_AXES + 1], col_shape[CT_BLOB_MAX_AXES + 1];
   CtStatus status;
 
   if (use_2d_kernel (g))
-    status = (to_col ? ct_cpu_im2col : ct_cpu_col2im) (src, channels, im_dims[0], im_dims[1],
-                                                       g->kernel[0], g->kernel[1],
-                                                       g->pad[0], g->pad[1],
-                                                       g->stride[0], g->stride[1],
-                                                       g->dilation[0], g->dilation[1], dst);
+    {
+      if (to_col)
+        status = (gpu ? ct_cuda_im2col : ct_cpu_im2col) (src, channels, im_dims[0], im_dims[1],
+                                                         g->kernel[0], g->kernel[1],
+                                                         g->pad[0], g->pad[1],
+                                                         g->stride[0], g->stride[1],
+                                                         g->dilation[0], g->dilation[1], dst);
+      else
+        status = (gpu ? ct_cuda_col2im : ct_cpu_col2im) (src, channels, im_dims[0], im_dims[1],
+                                                         g->kernel[0], g->kernel[1],
+                                                         g->pad[0], g->pad[1],
+                                                         g->stride[0], g->stride[1],
+                                                         g->dilation[0], g->dilation[1], dst);
+    }
   else
     {
       nd_shapes (g, channels, im_dims, col_dims, im_shape, col_shape);
-      status = (to_col ? ct_cpu_im2col_nd : ct_cpu_col2im_nd) (src, g->num_spatial_axes,
+      if (to_col)
+        status = (gpu ? ct_cuda_im2col_nd : ct_cpu_im2col_nd) (src, g->num_spatial_axes,
+                                                               im_shape, col_shape, g->kernel,
+                                                               g->pad, g->stride, g->dilation,
+                                                               dst);
+      else
+        status = (gpu ? ct_cuda_col2im_nd : ct_cpu_col2im_nd) (src, g->num_spatial_axes,
                                                                im_shape, col_shape, g->kernel,
                                                                g->pad, g->stride, g->dilation,
                                                                dst);
@@ -196,17 +215,17 @@ columns (const CtLayer *layer, const CtConvGeometry *g, gboolean to_col, gint64 
 gboolean
 ct_conv_geometry_im2col (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
                          const int64_t *im_dims, const int64_t *col_dims, const float *im,
-                         float *col, GError **error)
+                         float *col, gboolean gpu, GError **error)
 {
-  return columns (layer, g, TRUE, channels, im_dims, col_dims, im, col, error);
+  return columns (layer, g, TRUE, channels, im_dims, col_dims, im, col, gpu, error);
 }
 
 gboolean
 ct_conv_geometry_col2im (const CtLayer *layer, const CtConvGeometry *g, gint64 channels,
                          const int64_t *im_dims, const int64_t *col_dims, const float *col,
-                         float *im, GError **error)
+                         float *im, gboolean gpu, GError **error)
 {
-  return columns (layer, g, FALSE, channels, im_dims, col_dims, col, im, error);
+  return columns (layer, g, FALSE, channels, im_dims, col_dims, col, im, gpu, error);
 }
 
 /* "2 3 4 5", for messages about shapes. */
@@ -449,7 +468,8 @@ ct_base_conv_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError 
 /* The kernels' workspace, kept per calling thread and grown when a layer
  * needs more: layers run one at a time on a thread, so one buffer serves
  * every convolution of a net, where per-layer buffers would add up over a
- * deep net. */
+ * deep net. The GPU's is device memory (a CtMem's device copy), on the
+ * device it was made for. */
 typedef struct {
   float *data;
   gsize capacity; /* floats */
@@ -466,8 +486,33 @@ workspace_free (gpointer data)
 
 static GPrivate workspace_key = G_PRIVATE_INIT (workspace_free);
 
+typedef struct {
+  CtMem *mem;
+  gsize capacity; /* floats */
+  int device;
+} GpuWorkspace;
+
+static void
+gpu_workspace_free (gpointer data)
+{
+  GpuWorkspace *w = data;
+
+  g_clear_pointer (&w->mem, ct_mem_unref);
+  g_free (w);
+}
+
+static GPrivate gpu_workspace_key = G_PRIVATE_INIT (gpu_workspace_free);
+
 static float *
-workspace_get (CtBaseConv *conv, GError **error)
+no_workspace (CtBaseConv *conv, GError **error)
+{
+  ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                 _("no memory for the convolution's column buffer"));
+  return NULL;
+}
+
+static float *
+cpu_workspace_get (CtBaseConv *conv, GError **error)
 {
   Workspace *w = g_private_get (&workspace_key);
   gsize n = ct_cpu_conv_workspace_floats (&conv->shape);
@@ -483,20 +528,53 @@ workspace_get (CtBaseConv *conv, GError **error)
       w->capacity = 0;
       if (n > G_MAXSIZE / sizeof (float)
           || (w->data = g_try_malloc (MAX (n, 1) * sizeof (float))) == NULL)
-        {
-          ct_layer_fail (&conv->parent, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                         _("no memory for the convolution's column buffer"));
-          return NULL;
-        }
+        return no_workspace (conv, error);
       w->capacity = MAX (n, 1);
     }
   return w->data;
 }
 
+static float *
+gpu_workspace_get (CtBaseConv *conv, GError **error)
+{
+  GpuWorkspace *w = g_private_get (&gpu_workspace_key);
+  gsize n = MAX (ct_cuda_conv_workspace_floats (&conv->shape), 1);
+  int device = ct_cuda_get_device ();
+
+  if (w == NULL)
+    {
+      w = g_new0 (GpuWorkspace, 1);
+      w->device = -1;
+      g_private_set (&gpu_workspace_key, w);
+    }
+  if (w->mem == NULL || w->capacity < n || w->device != device)
+    {
+      g_clear_pointer (&w->mem, ct_mem_unref);
+      w->capacity = 0;
+      if (n > G_MAXSIZE / sizeof (float))
+        return no_workspace (conv, error);
+      w->mem = ct_mem_new (n * sizeof (float));
+      if (ct_mem_mutable_gpu_data (w->mem, error) == NULL)
+        {
+          g_clear_pointer (&w->mem, ct_mem_unref);
+          return NULL;
+        }
+      w->capacity = n;
+      w->device = device;
+    }
+  return ct_mem_mutable_gpu_data (w->mem, error);
+}
+
+static float *
+workspace_get (CtBaseConv *conv, gboolean gpu, GError **error)
+{
+  return gpu ? gpu_workspace_get (conv, error) : cpu_workspace_get (conv, error);
+}
+
 /* Parameter blob INDEX's data, and its diff when DIFF is not NULL and the
  * gradient is wanted (else *DIFF is NULL). */
 static const float *
-param (CtLayer *layer, guint index, float **diff, GError **error)
+param (CtLayer *layer, guint index, float **diff, gboolean gpu, GError **error)
 {
   CtBlob *blob = g_ptr_array_index (layer->blobs, index);
 
@@ -504,41 +582,44 @@ param (CtLayer *layer, guint index, float **diff, GError **error)
     {
       *diff = NULL;
       if (ct_layer_param_propagate_down (layer, index)
-          && (*diff = ct_blob_mutable_cpu_diff (blob, error)) == NULL)
+          && (*diff = ct_blob_mutable_diff_on (blob, gpu, error)) == NULL)
         return NULL;
     }
-  return ct_blob_cpu_data (blob, error);
+  return ct_blob_data_on (blob, gpu, error);
 }
 
-gboolean
-ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+static gboolean
+forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtBaseConv *conv = (CtBaseConv *) layer;
   const float *weights, *bias = NULL;
   float *workspace;
 
-  if ((weights = param (layer, 0, NULL, error)) == NULL
-      || (conv->bias_term && (bias = param (layer, 1, NULL, error)) == NULL)
-      || (workspace = workspace_get (conv, error)) == NULL)
+  if ((weights = param (layer, 0, NULL, gpu, error)) == NULL
+      || (conv->bias_term && (bias = param (layer, 1, NULL, gpu, error)) == NULL)
+      || (workspace = workspace_get (conv, gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < bottom->len; i++)
     {
-      const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error);
-      float *out = ct_blob_mutable_cpu_data (CT_TOP (top, i), error);
+      const float *in = ct_blob_data_on (CT_BOTTOM (bottom, i), gpu, error);
+      float *out = ct_blob_mutable_data_on (CT_TOP (top, i), gpu, error);
       CtStatus status;
 
       if (in == NULL || out == NULL)
         return FALSE;
       if (!conv->reverse)
-        status = ct_cpu_conv_forward (&conv->shape, in, weights, bias, out, workspace);
+        status = (gpu ? ct_cuda_conv_forward : ct_cpu_conv_forward) (&conv->shape, in, weights,
+                                                                     bias, out, workspace);
       else
         {
-          status = ct_cpu_conv_backward (&conv->shape, NULL, in, weights, NULL, NULL, out,
-                                         workspace);
+          status = (gpu ? ct_cuda_conv_backward : ct_cpu_conv_backward) (&conv->shape, NULL, in,
+                                                                         weights, NULL, NULL,
+                                                                         out, workspace);
           if (status == CT_STATUS_OK && bias != NULL)
-            status = ct_cpu_conv_bias_forward (conv->shape.num, conv->num_output,
-                                               conv->top_spatial_dim, bias, out);
+            status = (gpu ? ct_cuda_conv_bias_forward
+                          : ct_cpu_conv_bias_forward) (conv->shape.num, conv->num_output,
+                                                       conv->top_spatial_dim, bias, out);
         }
       if (!ct_vision_check (layer, status, _("convolution product"), error))
         return FALSE;
@@ -546,61 +627,93 @@ ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError 
   return TRUE;
 }
 
+gboolean
+ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, FALSE, error);
+}
+
+gboolean
+ct_base_conv_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, TRUE, error);
+}
+
 /* Deconvolution's backward: its top is the convolution's input and its
  * bottom the convolution's output. */
 static CtStatus
 reverse_backward (CtBaseConv *conv, const float *top_diff, const float *in,
                   const float *weights, float *weight_diff, float *bias_diff, float *in_diff,
-                  float *workspace)
+                  float *workspace, gboolean gpu)
 {
   CtStatus status = CT_STATUS_OK;
 
   if (bias_diff != NULL)
-    status = ct_cpu_conv_bias_backward (conv->shape.num, conv->num_output,
-                                        conv->top_spatial_dim, top_diff, bias_diff);
+    status = (gpu ? ct_cuda_conv_bias_backward
+                  : ct_cpu_conv_bias_backward) (conv->shape.num, conv->num_output,
+                                                conv->top_spatial_dim, top_diff, bias_diff);
   if (status == CT_STATUS_OK && weight_diff != NULL)
-    status = ct_cpu_conv_backward (&conv->shape, top_diff, in, NULL, weight_diff, NULL, NULL,
-                                   workspace);
+    status = (gpu ? ct_cuda_conv_backward : ct_cpu_conv_backward) (&conv->shape, top_diff, in,
+                                                                   NULL, weight_diff, NULL, NULL,
+                                                                   workspace);
   if (status == CT_STATUS_OK && in_diff != NULL)
-    status = ct_cpu_conv_forward (&conv->shape, top_diff, weights, NULL, in_diff, workspace);
+    status = (gpu ? ct_cuda_conv_forward : ct_cpu_conv_forward) (&conv->shape, top_diff, weights,
+                                                                 NULL, in_diff, workspace);
   return status;
 }
 
-gboolean
-ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, GError **error)
+static gboolean
+backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down, GPtrArray *bottom,
+             gboolean gpu, GError **error)
 {
   CtBaseConv *conv = (CtBaseConv *) layer;
   const float *weights;
   float *weight_diff, *bias_diff = NULL, *workspace;
 
-  if ((weights = param (layer, 0, &weight_diff, error)) == NULL
-      || (conv->bias_term && param (layer, 1, &bias_diff, error) == NULL)
-      || (workspace = workspace_get (conv, error)) == NULL)
+  if ((weights = param (layer, 0, &weight_diff, gpu, error)) == NULL
+      || (conv->bias_term && param (layer, 1, &bias_diff, gpu, error) == NULL)
+      || (workspace = workspace_get (conv, gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < top->len; i++)
     {
-      const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, i), error);
+      const float *top_diff = ct_blob_diff_on (CT_TOP (top, i), gpu, error);
       const float *in = NULL;
       float *in_diff = NULL;
       CtStatus status;
 
       if (top_diff == NULL)
         return FALSE;
-      if (weight_diff != NULL && (in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error)) == NULL)
+      if (weight_diff != NULL
+          && (in = ct_blob_data_on (CT_BOTTOM (bottom, i), gpu, error)) == NULL)
         return FALSE;
       if (propagate_down[i]
-          && (in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error)) == NULL)
+          && (in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, i), gpu, error)) == NULL)
         return FALSE;
       if (!conv->reverse)
-        status = ct_cpu_conv_backward (&conv->shape, in, top_diff, weights, weight_diff,
-                                       bias_diff, in_diff, workspace);
+        status = (gpu ? ct_cuda_conv_backward : ct_cpu_conv_backward) (&conv->shape, in,
+                                                                       top_diff, weights,
+                                                                       weight_diff, bias_diff,
+                                                                       in_diff, workspace);
       else
         status = reverse_backward (conv, top_diff, in, weights, weight_diff, bias_diff, in_diff,
-                                   workspace);
+                                   workspace, gpu);
       if (!ct_vision_check (layer, status, _("convolution product"), error))
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+gboolean
+ct_base_conv_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                           GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }

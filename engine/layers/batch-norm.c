@@ -22,6 +22,7 @@
 #include "blas.h"
 #include "engine-error.h"
 #include "normalization.h"
+#include "common-device-private.h"
 #include "neuron-private.h"
 
 typedef struct {
@@ -30,8 +31,8 @@ typedef struct {
   float moving_average_fraction;
   float eps;
   gint64 channels;
-  float *mean;     /* [channels]: this forward's mean */
-  float *std;      /* [channels]: variance, then sqrt(variance + eps), kept for backward */
+  CtBlob *mean;    /* [channels]: this forward's mean */
+  CtBlob *std;     /* [channels]: variance, then sqrt(variance + eps), kept for backward */
   CtBlob *x_norm;  /* the output of the last batch-statistics forward, for backward */
 } CtBatchNormLayer;
 
@@ -143,10 +144,16 @@ batch_norm_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
   if (!create_or_check_statistics (layer, error) || !freeze_statistics (layer, error))
     return FALSE;
 
-  g_free (self->mean);
-  g_free (self->std);
-  self->mean = g_new0 (float, MAX (self->channels, 1));
-  self->std = g_new0 (float, MAX (self->channels, 1));
+  {
+    gint64 dims[1] = { MAX (self->channels, 1) };
+    g_autoptr (GError) local = NULL;
+
+    g_clear_pointer (&self->mean, ct_blob_free);
+    g_clear_pointer (&self->std, ct_blob_free);
+    if ((self->mean = ct_blob_new_with_shape (dims, 1, &local)) == NULL
+        || (self->std = ct_blob_new_with_shape (dims, 1, &local)) == NULL)
+      return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  }
   if (self->x_norm == NULL)
     self->x_norm = ct_blob_new ();
   return TRUE;
@@ -188,122 +195,185 @@ grid (CtBatchNormLayer *self, CtBlob *bottom, gint64 *outer, gint64 *inner)
   *inner = *outer * self->channels > 0 ? count / (*outer * self->channels) : 0;
 }
 
-/* mean and variance from the stored sums: sum / weight (0 for weight 0). */
+/* mean and variance from the stored sums: sum / weight (0 for weight 0).
+ * The weight is one float, read on the CPU on either device, as Caffe
+ * does. */
 static gboolean
-stored_statistics (CtLayer *layer, GError **error)
+stored_statistics (CtLayer *layer, gboolean gpu, GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
-  const float *sums[3];
+  const float *sums[2], *weight;
+  float *mean, *var;
   float factor;
 
-  for (guint i = 0; i < 3; i++)
-    if ((sums[i] = ct_neuron_data (layer, g_ptr_array_index (layer->blobs, i), error)) == NULL)
+  weight = ct_common_data_on (layer, g_ptr_array_index (layer->blobs, 2), FALSE, error);
+  if (weight == NULL)
+    return FALSE;
+  for (guint i = 0; i < 2; i++)
+    if ((sums[i] = ct_common_data_on (layer, g_ptr_array_index (layer->blobs, i), gpu,
+                                      error)) == NULL)
       return FALSE;
-  factor = sums[2][0] == 0.0f ? 0.0f : 1.0f / sums[2][0];
-  return ct_neuron_check (layer, ct_cpu_scale (self->channels, factor, sums[0], self->mean),
-                          error)
-         && ct_neuron_check (layer, ct_cpu_scale (self->channels, factor, sums[1], self->std),
+  if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
+      || (var = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL)
+    return FALSE;
+  factor = weight[0] == 0.0f ? 0.0f : 1.0f / weight[0];
+  return ct_neuron_check (layer, (gpu ? ct_cuda_scale : ct_cpu_scale) (self->channels, factor,
+                                                                       sums[0], mean), error)
+         && ct_neuron_check (layer, (gpu ? ct_cuda_scale : ct_cpu_scale) (self->channels,
+                                                                          factor, sums[1], var),
                              error);
 }
 
-/* Fold this batch's mean and (biased) variance, in self->std, into the sums. */
+/* Fold this batch's mean and (biased) variance, in self->std, into the sums.
+ * The weight, one float, is updated on the CPU. */
 static gboolean
-update_moving_averages (CtLayer *layer, gint64 count, GError **error)
+update_moving_averages (CtLayer *layer, gint64 count, gboolean gpu, GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   float f = self->moving_average_fraction;
-  float *sums[3];
+  const float *mean, *var;
+  float *sums[2], *weight;
   gint64 m = self->channels > 0 ? count / self->channels : 0;
   float correction = m > 1 ? (float) m / (float) (m - 1) : 1.0f;
 
-  for (guint i = 0; i < 3; i++)
-    if ((sums[i] = ct_neuron_mutable_data (layer, g_ptr_array_index (layer->blobs, i),
-                                           error)) == NULL)
+  weight = ct_common_mutable_data_on (layer, g_ptr_array_index (layer->blobs, 2), FALSE,
+                                      error);
+  if (weight == NULL)
+    return FALSE;
+  for (guint i = 0; i < 2; i++)
+    if ((sums[i] = ct_common_mutable_data_on (layer, g_ptr_array_index (layer->blobs, i),
+                                              gpu, error)) == NULL)
       return FALSE;
-  sums[2][0] = sums[2][0] * f + 1.0f;
-  return ct_neuron_check (layer, ct_cpu_axpby (self->channels, 1.0f, self->mean, f, sums[0]),
+  if ((mean = ct_common_data_on (layer, self->mean, gpu, error)) == NULL
+      || (var = ct_common_data_on (layer, self->std, gpu, error)) == NULL)
+    return FALSE;
+  weight[0] = weight[0] * f + 1.0f;
+  return ct_neuron_check (layer, (gpu ? ct_cuda_axpby : ct_cpu_axpby) (self->channels, 1.0f,
+                                                                       mean, f, sums[0]),
                           error)
-         && ct_neuron_check (layer, ct_cpu_axpby (self->channels, correction, self->std, f,
-                                                  sums[1]), error);
+         && ct_neuron_check (layer, (gpu ? ct_cuda_axpby : ct_cpu_axpby) (self->channels,
+                                                                          correction, var, f,
+                                                                          sums[1]), error);
 }
 
 static gboolean
-batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+batch_norm_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                       GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0);
   const float *x;
-  float *y;
-  gint64 n, outer, inner, C = self->channels;
+  float *y, *mean, *std;
+  gint64 n = ct_blob_count (b), outer, inner, C = self->channels;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  /* In place, X and Y are one array: the bottom is read first. */
+  x = ct_common_data_on (layer, b, gpu, error);
+  if (x == NULL && n > 0)
+    return FALSE;
+  y = ct_common_mutable_data_on (layer, CT_TOP (top, 0), gpu, error);
+  if (y == NULL && n > 0)
     return FALSE;
   grid (self, b, &outer, &inner);
 
   if (self->use_global_stats)
     {
-      if (!stored_statistics (layer, error)
-          || !ct_neuron_check (layer, ct_cpu_channel_center (outer, C, inner, x, self->mean,
-                                                             y, NULL), error))
+      if (!stored_statistics (layer, gpu, error)
+          || (mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
+          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
+                                          outer, C, inner, x, mean, y, NULL), error))
         return FALSE;
     }
   else
     {
-      if (!ct_neuron_check (layer, ct_cpu_channel_mean (outer, C, inner, x, self->mean), error)
-          || !ct_neuron_check (layer, ct_cpu_channel_center (outer, C, inner, x, self->mean,
-                                                             y, self->std), error)
-          || !update_moving_averages (layer, n, error))
+      if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
+          || (std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL
+          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_mean : ct_cpu_channel_mean) (
+                                          outer, C, inner, x, mean), error)
+          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
+                                          outer, C, inner, x, mean, y, std), error)
+          || !update_moving_averages (layer, n, gpu, error))
         return FALSE;
     }
 
-  if (!ct_neuron_check (layer, ct_cpu_batch_norm_std (C, self->eps, self->std, self->std),
-                        error)
-      || !ct_neuron_check (layer, ct_cpu_channel_divide (outer, C, inner, y, self->std, y),
-                           error))
+  if ((std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL
+      || !ct_neuron_check (layer, (gpu ? ct_cuda_batch_norm_std : ct_cpu_batch_norm_std) (
+                                      C, self->eps, std, std), error)
+      || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_divide : ct_cpu_channel_divide) (
+                                      outer, C, inner, y, std, y), error))
     return FALSE;
 
   /* Later in-place layers may overwrite the top; backward needs it as it is now. */
   if (!self->use_global_stats)
     {
-      float *keep = ct_neuron_mutable_data (layer, self->x_norm, error);
+      float *keep = ct_common_mutable_data_on (layer, self->x_norm, gpu, error);
 
       if (keep == NULL && n > 0)
         return FALSE;
-      return ct_neuron_check (layer, ct_cpu_copy (n, y, keep), error);
+      return ct_neuron_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (n, y, keep), error);
     }
   return TRUE;
 }
 
 static gboolean
-batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
+batch_norm_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
-  const float *dy, *y;
+  const float *dy, *y, *std;
   float *dx;
   gint64 n = ct_blob_count (b), outer, inner, C = self->channels;
 
   if (!propagate_down[0])
     return TRUE;
   grid (self, b, &outer, &inner);
-  dy = ct_neuron_diff (layer, t, error);
+  dy = ct_common_diff_on (layer, t, gpu, error);
   if (dy == NULL && n > 0)
     return FALSE;
-  dx = ct_neuron_mutable_diff (layer, b, error);
+  dx = ct_common_mutable_diff_on (layer, b, gpu, error);
   if (dx == NULL && n > 0)
+    return FALSE;
+  if ((std = ct_common_data_on (layer, self->std, gpu, error)) == NULL)
     return FALSE;
 
   /* The stored statistics are constants: only the division remains. */
   if (self->use_global_stats)
-    return ct_neuron_check (layer, ct_cpu_channel_divide (outer, C, inner, dy, self->std, dx),
-                            error);
+    return ct_neuron_check (layer, (gpu ? ct_cuda_channel_divide : ct_cpu_channel_divide) (
+                                       outer, C, inner, dy, std, dx), error);
 
-  y = ct_neuron_data (layer, self->x_norm, error);
+  y = ct_common_data_on (layer, self->x_norm, gpu, error);
   if (y == NULL && n > 0)
     return FALSE;
-  return ct_neuron_check (layer, ct_cpu_channel_normalize_backward (outer, C, inner, y, dy,
-                                                                    self->std, dx), error);
+  return ct_neuron_check (layer,
+                          (gpu ? ct_cuda_channel_normalize_backward
+                               : ct_cpu_channel_normalize_backward) (outer, C, inner, y, dy,
+                                                                     std, dx), error);
+}
+
+static gboolean
+batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return batch_norm_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+batch_norm_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return batch_norm_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, GError **error)
+{
+  return batch_norm_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+batch_norm_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                         GPtrArray *bottom, GError **error)
+{
+  return batch_norm_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -311,8 +381,8 @@ batch_norm_finalize (CtLayer *layer)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
 
-  g_clear_pointer (&self->mean, g_free);
-  g_clear_pointer (&self->std, g_free);
+  g_clear_pointer (&self->mean, ct_blob_free);
+  g_clear_pointer (&self->std, ct_blob_free);
   g_clear_pointer (&self->x_norm, ct_blob_free);
 }
 
@@ -328,5 +398,7 @@ const CtLayerClass ct_batch_norm_layer_class = {
   .reshape = batch_norm_reshape,
   .forward_cpu = batch_norm_forward,
   .backward_cpu = batch_norm_backward,
+  .forward_gpu = batch_norm_forward_gpu,
+  .backward_gpu = batch_norm_backward_gpu,
   .finalize = batch_norm_finalize,
 };

@@ -9,12 +9,12 @@
 #include "layer.h"
 #include "blas.h"
 #include "common.h"
+#include "common-device-private.h"
 #include "common-private.h"
 
 typedef struct {
   CtLayer parent;
-  gint64 *rows;
-  gsize capacity;
+  CtMem *rows; /* the indices as rows of bottom 0 (int64_t) */
 } CtBatchReindexLayer;
 
 static gboolean
@@ -42,71 +42,115 @@ batch_reindex_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
                           _("bottom 0 needs at least one axis"));
   memcpy (dims, ct_blob_get_shape (in), ct_blob_num_axes (in) * sizeof (gint64));
   dims[0] = ct_blob_count (order);
-  ct_common_grow ((gpointer *) &self->rows, &self->capacity, (gsize) MAX (dims[0], 1),
-                  sizeof (gint64));
+  ct_common_grow_mem (&self->rows, (gsize) MAX (dims[0], 1) * sizeof (int64_t));
   return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, dims, ct_blob_num_axes (in), error);
 }
 
-/* The indices as rows of bottom 0, checked. */
-static gboolean
-read_rows (CtBatchReindexLayer *self, GPtrArray *bottom, GError **error)
+/* The indices as rows of bottom 0, checked, on the device the layer runs
+ * on; NULL with an error naming a bad one. */
+static const int64_t *
+read_rows (CtBatchReindexLayer *self, GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBlob *order = CT_BOTTOM (bottom, 1);
   gint64 n_items = ct_blob_get_shape (CT_BOTTOM (bottom, 0))[0];
-  const float *values = ct_blob_cpu_data (order, error);
+  const float *values = ct_blob_data_on (order, gpu, error);
+  int64_t *rows;
   gint64 bad = 0;
   char value[G_ASCII_DTOSTR_BUF_SIZE];
+  CtStatus status;
 
-  if (values == NULL)
-    return FALSE;
+  if (values == NULL || (rows = ct_common_mutable_mem_on (self->rows, gpu, error)) == NULL)
+    return NULL;
   /* As Caffe: any value in [0, items) is accepted and truncated. */
-  if (ct_cpu_float_indices (ct_blob_count (order), values, n_items, FALSE, self->rows, &bad)
-      == CT_STATUS_OK)
-    return TRUE;
+  status = (gpu ? ct_cuda_float_indices : ct_cpu_float_indices) (ct_blob_count (order), values,
+                                                                 n_items, FALSE, rows, &bad);
+  if (status == CT_STATUS_OK)
+    return rows;
+  if (status != CT_STATUS_INVALID)
+    {
+      ct_common_check (&self->parent, status, error);
+      return NULL;
+    }
+  /* The bad value itself, for the message, from the CPU copy. */
+  if ((values = ct_blob_cpu_data (order, error)) == NULL)
+    return NULL;
   g_ascii_formatd (value, sizeof value, "%.9g", values[bad]);
-  return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
-                        _("index %" PRId64 " is %s; indices must lie in [0, %"
-                          PRId64 "), the batch size of bottom 0"),
-                        bad, value, n_items);
+  ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
+                 _("index %" PRId64 " is %s; indices must lie in [0, %"
+                   PRId64 "), the batch size of bottom 0"),
+                 bad, value, n_items);
+  return NULL;
+}
+
+static gboolean
+batch_reindex_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                          GError **error)
+{
+  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *in = ct_blob_data_on (in_blob, gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
+  const int64_t *rows;
+
+  if (in == NULL || out == NULL || (rows = read_rows (self, bottom, gpu, error)) == NULL)
+    return FALSE;
+  return ct_common_check (layer, (gpu ? ct_cuda_gather_rows : ct_cpu_gather_rows) (
+                                     ct_blob_count (CT_BOTTOM (bottom, 1)),
+                                     ct_blob_count_from (in_blob, 1, NULL), rows, in, out),
+                          error);
+}
+
+static gboolean
+batch_reindex_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                           GPtrArray *bottom, gboolean gpu, GError **error)
+{
+  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
+  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
+  const float *top_diff;
+  const int64_t *rows;
+  float *in_diff;
+
+  /* Bottom 1, the indices, never gets a gradient. */
+  if (!propagate_down[0])
+    return TRUE;
+  top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
+  if (top_diff == NULL || in_diff == NULL
+      || (rows = read_rows (self, bottom, gpu, error)) == NULL)
+    return FALSE;
+  if (!ct_common_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (in_blob), 0.0f,
+                                                                 in_diff), error))
+    return FALSE;
+  return ct_common_check (layer, (gpu ? ct_cuda_scatter_add_rows : ct_cpu_scatter_add_rows) (
+                                     ct_blob_count (CT_BOTTOM (bottom, 1)),
+                                     ct_blob_count_from (in_blob, 1, NULL), rows, top_diff,
+                                     in_diff), error);
 }
 
 static gboolean
 batch_reindex_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
-  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
-  const float *in = ct_blob_cpu_data (in_blob, error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  return batch_reindex_forward_on (layer, bottom, top, FALSE, error);
+}
 
-  if (in == NULL || out == NULL || !read_rows (self, bottom, error))
-    return FALSE;
-  return ct_common_check (layer, ct_cpu_gather_rows (ct_blob_count (CT_BOTTOM (bottom, 1)),
-                                                     ct_blob_count_from (in_blob, 1, NULL),
-                                                     self->rows, in, out), error);
+static gboolean
+batch_reindex_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return batch_reindex_forward_on (layer, bottom, top, TRUE, error);
 }
 
 static gboolean
 batch_reindex_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                         GPtrArray *bottom, GError **error)
 {
-  CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
-  CtBlob *in_blob = CT_BOTTOM (bottom, 0);
-  const float *top_diff;
-  float *in_diff;
+  return batch_reindex_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
 
-  /* Bottom 1, the indices, never gets a gradient. */
-  if (!propagate_down[0])
-    return TRUE;
-  top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
-  in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
-  if (top_diff == NULL || in_diff == NULL || !read_rows (self, bottom, error))
-    return FALSE;
-  if (!ct_common_check (layer, ct_cpu_set (ct_blob_count (in_blob), 0.0f, in_diff), error))
-    return FALSE;
-  return ct_common_check (layer, ct_cpu_scatter_add_rows (ct_blob_count (CT_BOTTOM (bottom, 1)),
-                                                          ct_blob_count_from (in_blob, 1, NULL),
-                                                          self->rows, top_diff, in_diff),
-                          error);
+static gboolean
+batch_reindex_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, GError **error)
+{
+  return batch_reindex_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static gboolean
@@ -118,7 +162,7 @@ batch_reindex_allow_force_backward (const CtLayer *layer, guint bottom_index)
 static void
 batch_reindex_finalize (CtLayer *layer)
 {
-  g_free (((CtBatchReindexLayer *) layer)->rows);
+  g_clear_pointer (&((CtBatchReindexLayer *) layer)->rows, ct_mem_unref);
 }
 
 const CtLayerClass ct_batch_reindex_layer_class = {
@@ -132,6 +176,8 @@ const CtLayerClass ct_batch_reindex_layer_class = {
   .reshape = batch_reindex_reshape,
   .forward_cpu = batch_reindex_forward,
   .backward_cpu = batch_reindex_backward,
+  .forward_gpu = batch_reindex_forward_gpu,
+  .backward_gpu = batch_reindex_backward_gpu,
   .allow_force_backward = batch_reindex_allow_force_backward,
   .finalize = batch_reindex_finalize,
 };

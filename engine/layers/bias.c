@@ -72,54 +72,82 @@ bias_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-bias_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+bias_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtBiasLayer *self = (CtBiasLayer *) layer;
-  const float *bias = ct_blob_cpu_data (bias_blob (layer, bottom), error);
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
+  const float *bias = ct_blob_data_on (bias_blob (layer, bottom), gpu, error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
   float *out;
 
   if (bias == NULL || in == NULL)
     return FALSE;
-  out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
   if (out == NULL)
     return FALSE;
-  return ct_common_check (layer, ct_cpu_bias_forward (self->outer, self->dim, self->inner,
-                                                      in, bias, out), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_bias_forward : ct_cpu_bias_forward) (
+                                     self->outer, self->dim, self->inner, in, bias, out), error);
 }
 
 static gboolean
-bias_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
+bias_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBiasLayer *self = (CtBiasLayer *) layer;
   gboolean learned = bottom->len == 1;
-  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
 
   if (top_diff == NULL)
     return FALSE;
   /* In place, the bottom's diff already is the top's. */
   if (propagate_down[0] && CT_BOTTOM (bottom, 0) != CT_TOP (top, 0))
     {
-      float *in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error);
+      float *in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error);
 
       if (in_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_copy (ct_blob_count (CT_TOP (top, 0)), top_diff,
-                                                in_diff), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (
+                                       ct_blob_count (CT_TOP (top, 0)), top_diff, in_diff), error))
         return FALSE;
     }
   if ((learned && ct_layer_param_propagate_down (layer, 0)) || (!learned && propagate_down[1]))
     {
-      float *bias_diff = ct_blob_mutable_cpu_diff (bias_blob (layer, bottom), error);
+      float *bias_diff = ct_blob_mutable_diff_on (bias_blob (layer, bottom), gpu, error);
 
       if (bias_diff == NULL)
         return FALSE;
       /* A parameter's diff accumulates; a bottom's is written. */
-      return ct_common_check (layer, ct_cpu_bias_backward (self->outer, self->dim, self->inner,
-                                                           top_diff, learned, bias_diff), error);
+      return ct_common_check (layer, (gpu ? ct_cuda_bias_backward : ct_cpu_bias_backward) (
+                                         self->outer, self->dim, self->inner, top_diff, learned,
+                                         bias_diff), error);
     }
   return TRUE;
+}
+
+static gboolean
+bias_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return bias_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+bias_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return bias_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+bias_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, GError **error)
+{
+  return bias_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+bias_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, GError **error)
+{
+  return bias_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_bias_layer_class = {
@@ -133,4 +161,6 @@ const CtLayerClass ct_bias_layer_class = {
   .reshape = bias_reshape,
   .forward_cpu = bias_forward,
   .backward_cpu = bias_backward,
+  .forward_gpu = bias_forward_gpu,
+  .backward_gpu = bias_backward_gpu,
 };

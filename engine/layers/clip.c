@@ -24,16 +24,16 @@ clip_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params: min, max. */
 static CtStatus
-clip_forward (const float *p, int64_t n, const float *x, float *y)
+clip_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_clip_forward (n, p[0], p[1], x, y);
+  return (gpu ? ct_cuda_clip_forward : ct_cpu_clip_forward) (n, p[0], p[1], x, y);
 }
 
 static CtStatus
-clip_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-               float *dx)
+clip_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+               const float *dy, float *dx)
 {
-  return ct_cpu_clip_backward (n, p[0], p[1], x, dy, dx);
+  return (gpu ? ct_cuda_clip_backward : ct_cpu_clip_backward) (n, p[0], p[1], x, dy, dx);
 }
 
 static const CtNeuronKernels clip_kernels = {

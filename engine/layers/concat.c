@@ -93,11 +93,12 @@ concat_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+concat_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   CtConcatLayer *self = (CtConcatLayer *) layer;
   CtBlob *out_blob = CT_TOP (top, 0);
-  float *out = ct_blob_mutable_cpu_data (out_blob, error);
+  float *out = ct_blob_mutable_data_on (out_blob, gpu, error);
   gint64 top_axis = ct_blob_get_shape (out_blob)[self->axis];
   gint64 offset = 0;
 
@@ -106,15 +107,16 @@ concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
   for (guint i = 0; i < bottom->len; i++)
     {
       CtBlob *in_blob = CT_BOTTOM (bottom, i);
-      const float *in = ct_blob_cpu_data (in_blob, error);
+      const float *in = ct_blob_data_on (in_blob, gpu, error);
       gint64 axis_dim = ct_blob_get_shape (in_blob)[self->axis];
 
       if (in == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_copy_blocks (self->outer, axis_dim * self->inner,
-                                                       in, axis_dim * self->inner,
-                                                       out + offset * self->inner,
-                                                       top_axis * self->inner), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_copy_blocks : ct_cpu_copy_blocks) (
+                                       self->outer, axis_dim * self->inner,
+                                       in, axis_dim * self->inner,
+                                       out + offset * self->inner,
+                                       top_axis * self->inner), error))
         return FALSE;
       offset += axis_dim;
     }
@@ -122,12 +124,12 @@ concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
+concat_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtConcatLayer *self = (CtConcatLayer *) layer;
   CtBlob *out_blob = CT_TOP (top, 0);
-  const float *top_diff = ct_blob_cpu_diff (out_blob, error);
+  const float *top_diff = ct_blob_diff_on (out_blob, gpu, error);
   gint64 top_axis = ct_blob_get_shape (out_blob)[self->axis];
   gint64 offset = 0;
 
@@ -140,20 +142,46 @@ concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
       if (propagate_down[i])
         {
-          float *in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+          float *in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
 
           if (in_diff == NULL)
             return FALSE;
-          if (!ct_common_check (layer, ct_cpu_copy_blocks (self->outer, axis_dim * self->inner,
-                                                           top_diff + offset * self->inner,
-                                                           top_axis * self->inner,
-                                                           in_diff, axis_dim * self->inner),
-                                error))
+          if (!ct_common_check (layer, (gpu ? ct_cuda_copy_blocks : ct_cpu_copy_blocks) (
+                                           self->outer, axis_dim * self->inner,
+                                           top_diff + offset * self->inner,
+                                           top_axis * self->inner,
+                                           in_diff, axis_dim * self->inner), error))
             return FALSE;
         }
       offset += axis_dim;
     }
   return TRUE;
+}
+
+static gboolean
+concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return concat_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+concat_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return concat_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, GError **error)
+{
+  return concat_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+concat_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, GError **error)
+{
+  return concat_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_concat_layer_class = {
@@ -167,4 +195,6 @@ const CtLayerClass ct_concat_layer_class = {
   .reshape = concat_reshape,
   .forward_cpu = concat_forward,
   .backward_cpu = concat_backward,
+  .forward_gpu = concat_forward_gpu,
+  .backward_gpu = concat_backward_gpu,
 };

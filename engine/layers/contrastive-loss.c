@@ -76,31 +76,33 @@ contrastive_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GEr
 }
 
 static gboolean
-contrastive_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+contrastive_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                             GError **error)
 {
   CtContrastiveLossLayer *self = (CtContrastiveLossLayer *) layer;
   const float *a, *b, *y;
   float *diff, *dist_sq, *out, loss = 0.0f;
 
-  if ((a = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (b = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (y = ct_blob_cpu_data (CT_BOTTOM (bottom, 2), error)) == NULL
-      || (diff = ct_blob_mutable_cpu_data (self->diff, error)) == NULL
-      || (dist_sq = ct_blob_mutable_cpu_data (self->dist_sq, error)) == NULL
+  if ((a = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (b = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
+      || (y = ct_blob_data_on (CT_BOTTOM (bottom, 2), gpu, error)) == NULL
+      || (diff = ct_blob_mutable_data_on (self->diff, gpu, error)) == NULL
+      || (dist_sq = ct_blob_mutable_data_on (self->dist_sq, gpu, error)) == NULL
       || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
-  if (!ct_loss_check_status (layer, ct_cpu_contrastive_forward (self->num, self->channels,
-                                                                a, b, y, self->margin,
-                                                                self->legacy, diff, dist_sq,
-                                                                &loss), error))
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_contrastive_forward
+                                         : ct_cpu_contrastive_forward) (
+                                      self->num, self->channels, a, b, y, self->margin,
+                                      self->legacy, diff, dist_sq, &loss),
+                             error))
     return FALSE;
   out[0] = loss / (float) self->num / 2.0f;
   return TRUE;
 }
 
 static gboolean
-contrastive_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                           GPtrArray *bottom, GError **error)
+contrastive_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                              GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtContrastiveLossLayer *self = (CtContrastiveLossLayer *) layer;
   const float *diff, *dist_sq, *y, *top_diff;
@@ -108,9 +110,9 @@ contrastive_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propa
   if (!ct_loss_refuse_gradient (layer, bottom, propagate_down, 2, _("similarity labels"),
                                 error))
     return FALSE;
-  if ((diff = ct_blob_cpu_data (self->diff, error)) == NULL
-      || (dist_sq = ct_blob_cpu_data (self->dist_sq, error)) == NULL
-      || (y = ct_blob_cpu_data (CT_BOTTOM (bottom, 2), error)) == NULL
+  if ((diff = ct_blob_data_on (self->diff, gpu, error)) == NULL
+      || (dist_sq = ct_blob_data_on (self->dist_sq, gpu, error)) == NULL
+      || (y = ct_blob_data_on (CT_BOTTOM (bottom, 2), gpu, error)) == NULL
       || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
   for (guint i = 0; i < 2; i++)
@@ -121,15 +123,42 @@ contrastive_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propa
 
       if (!propagate_down[i])
         continue;
-      if ((dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error)) == NULL
+      if ((dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, i), gpu, error)) == NULL
           || !ct_loss_check_status (layer,
-                                    ct_cpu_contrastive_backward (self->num, self->channels,
-                                                                 diff, dist_sq, y,
-                                                                 self->margin, self->legacy,
-                                                                 alpha, dx), error))
+                                    (gpu ? ct_cuda_contrastive_backward
+                                         : ct_cpu_contrastive_backward) (
+                                      self->num, self->channels, diff, dist_sq, y,
+                                      self->margin, self->legacy, alpha, dx),
+                                    error))
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+contrastive_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return contrastive_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+contrastive_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return contrastive_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+contrastive_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                          GPtrArray *bottom, GError **error)
+{
+  return contrastive_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+contrastive_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                          GPtrArray *bottom, GError **error)
+{
+  return contrastive_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static gboolean
@@ -158,8 +187,10 @@ const CtLayerClass ct_contrastive_loss_layer_class = {
   .is_loss = TRUE,
   .setup = contrastive_loss_setup,
   .reshape = contrastive_loss_reshape,
-  .forward_cpu = contrastive_loss_forward,
-  .backward_cpu = contrastive_loss_backward,
+  .forward_cpu = contrastive_loss_forward_cpu,
+  .backward_cpu = contrastive_loss_backward_cpu,
+  .forward_gpu = contrastive_loss_forward_gpu,
+  .backward_gpu = contrastive_loss_backward_gpu,
   .allow_force_backward = contrastive_loss_allow_force_backward,
   .finalize = contrastive_loss_finalize,
 };

@@ -98,26 +98,26 @@ crop_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-crop_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+crop_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtCropLayer *self = (CtCropLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0), *output = CT_TOP (top, 0);
-  const float *in = ct_blob_cpu_data (input, error);
-  float *out = ct_blob_mutable_cpu_data (output, error);
+  const float *in = ct_blob_data_on (input, gpu, error);
+  float *out = ct_blob_mutable_data_on (output, gpu, error);
 
   if (in == NULL || out == NULL)
     return FALSE;
   return ct_vision_check (layer,
-                          ct_cpu_crop_forward ((int) ct_blob_num_axes (input),
-                                               ct_blob_get_shape (input),
-                                               ct_blob_get_shape (output), self->offsets,
-                                               in, out),
+                          (gpu ? ct_cuda_crop_forward : ct_cpu_crop_forward) (
+                              (int) ct_blob_num_axes (input), ct_blob_get_shape (input),
+                              ct_blob_get_shape (output), self->offsets, in, out),
                           _("cropping"), error);
 }
 
 static gboolean
-crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
+crop_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtCropLayer *self = (CtCropLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0), *output = CT_TOP (top, 0);
@@ -126,18 +126,44 @@ crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  if ((out_diff = ct_blob_cpu_diff (output, error)) == NULL
-      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+  if ((out_diff = ct_blob_diff_on (output, gpu, error)) == NULL
+      || (in_diff = ct_blob_mutable_diff_on (input, gpu, error)) == NULL)
     return FALSE;
-  if (!ct_vision_check (layer, ct_cpu_set (ct_blob_count (input), 0.0f, in_diff),
+  if (!ct_vision_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (
+                                   ct_blob_count (input), 0.0f, in_diff),
                         _("clearing the bottom diff"), error))
     return FALSE;
   return ct_vision_check (layer,
-                          ct_cpu_crop_backward ((int) ct_blob_num_axes (input),
-                                                ct_blob_get_shape (input),
-                                                ct_blob_get_shape (output), self->offsets,
-                                                out_diff, in_diff),
+                          (gpu ? ct_cuda_crop_backward : ct_cpu_crop_backward) (
+                              (int) ct_blob_num_axes (input), ct_blob_get_shape (input),
+                              ct_blob_get_shape (output), self->offsets, out_diff, in_diff),
                           _("cropping"), error);
+}
+
+static gboolean
+crop_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return crop_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+crop_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return crop_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, GError **error)
+{
+  return crop_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+crop_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, GError **error)
+{
+  return crop_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_crop_layer_class = {
@@ -151,4 +177,6 @@ const CtLayerClass ct_crop_layer_class = {
   .reshape = crop_reshape,
   .forward_cpu = crop_forward,
   .backward_cpu = crop_backward,
+  .forward_gpu = crop_forward_gpu,
+  .backward_gpu = crop_backward_gpu,
 };

@@ -194,7 +194,13 @@ data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 static gboolean
 data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return ct_prefetcher_forward (((CtDataLayer *) layer)->prefetcher, top, error);
+  return ct_prefetcher_forward_on (((CtDataLayer *) layer)->prefetcher, top, FALSE, error);
+}
+
+static gboolean
+data_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return ct_prefetcher_forward_on (((CtDataLayer *) layer)->prefetcher, top, TRUE, error);
 }
 
 static void
@@ -219,5 +225,6 @@ const CtLayerClass ct_data_layer_class = {
   .setup = data_setup,
   .reshape = data_reshape,
   .forward_cpu = data_forward,
+  .forward_gpu = data_forward_gpu,
   .finalize = data_finalize,
 };

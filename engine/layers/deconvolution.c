@@ -26,4 +26,6 @@ const CtLayerClass ct_deconvolution_layer_class = {
   .reshape = ct_base_conv_reshape,
   .forward_cpu = ct_base_conv_forward,
   .backward_cpu = ct_base_conv_backward,
+  .forward_gpu = ct_base_conv_forward_gpu,
+  .backward_gpu = ct_base_conv_backward_gpu,
 };

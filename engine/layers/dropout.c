@@ -7,7 +7,12 @@
  * Caffe forks that have DropoutParameter.scale_train (false: scale at test
  * time by 1 - ratio instead of at train time) behave as scale_train below;
  * BVLC's schema, which ours follows, has no such field, so it is always
- * true here. */
+ * true here.
+ *
+ * On the GPU too the mask is drawn on the CPU, from the same generator in
+ * the same order, and then copied over: a seeded GPU run drops exactly the
+ * units a CPU run drops (one copy of n floats per TRAIN forward, small next
+ * to the layers around it). */
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -58,46 +63,51 @@ dropout_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 
 /* TEST: the identity, or a scaling by 1 - ratio without scale_train. */
 static CtStatus
-pass_through (CtDropoutLayer *self, gint64 n, const float *x, float *y)
+pass_through (CtDropoutLayer *self, gboolean gpu, gint64 n, const float *x, float *y)
 {
   if (!self->scale_train)
-    return ct_cpu_scale (n, (float) (1.0 / (double) self->scale), x, y);
+    return (gpu ? ct_cuda_scale : ct_cpu_scale) (n, (float) (1.0 / (double) self->scale), x, y);
   if (x == y)
     return CT_STATUS_OK;
-  return ct_cpu_copy (n, x, y);
+  return (gpu ? ct_cuda_copy : ct_cpu_copy) (n, x, y);
 }
 
 static gboolean
-dropout_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+dropout_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtDropoutLayer *self = (CtDropoutLayer *) layer;
-  const float *x;
-  float *y, *mask;
+  const float *x, *mask;
+  float *y, *drawn;
   gint64 n;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  if (!ct_neuron_forward_arrays_on (layer, bottom, top, gpu, &n, &x, &y, error))
     return FALSE;
   if (layer->phase != CAFFE__PHASE__TRAIN)
-    return ct_neuron_check (layer, pass_through (self, n, x, y), error);
+    return ct_neuron_check (layer, pass_through (self, gpu, n, x, y), error);
 
-  mask = ct_neuron_mutable_data (layer, self->mask, error);
-  if (mask == NULL && n > 0)
+  drawn = ct_neuron_mutable_data (layer, self->mask, error);
+  if (drawn == NULL && n > 0)
     return FALSE;
   {
     /* A generator per forward from the layer's seed, which then moves on:
      * resetting the seed replays the same mask. */
     g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
 
-    ct_rng_bernoulli (rng, n, 1.0f - self->ratio, mask);
+    ct_rng_bernoulli (rng, n, 1.0f - self->ratio, drawn);
     layer->seed = ct_rng_next_seed (rng);
   }
-  return ct_neuron_check (layer, ct_cpu_dropout_forward (n, self->scale_train ? self->scale : 1.0f,
-                                                         mask, x, y), error);
+  mask = ct_neuron_data_on (layer, self->mask, gpu, error);
+  if (mask == NULL && n > 0)
+    return FALSE;
+  return ct_neuron_check (layer, (gpu ? ct_cuda_dropout_forward : ct_cpu_dropout_forward)
+                                   (n, self->scale_train ? self->scale : 1.0f, mask, x, y),
+                          error);
 }
 
 static gboolean
-dropout_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
+dropout_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtDropoutLayer *self = (CtDropoutLayer *) layer;
   const float *x, *y, *dy, *mask;
@@ -106,17 +116,43 @@ dropout_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
 
   if (!propagate_down[0])
     return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
+  if (!ct_neuron_backward_arrays_on (layer, top, bottom, gpu, &n, &x, &y, &dy, &dx, error))
     return FALSE;
   if (layer->phase != CAFFE__PHASE__TRAIN)
-    return ct_neuron_check (layer, pass_through (self, n, dy, dx), error);
+    return ct_neuron_check (layer, pass_through (self, gpu, n, dy, dx), error);
 
-  mask = ct_neuron_data (layer, self->mask, error);
+  mask = ct_neuron_data_on (layer, self->mask, gpu, error);
   if (mask == NULL && n > 0)
     return FALSE;
-  return ct_neuron_check (layer, ct_cpu_dropout_backward (n, self->scale_train ? self->scale
-                                                                              : 1.0f,
-                                                          mask, dy, dx), error);
+  return ct_neuron_check (layer, (gpu ? ct_cuda_dropout_backward : ct_cpu_dropout_backward)
+                                   (n, self->scale_train ? self->scale : 1.0f, mask, dy, dx),
+                          error);
+}
+
+static gboolean
+dropout_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return dropout_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+dropout_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return dropout_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+dropout_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return dropout_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+dropout_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return dropout_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -137,7 +173,9 @@ const CtLayerClass ct_dropout_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = dropout_setup,
   .reshape = dropout_reshape,
-  .forward_cpu = dropout_forward,
-  .backward_cpu = dropout_backward,
+  .forward_cpu = dropout_forward_cpu,
+  .backward_cpu = dropout_backward_cpu,
+  .forward_gpu = dropout_forward_gpu,
+  .backward_gpu = dropout_backward_gpu,
   .finalize = dropout_finalize,
 };

@@ -7,6 +7,7 @@
 #include "layer.h"
 #include "blas.h"
 #include "common.h"
+#include "common-device-private.h"
 #include "common-private.h"
 
 typedef struct {
@@ -14,8 +15,7 @@ typedef struct {
   Caffe__EltwiseParameter__EltwiseOp op;
   float *coeffs;        /* one per bottom */
   gboolean stable_prod_grad;
-  int32_t *mask;        /* MAX: the winning bottom of each element */
-  gsize mask_capacity;
+  CtMem *mask;          /* MAX: the winning bottom (int32_t) of each element */
 } CtEltwiseLayer;
 
 static const Caffe__EltwiseParameter *
@@ -76,49 +76,57 @@ eltwise_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
                                 "be equal"), i, shape, first_shape);
       }
   if (self->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX)
-    ct_common_grow ((gpointer *) &self->mask, &self->mask_capacity,
-                    (gsize) ct_blob_count (first), sizeof (int32_t));
+    ct_common_grow_mem (&self->mask, (gsize) ct_blob_count (first) * sizeof (int32_t));
   return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, ct_blob_get_shape (first),
                                 ct_blob_num_axes (first), error);
 }
 
 static gboolean
-eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+eltwise_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
   gint64 count = ct_blob_count (CT_TOP (top, 0));
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
   g_autofree const float **in = g_new (const float *, bottom->len);
+  int32_t *mask;
 
   if (out == NULL)
     return FALSE;
   for (guint i = 0; i < bottom->len; i++)
-    if ((in[i] = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error)) == NULL)
+    if ((in[i] = ct_blob_data_on (CT_BOTTOM (bottom, i), gpu, error)) == NULL)
       return FALSE;
 
   switch (self->op)
     {
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD:
-      if (!ct_common_check (layer, ct_cpu_mul (count, in[0], in[1], out), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_mul : ct_cpu_mul) (count, in[0], in[1], out),
+                            error))
         return FALSE;
       for (guint i = 2; i < bottom->len; i++)
-        if (!ct_common_check (layer, ct_cpu_mul (count, out, in[i], out), error))
+        if (!ct_common_check (layer, (gpu ? ct_cuda_mul : ct_cpu_mul) (count, out, in[i], out),
+                              error))
           return FALSE;
       return TRUE;
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
-      if (!ct_common_check (layer, ct_cpu_set (count, 0.0f, out), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (count, 0.0f, out), error))
         return FALSE;
       for (guint i = 0; i < bottom->len; i++)
-        if (!ct_common_check (layer, ct_cpu_axpy (count, self->coeffs[i], in[i], out), error))
+        if (!ct_common_check (layer, (gpu ? ct_cuda_axpy : ct_cpu_axpy) (count, self->coeffs[i],
+                                                                         in[i], out), error))
           return FALSE;
       return TRUE;
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX:
-      if (!ct_common_check (layer, ct_cpu_eltwise_max_first (count, in[0], in[1], out,
-                                                             self->mask), error))
+      mask = ct_common_mutable_mem_on (self->mask, gpu, error);
+      if (mask == NULL)
+        return FALSE;
+      if (!ct_common_check (layer, (gpu ? ct_cuda_eltwise_max_first : ct_cpu_eltwise_max_first) (
+                                       count, in[0], in[1], out, mask), error))
         return FALSE;
       for (guint i = 2; i < bottom->len; i++)
-        if (!ct_common_check (layer, ct_cpu_eltwise_max_next (count, in[i], (int32_t) i, out,
-                                                              self->mask), error))
+        if (!ct_common_check (layer,
+                              (gpu ? ct_cuda_eltwise_max_next : ct_cpu_eltwise_max_next) (
+                                  count, in[i], (int32_t) i, out, mask), error))
           return FALSE;
       return TRUE;
     case _CAFFE__ELTWISE_PARAMETER__ELTWISE_OP_IS_INT_SIZE:
@@ -130,7 +138,7 @@ eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 /* PROD's gradient for bottom I into IN_DIFF. */
 static gboolean
 prod_backward (CtEltwiseLayer *self, GPtrArray *bottom, guint i, const float *out,
-               const float *top_diff, float *in_diff, GError **error)
+               const float *top_diff, float *in_diff, gboolean gpu, GError **error)
 {
   CtLayer *layer = &self->parent;
   gint64 count = ct_blob_count (CT_BOTTOM (bottom, i));
@@ -138,11 +146,14 @@ prod_backward (CtEltwiseLayer *self, GPtrArray *bottom, guint i, const float *ou
 
   if (!self->stable_prod_grad)
     {
-      const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, i), error);
+      const float *in = ct_blob_data_on (CT_BOTTOM (bottom, i), gpu, error);
 
-      if (in == NULL || !ct_common_check (layer, ct_cpu_div (count, out, in, in_diff), error))
+      if (in == NULL
+          || !ct_common_check (layer, (gpu ? ct_cuda_div : ct_cpu_div) (count, out, in, in_diff),
+                               error))
         return FALSE;
-      return ct_common_check (layer, ct_cpu_mul (count, in_diff, top_diff, in_diff), error);
+      return ct_common_check (layer, (gpu ? ct_cuda_mul : ct_cpu_mul) (count, in_diff, top_diff,
+                                                                       in_diff), error);
     }
   for (guint j = 0; j < bottom->len; j++)
     {
@@ -150,53 +161,64 @@ prod_backward (CtEltwiseLayer *self, GPtrArray *bottom, guint i, const float *ou
 
       if (j == i)
         continue;
-      other = ct_blob_cpu_data (CT_BOTTOM (bottom, j), error);
+      other = ct_blob_data_on (CT_BOTTOM (bottom, j), gpu, error);
       if (other == NULL)
         return FALSE;
-      if (!ct_common_check (layer, started ? ct_cpu_mul (count, in_diff, other, in_diff)
-                                           : ct_cpu_copy (count, other, in_diff), error))
+      if (!ct_common_check (layer, started
+                                   ? (gpu ? ct_cuda_mul : ct_cpu_mul) (count, in_diff, other,
+                                                                       in_diff)
+                                   : (gpu ? ct_cuda_copy : ct_cpu_copy) (count, other, in_diff),
+                            error))
         return FALSE;
       started = TRUE;
     }
-  return ct_common_check (layer, ct_cpu_mul (count, in_diff, top_diff, in_diff), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_mul : ct_cpu_mul) (count, in_diff, top_diff,
+                                                                   in_diff), error);
 }
 
 static gboolean
-eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
+eltwise_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
   gint64 count = ct_blob_count (CT_TOP (top, 0));
-  const float *out = ct_blob_cpu_data (CT_TOP (top, 0), error);
-  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+  const float *out = ct_blob_data_on (CT_TOP (top, 0), gpu, error);
+  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
 
   if (out == NULL || top_diff == NULL)
     return FALSE;
   for (guint i = 0; i < bottom->len; i++)
     {
+      const int32_t *mask;
       float *in_diff;
       gboolean ok;
 
       if (!propagate_down[i])
         continue;
-      in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, i), error);
+      in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, i), gpu, error);
       if (in_diff == NULL)
         return FALSE;
       switch (self->op)
         {
         case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD:
-          ok = prod_backward (self, bottom, i, out, top_diff, in_diff, error);
+          ok = prod_backward (self, bottom, i, out, top_diff, in_diff, gpu, error);
           break;
         case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
           ok = ct_common_check (layer, self->coeffs[i] == 1.0f
-                                       ? ct_cpu_copy (count, top_diff, in_diff)
-                                       : ct_cpu_scale (count, self->coeffs[i], top_diff, in_diff),
+                                       ? (gpu ? ct_cuda_copy : ct_cpu_copy) (count, top_diff,
+                                                                            in_diff)
+                                       : (gpu ? ct_cuda_scale : ct_cpu_scale) (
+                                             count, self->coeffs[i], top_diff, in_diff),
                                 error);
           break;
         case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__MAX:
-          ok = ct_common_check (layer, ct_cpu_eltwise_max_backward (count, top_diff, self->mask,
-                                                                    (int32_t) i, in_diff),
-                                error);
+          mask = ct_common_mem_on (self->mask, gpu, error);
+          ok = mask != NULL
+               && ct_common_check (layer,
+                                   (gpu ? ct_cuda_eltwise_max_backward
+                                        : ct_cpu_eltwise_max_backward) (count, top_diff, mask,
+                                                                        (int32_t) i, in_diff),
+                                   error);
           break;
         case _CAFFE__ELTWISE_PARAMETER__ELTWISE_OP_IS_INT_SIZE:
         default:
@@ -209,13 +231,39 @@ eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
   return TRUE;
 }
 
+static gboolean
+eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return eltwise_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+eltwise_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return eltwise_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return eltwise_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+eltwise_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return eltwise_backward_on (layer, top, propagate_down, bottom, TRUE, error);
+}
+
 static void
 eltwise_finalize (CtLayer *layer)
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
 
   g_free (self->coeffs);
-  g_free (self->mask);
+  g_clear_pointer (&self->mask, ct_mem_unref);
 }
 
 const CtLayerClass ct_eltwise_layer_class = {
@@ -229,5 +277,7 @@ const CtLayerClass ct_eltwise_layer_class = {
   .reshape = eltwise_reshape,
   .forward_cpu = eltwise_forward,
   .backward_cpu = eltwise_backward,
+  .forward_gpu = eltwise_forward_gpu,
+  .backward_gpu = eltwise_backward_gpu,
   .finalize = eltwise_finalize,
 };

@@ -16,16 +16,16 @@ elu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params[0]: alpha. */
 static CtStatus
-elu_forward (const float *p, int64_t n, const float *x, float *y)
+elu_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_elu_forward (n, p[0], x, y);
+  return (gpu ? ct_cuda_elu_forward : ct_cpu_elu_forward) (n, p[0], x, y);
 }
 
 static CtStatus
-elu_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-              float *dx)
+elu_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+              const float *dy, float *dx)
 {
-  return ct_cpu_elu_backward (n, p[0], x, y, dy, dx);
+  return (gpu ? ct_cuda_elu_backward : ct_cpu_elu_backward) (n, p[0], x, y, dy, dx);
 }
 
 static const CtNeuronKernels elu_kernels = {

@@ -9,14 +9,14 @@
 #include "layer.h"
 #include "blas.h"
 #include "common.h"
+#include "common-device-private.h"
 #include "common-private.h"
 
 typedef struct {
   CtLayer parent;
   gint64 m, k, n; /* M words, K = input_dim, N = num_output */
   gboolean bias_term;
-  gint64 *indices; /* the words as row numbers */
-  gsize capacity;
+  CtMem *indices; /* the words as row numbers (int64_t) */
 } CtEmbedLayer;
 
 static const Caffe__EmbedParameter *
@@ -97,82 +97,131 @@ embed_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   self->m = ct_blob_count (in);
   memcpy (dims, ct_blob_get_shape (in), n_axes * sizeof (gint64));
   dims[n_axes] = self->n;
-  ct_common_grow ((gpointer *) &self->indices, &self->capacity, (gsize) self->m, sizeof (gint64));
+  ct_common_grow_mem (&self->indices, (gsize) self->m * sizeof (int64_t));
   return ct_common_reshape_top (layer, CT_TOP (top, 0), 0, dims, n_axes + 1, error);
 }
 
-/* The bottom's values as row indices into self->indices. */
-static gboolean
-read_words (CtEmbedLayer *self, const float *words, GError **error)
+/* The bottom's values (blob WORDS) as row indices into self->indices, on
+ * the device the layer runs on; NULL with an error naming a bad one. */
+static const int64_t *
+read_words (CtEmbedLayer *self, CtBlob *words, gboolean gpu, GError **error)
 {
+  CtLayer *layer = &self->parent;
+  const float *values = ct_blob_data_on (words, gpu, error);
+  int64_t *indices;
   gint64 bad = 0;
   char value[G_ASCII_DTOSTR_BUF_SIZE];
+  CtStatus status;
 
-  if (ct_cpu_float_indices (self->m, words, self->k, TRUE, self->indices, &bad) == CT_STATUS_OK)
-    return TRUE;
-  g_ascii_formatd (value, sizeof value, "%.9g", words[bad]);
-  return ct_layer_fail (&self->parent, error, CT_ENGINE_ERROR_INVALID,
-                        _("bottom value %" PRId64 " is %s, not a word index: "
-                          "indices must be whole numbers from 0 to input_dim - 1 = %"
-                          PRId64), bad, value, self->k - 1);
+  if (values == NULL || (indices = ct_common_mutable_mem_on (self->indices, gpu, error)) == NULL)
+    return NULL;
+  status = (gpu ? ct_cuda_float_indices : ct_cpu_float_indices) (self->m, values, self->k, TRUE,
+                                                                 indices, &bad);
+  if (status == CT_STATUS_OK)
+    return indices;
+  if (status != CT_STATUS_INVALID)
+    {
+      ct_common_check (layer, status, error);
+      return NULL;
+    }
+  /* The bad value itself, for the message, from the CPU copy. */
+  if ((values = ct_blob_cpu_data (words, error)) == NULL)
+    return NULL;
+  g_ascii_formatd (value, sizeof value, "%.9g", values[bad]);
+  ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
+                 _("bottom value %" PRId64 " is %s, not a word index: "
+                   "indices must be whole numbers from 0 to input_dim - 1 = %"
+                   PRId64), bad, value, self->k - 1);
+  return NULL;
+}
+
+static gboolean
+embed_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
+{
+  CtEmbedLayer *self = (CtEmbedLayer *) layer;
+  const float *weight = ct_blob_data_on (g_ptr_array_index (layer->blobs, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
+  const int64_t *indices;
+
+  if (weight == NULL || out == NULL
+      || (indices = read_words (self, CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
+    return FALSE;
+  if (!ct_common_check (layer, (gpu ? ct_cuda_gather_rows : ct_cpu_gather_rows) (
+                                   self->m, self->n, indices, weight, out), error))
+    return FALSE;
+  if (self->bias_term)
+    {
+      const float *bias = ct_blob_data_on (g_ptr_array_index (layer->blobs, 1), gpu, error);
+
+      if (bias == NULL)
+        return FALSE;
+      return ct_common_check (layer, (gpu ? ct_cuda_bias_forward : ct_cpu_bias_forward) (
+                                         self->m, self->n, 1, out, bias, out), error);
+    }
+  return TRUE;
+}
+
+static gboolean
+embed_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
+{
+  CtEmbedLayer *self = (CtEmbedLayer *) layer;
+  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  const int64_t *indices;
+
+  if (top_diff == NULL
+      || (indices = read_words (self, CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
+    return FALSE;
+  /* propagate_down[0] is ignored: word indices have no gradient. */
+  if (ct_layer_param_propagate_down (layer, 0))
+    {
+      float *weight_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs, 0), gpu,
+                                                    error);
+
+      if (weight_diff == NULL)
+        return FALSE;
+      if (!ct_common_check (layer, (gpu ? ct_cuda_scatter_add_rows : ct_cpu_scatter_add_rows) (
+                                       self->m, self->n, indices, top_diff, weight_diff), error))
+        return FALSE;
+    }
+  if (self->bias_term && ct_layer_param_propagate_down (layer, 1))
+    {
+      float *bias_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs, 1), gpu,
+                                                  error);
+
+      if (bias_diff == NULL)
+        return FALSE;
+      return ct_common_check (layer, (gpu ? ct_cuda_bias_backward : ct_cpu_bias_backward) (
+                                         self->m, self->n, 1, top_diff, TRUE, bias_diff), error);
+    }
+  return TRUE;
 }
 
 static gboolean
 embed_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  CtEmbedLayer *self = (CtEmbedLayer *) layer;
-  const float *words = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  const float *weight = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  return embed_forward_on (layer, bottom, top, FALSE, error);
+}
 
-  if (words == NULL || weight == NULL || out == NULL || !read_words (self, words, error))
-    return FALSE;
-  if (!ct_common_check (layer, ct_cpu_gather_rows (self->m, self->n, self->indices, weight, out),
-                        error))
-    return FALSE;
-  if (self->bias_term)
-    {
-      const float *bias = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 1), error);
-
-      if (bias == NULL)
-        return FALSE;
-      return ct_common_check (layer, ct_cpu_bias_forward (self->m, self->n, 1, out, bias, out),
-                              error);
-    }
-  return TRUE;
+static gboolean
+embed_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return embed_forward_on (layer, bottom, top, TRUE, error);
 }
 
 static gboolean
 embed_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                 GPtrArray *bottom, GError **error)
 {
-  CtEmbedLayer *self = (CtEmbedLayer *) layer;
-  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
-  const float *words = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
+  return embed_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
 
-  if (top_diff == NULL || words == NULL || !read_words (self, words, error))
-    return FALSE;
-  /* propagate_down[0] is ignored: word indices have no gradient. */
-  if (ct_layer_param_propagate_down (layer, 0))
-    {
-      float *weight_diff = ct_blob_mutable_cpu_diff (g_ptr_array_index (layer->blobs, 0), error);
-
-      if (weight_diff == NULL)
-        return FALSE;
-      if (!ct_common_check (layer, ct_cpu_scatter_add_rows (self->m, self->n, self->indices,
-                                                            top_diff, weight_diff), error))
-        return FALSE;
-    }
-  if (self->bias_term && ct_layer_param_propagate_down (layer, 1))
-    {
-      float *bias_diff = ct_blob_mutable_cpu_diff (g_ptr_array_index (layer->blobs, 1), error);
-
-      if (bias_diff == NULL)
-        return FALSE;
-      return ct_common_check (layer, ct_cpu_bias_backward (self->m, self->n, 1, top_diff, TRUE,
-                                                           bias_diff), error);
-    }
-  return TRUE;
+static gboolean
+embed_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return embed_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static gboolean
@@ -184,7 +233,7 @@ embed_allow_force_backward (const CtLayer *layer, guint bottom_index)
 static void
 embed_finalize (CtLayer *layer)
 {
-  g_free (((CtEmbedLayer *) layer)->indices);
+  g_clear_pointer (&((CtEmbedLayer *) layer)->indices, ct_mem_unref);
 }
 
 const CtLayerClass ct_embed_layer_class = {
@@ -198,6 +247,8 @@ const CtLayerClass ct_embed_layer_class = {
   .reshape = embed_reshape,
   .forward_cpu = embed_forward,
   .backward_cpu = embed_backward,
+  .forward_gpu = embed_forward_gpu,
+  .backward_gpu = embed_backward_gpu,
   .allow_force_backward = embed_allow_force_backward,
   .finalize = embed_finalize,
 };

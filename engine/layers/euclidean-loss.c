@@ -45,7 +45,8 @@ euclidean_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GErro
 }
 
 static gboolean
-euclidean_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+euclidean_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                           GError **error)
 {
   CtEuclideanLossLayer *self = (CtEuclideanLossLayer *) layer;
   CtBlob *a = CT_BOTTOM (bottom, 0);
@@ -53,27 +54,29 @@ euclidean_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GErro
   const float *x, *y;
   float *d, *out, dot = 0.0f;
 
-  if ((x = ct_blob_cpu_data (a, error)) == NULL
-      || (y = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (d = ct_blob_mutable_cpu_data (self->diff, error)) == NULL
+  if ((x = ct_blob_data_on (a, gpu, error)) == NULL
+      || (y = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
+      || (d = ct_blob_mutable_data_on (self->diff, gpu, error)) == NULL
       || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
-  if (!ct_loss_check_status (layer, ct_cpu_sub (count, x, y, d), error)
-      || !ct_loss_check_status (layer, ct_cpu_dot (count, d, d, &dot), error))
+  /* The dot lands on the host on either device (cuBLAS waits for it). */
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_sub : ct_cpu_sub) (count, x, y, d), error)
+      || !ct_loss_check_status (layer, (gpu ? ct_cuda_dot : ct_cpu_dot) (count, d, d, &dot),
+                                error))
     return FALSE;
   out[0] = dot / (float) ct_blob_get_shape (a)[0] / 2.0f;
   return TRUE;
 }
 
 static gboolean
-euclidean_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                         GPtrArray *bottom, GError **error)
+euclidean_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtEuclideanLossLayer *self = (CtEuclideanLossLayer *) layer;
   const float *d, *top_diff;
 
   if ((top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (d = ct_blob_cpu_data (self->diff, error)) == NULL)
+      || (d = ct_blob_data_on (self->diff, gpu, error)) == NULL)
     return FALSE;
   for (guint i = 0; i < 2; i++)
     {
@@ -84,13 +87,40 @@ euclidean_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propaga
 
       if (!propagate_down[i])
         continue;
-      if ((dx = ct_blob_mutable_cpu_diff (blob, error)) == NULL)
+      if ((dx = ct_blob_mutable_diff_on (blob, gpu, error)) == NULL)
         return FALSE;
-      if (!ct_loss_check_status (layer, ct_cpu_scale (ct_blob_count (blob), alpha, d, dx),
+      if (!ct_loss_check_status (layer, (gpu ? ct_cuda_scale : ct_cpu_scale) (
+                                          ct_blob_count (blob), alpha, d, dx),
                                  error))
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+euclidean_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return euclidean_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+euclidean_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return euclidean_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+euclidean_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return euclidean_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+euclidean_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return euclidean_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -110,7 +140,9 @@ const CtLayerClass ct_euclidean_loss_layer_class = {
   .is_loss = TRUE,
   .setup = euclidean_loss_setup,
   .reshape = euclidean_loss_reshape,
-  .forward_cpu = euclidean_loss_forward,
-  .backward_cpu = euclidean_loss_backward,
+  .forward_cpu = euclidean_loss_forward_cpu,
+  .backward_cpu = euclidean_loss_backward_cpu,
+  .forward_gpu = euclidean_loss_forward_gpu,
+  .backward_gpu = euclidean_loss_backward_gpu,
   .finalize = euclidean_loss_finalize,
 };

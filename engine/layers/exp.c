@@ -31,16 +31,16 @@ exp_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params: inner_scale, outer_scale. */
 static CtStatus
-exp_forward (const float *p, int64_t n, const float *x, float *y)
+exp_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_exp_forward (n, p[0], p[1], x, y);
+  return (gpu ? ct_cuda_exp_forward : ct_cpu_exp_forward) (n, p[0], p[1], x, y);
 }
 
 static CtStatus
-exp_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-              float *dx)
+exp_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+              const float *dy, float *dx)
 {
-  return ct_cpu_exp_backward (n, p[0], y, dy, dx);
+  return (gpu ? ct_cuda_exp_backward : ct_cpu_exp_backward) (n, p[0], y, dy, dx);
 }
 
 static const CtNeuronKernels exp_kernels = {

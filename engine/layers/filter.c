@@ -10,14 +10,14 @@
 #include "layer.h"
 #include "blas.h"
 #include "common.h"
+#include "common-device-private.h"
 #include "common-private.h"
 
 typedef struct {
   CtLayer parent;
   gboolean reshaped_once;
-  gint64 *kept;          /* indices of the kept items */
+  CtMem *kept;           /* indices of the kept items (int64_t) */
   gint64 n_kept;
-  gsize capacity;
 } CtFilterLayer;
 
 static gboolean
@@ -66,19 +66,22 @@ check_shapes (CtLayer *layer, GPtrArray *bottom, GError **error)
   return TRUE;
 }
 
-/* Find the kept items from the selector's values. */
+/* Find the kept items from the selector's values, on the GPU when GPU. */
 static gboolean
-select_items (CtFilterLayer *self, GPtrArray *bottom, GError **error)
+select_items (CtFilterLayer *self, GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBlob *selector = CT_BOTTOM (bottom, bottom->len - 1);
   gint64 n = ct_blob_get_shape (selector)[0];
-  const float *values = ct_blob_cpu_data (selector, error);
+  const float *values = ct_blob_data_on (selector, gpu, error);
+  int64_t *kept;
 
   if (values == NULL)
     return FALSE;
-  ct_common_grow ((gpointer *) &self->kept, &self->capacity, (gsize) MAX (n, 1), sizeof (gint64));
-  return ct_common_check (&self->parent, ct_cpu_filter_select (n, values, self->kept,
-                                                               &self->n_kept), error);
+  ct_common_grow_mem (&self->kept, (gsize) MAX (n, 1) * sizeof (int64_t));
+  if ((kept = ct_common_mutable_mem_on (self->kept, gpu, error)) == NULL)
+    return FALSE;
+  return ct_common_check (&self->parent, (gpu ? ct_cuda_filter_select : ct_cpu_filter_select) (
+                                             n, values, kept, &self->n_kept), error);
 }
 
 static gboolean
@@ -102,7 +105,7 @@ filter_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 {
   CtFilterLayer *self = (CtFilterLayer *) layer;
 
-  if (!check_shapes (layer, bottom, error) || !select_items (self, bottom, error))
+  if (!check_shapes (layer, bottom, error) || !select_items (self, bottom, FALSE, error))
     return FALSE;
   /* The first time, before any data, as many items as the bottoms have. */
   if (!self->reshaped_once)
@@ -115,34 +118,41 @@ filter_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-filter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+filter_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   CtFilterLayer *self = (CtFilterLayer *) layer;
+  const int64_t *kept;
 
-  if (!select_items (self, bottom, error) || !shape_tops (layer, bottom, top, self->n_kept, error))
+  if (!select_items (self, bottom, gpu, error)
+      || !shape_tops (layer, bottom, top, self->n_kept, error)
+      || (kept = ct_common_mem_on (self->kept, gpu, error)) == NULL)
     return FALSE;
   for (guint t = 0; t < top->len; t++)
     {
       CtBlob *in_blob = CT_BOTTOM (bottom, t);
       gint64 row = ct_blob_count_from (in_blob, 1, NULL);
-      const float *in = ct_blob_cpu_data (in_blob, error);
-      float *out = ct_blob_mutable_cpu_data (CT_TOP (top, t), error);
+      const float *in = ct_blob_data_on (in_blob, gpu, error);
+      float *out = ct_blob_mutable_data_on (CT_TOP (top, t), gpu, error);
 
       if (in == NULL || out == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_gather_rows (self->n_kept, row, self->kept, in, out),
-                            error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_gather_rows : ct_cpu_gather_rows) (
+                                       self->n_kept, row, kept, in, out), error))
         return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
-filter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
+filter_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtFilterLayer *self = (CtFilterLayer *) layer;
+  const int64_t *kept = ct_common_mem_on (self->kept, gpu, error);
 
+  if (kept == NULL)
+    return FALSE;
   /* The selector (last bottom) never gets a gradient. */
   for (guint t = 0; t < top->len; t++)
     {
@@ -153,16 +163,44 @@ filter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
       if (!propagate_down[t])
         continue;
-      top_diff = ct_blob_cpu_diff (CT_TOP (top, t), error);
-      in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+      top_diff = ct_blob_diff_on (CT_TOP (top, t), gpu, error);
+      in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
       if (top_diff == NULL || in_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_set (ct_blob_count (in_blob), 0.0f, in_diff), error)
-          || !ct_common_check (layer, ct_cpu_scatter_add_rows (self->n_kept, row, self->kept,
-                                                               top_diff, in_diff), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (in_blob),
+                                                                     0.0f, in_diff), error)
+          || !ct_common_check (layer,
+                               (gpu ? ct_cuda_scatter_add_rows : ct_cpu_scatter_add_rows) (
+                                   self->n_kept, row, kept, top_diff, in_diff), error))
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+filter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return filter_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+filter_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return filter_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+filter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, GError **error)
+{
+  return filter_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+filter_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, GError **error)
+{
+  return filter_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static gboolean
@@ -176,7 +214,7 @@ filter_allow_force_backward (const CtLayer *layer, guint bottom_index)
 static void
 filter_finalize (CtLayer *layer)
 {
-  g_free (((CtFilterLayer *) layer)->kept);
+  g_clear_pointer (&((CtFilterLayer *) layer)->kept, ct_mem_unref);
 }
 
 const CtLayerClass ct_filter_layer_class = {
@@ -190,6 +228,8 @@ const CtLayerClass ct_filter_layer_class = {
   .reshape = filter_reshape,
   .forward_cpu = filter_forward,
   .backward_cpu = filter_backward,
+  .forward_gpu = filter_forward_gpu,
+  .backward_gpu = filter_backward_gpu,
   .allow_force_backward = filter_allow_force_backward,
   .finalize = filter_finalize,
 };

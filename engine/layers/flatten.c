@@ -69,4 +69,6 @@ const CtLayerClass ct_flatten_layer_class = {
   .reshape = flatten_reshape,
   .forward_cpu = ct_common_nothing_forward,
   .backward_cpu = ct_common_nothing_backward,
+  .forward_gpu = ct_common_nothing_forward,
+  .backward_gpu = ct_common_nothing_backward,
 };

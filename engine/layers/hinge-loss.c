@@ -51,30 +51,35 @@ hinge_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
 }
 
 static gboolean
-hinge_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+hinge_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                       GError **error)
 {
   CtHingeLossLayer *self = (CtHingeLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *x, *labels;
   float *m, *out, loss = 0.0f;
 
-  if ((x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (m = ct_blob_mutable_cpu_data (self->margins, error)) == NULL
+  if (!ct_loss_check_labels (layer, label, gpu, self->num, self->dim, FALSE, 0, error))
+    return FALSE;
+  if ((x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (m = ct_blob_mutable_data_on (self->margins, gpu, error)) == NULL
       || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->num, self->dim, FALSE, 0, error)
-      || !ct_loss_check_status (layer, ct_cpu_hinge_forward (self->num, self->dim, x, labels,
-                                                             self->norm, m, &loss), error))
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_hinge_forward : ct_cpu_hinge_forward) (
+                                      self->num, self->dim, x, labels, self->norm, m, &loss),
+                             error))
     return FALSE;
   out[0] = loss / (float) self->num;
   return TRUE;
 }
 
 static gboolean
-hinge_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
+hinge_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtHingeLossLayer *self = (CtHingeLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *m, *labels, *top_diff;
   float *dx, scale;
 
@@ -82,18 +87,45 @@ hinge_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
     return FALSE;
   if (!propagate_down[0])
     return TRUE;
-  if ((m = ct_blob_cpu_data (self->margins, error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
+  if (!ct_loss_check_labels (layer, label, gpu, self->num, self->dim, FALSE, 0, error))
     return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->num, self->dim, FALSE, 0, error))
+  if ((m = ct_blob_data_on (self->margins, gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
     return FALSE;
   /* The scalar as Caffe forms it: loss_weight / num, or loss_weight * 2 / num. */
   scale = self->norm == 1 ? top_diff[0] / (float) self->num
                           : top_diff[0] * 2.0f / (float) self->num;
-  return ct_loss_check_status (layer, ct_cpu_hinge_backward (self->num, self->dim, m, labels,
-                                                             self->norm, scale, dx), error);
+  return ct_loss_check_status (layer, (gpu ? ct_cuda_hinge_backward : ct_cpu_hinge_backward) (
+                                        self->num, self->dim, m, labels, self->norm, scale, dx),
+                               error);
+}
+
+static gboolean
+hinge_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return hinge_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+hinge_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return hinge_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+hinge_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                         GPtrArray *bottom, GError **error)
+{
+  return hinge_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+hinge_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                         GPtrArray *bottom, GError **error)
+{
+  return hinge_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -113,8 +145,10 @@ const CtLayerClass ct_hinge_loss_layer_class = {
   .is_loss = TRUE,
   .setup = hinge_loss_setup,
   .reshape = hinge_loss_reshape,
-  .forward_cpu = hinge_loss_forward,
-  .backward_cpu = hinge_loss_backward,
+  .forward_cpu = hinge_loss_forward_cpu,
+  .backward_cpu = hinge_loss_backward_cpu,
+  .forward_gpu = hinge_loss_forward_gpu,
+  .backward_gpu = hinge_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = hinge_loss_finalize,
 };

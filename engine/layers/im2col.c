@@ -2,7 +2,7 @@
  * buffer: for each image, every kernel-sized patch (with the padding,
  * stride and dilation of convolution_param) becomes a column, so the top
  * has channels x prod (kernel) channels and the convolution's output size
- * on each spatial axis. Backward is col2im. */
+ * on each spatial axis. Backward is col2im. Both run on either device. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -74,25 +74,25 @@ im2col_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-im2col_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtIm2colLayer *self = (CtIm2colLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
 
   if (in == NULL || out == NULL)
     return FALSE;
   for (gint64 n = 0; n < self->num; n++)
     if (!ct_conv_geometry_im2col (layer, &self->geometry, self->channels, self->im_dims,
                                   self->col_dims, in + n * self->bottom_dim,
-                                  out + n * self->top_dim, error))
+                                  out + n * self->top_dim, gpu, error))
       return FALSE;
   return TRUE;
 }
 
 static gboolean
-im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
+backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+             GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtIm2colLayer *self = (CtIm2colLayer *) layer;
   const float *out_diff;
@@ -100,15 +100,41 @@ im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  if ((out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
+  if ((out_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
     return FALSE;
   for (gint64 n = 0; n < self->num; n++)
     if (!ct_conv_geometry_col2im (layer, &self->geometry, self->channels, self->im_dims,
                                   self->col_dims, out_diff + n * self->top_dim,
-                                  in_diff + n * self->bottom_dim, error))
+                                  in_diff + n * self->bottom_dim, gpu, error))
       return FALSE;
   return TRUE;
+}
+
+static gboolean
+im2col_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+im2col_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+im2col_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_im2col_layer_class = {
@@ -122,4 +148,6 @@ const CtLayerClass ct_im2col_layer_class = {
   .reshape = im2col_reshape,
   .forward_cpu = im2col_forward,
   .backward_cpu = im2col_backward,
+  .forward_gpu = im2col_forward_gpu,
+  .backward_gpu = im2col_backward_gpu,
 };

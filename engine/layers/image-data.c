@@ -258,7 +258,15 @@ image_data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
 static gboolean
 image_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
-  return ct_prefetcher_forward (((CtImageDataLayer *) layer)->prefetcher, top, error);
+  return ct_prefetcher_forward_on (((CtImageDataLayer *) layer)->prefetcher, top, FALSE, error);
+}
+
+/* The batch goes from the loader's buffer straight to the tops' GPU
+ * copies. */
+static gboolean
+image_data_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return ct_prefetcher_forward_on (((CtImageDataLayer *) layer)->prefetcher, top, TRUE, error);
 }
 
 static void
@@ -285,5 +293,6 @@ const CtLayerClass ct_image_data_layer_class = {
   .setup = image_data_setup,
   .reshape = image_data_reshape,
   .forward_cpu = image_data_forward,
+  .forward_gpu = image_data_forward_gpu,
   .finalize = image_data_finalize,
 };

@@ -20,7 +20,7 @@ typedef struct {
   CtLayer parent;
   CtBlob *prob;
   CtBlob *infogain; /* H when it comes from the source file */
-  float *scratch;   /* max (inner, classes) floats: softmax scratch, row sums */
+  CtBlob *scratch;  /* max (inner, classes) floats: softmax scratch, row sums */
   gint64 outer, channels, inner;
   gboolean has_ignore;
   int ignore_label;
@@ -54,6 +54,8 @@ infogain_loss_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError *
 
   if (self->prob == NULL)
     self->prob = ct_blob_new ();
+  if (self->scratch == NULL)
+    self->scratch = ct_blob_new ();
   self->has_ignore = ct_loss_ignore_label (layer, &self->ignore_label);
   if (lp != NULL && lp->has_normalize)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_PROTO,
@@ -83,6 +85,7 @@ infogain_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
   CtBlob *x = CT_BOTTOM (bottom, 0), *label = CT_BOTTOM (bottom, 1);
   CtBlob *h = bottom->len >= 3 ? CT_BOTTOM (bottom, 2) : self->infogain;
   g_autoptr (GError) local = NULL;
+  gint64 scratch_count;
   int axis;
 
   if (!ct_loss_reshape (layer, bottom, top, error))
@@ -115,8 +118,9 @@ infogain_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
                             _("the infogain matrix must be %lld x %lld, got %s"),
                             (long long) self->channels, (long long) self->channels, hs);
     }
-  self->scratch = g_renew (float, self->scratch, MAX (MAX (self->inner, self->channels), 1));
-  if (!ct_blob_reshape_like (self->prob, x, error))
+  scratch_count = MAX (MAX (self->inner, self->channels), 1);
+  if (!ct_blob_reshape (self->scratch, &scratch_count, 1, error)
+      || !ct_blob_reshape_like (self->prob, x, error))
     return FALSE;
   if (top->len >= 2 && !ct_blob_reshape_like (CT_TOP (top, 1), x, error))
     return FALSE;
@@ -124,37 +128,41 @@ infogain_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
 }
 
 static const float *
-infogain_matrix (CtInfogainLossLayer *self, GPtrArray *bottom, GError **error)
+infogain_matrix (CtInfogainLossLayer *self, GPtrArray *bottom, gboolean gpu, GError **error)
 {
-  return ct_blob_cpu_data (bottom->len >= 3 ? CT_BOTTOM (bottom, 2) : self->infogain, error);
+  return ct_blob_data_on (bottom->len >= 3 ? CT_BOTTOM (bottom, 2) : self->infogain, gpu,
+                          error);
 }
 
 static gboolean
-infogain_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+infogain_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                          GError **error)
 {
   CtInfogainLossLayer *self = (CtInfogainLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *x, *labels, *h;
-  float *prob, *out, loss = 0.0f;
+  float *prob, *scratch, *out, loss = 0.0f;
   gint64 valid = 0;
 
-  if ((x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (h = infogain_matrix (self, bottom, error)) == NULL
-      || (prob = ct_blob_mutable_cpu_data (self->prob, error)) == NULL
-      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
-    return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->outer * self->inner, self->channels,
+  if (!ct_loss_check_labels (layer, label, gpu, self->outer * self->inner, self->channels,
                              self->has_ignore, self->ignore_label, error))
     return FALSE;
-  if (!ct_loss_check_status (layer, ct_cpu_softmax_forward (self->outer, self->channels,
-                                                            self->inner, x, prob,
-                                                            self->scratch), error)
+  if ((x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (h = infogain_matrix (self, bottom, gpu, error)) == NULL
+      || (prob = ct_blob_mutable_data_on (self->prob, gpu, error)) == NULL
+      || (scratch = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL
+      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
+    return FALSE;
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_softmax_forward : ct_cpu_softmax_forward) (
+                                      self->outer, self->channels, self->inner, x, prob,
+                                      scratch), error)
       || !ct_loss_check_status (layer,
-                                ct_cpu_infogain_loss_forward (self->outer, self->channels,
-                                                              self->inner, prob, labels, h,
-                                                              self->has_ignore,
-                                                              self->ignore_label,
-                                                              &loss, &valid), error))
+                                (gpu ? ct_cuda_infogain_loss_forward
+                                     : ct_cpu_infogain_loss_forward) (
+                                  self->outer, self->channels, self->inner, prob, labels, h,
+                                  self->has_ignore, self->ignore_label, &loss, &valid),
+                                error))
     return FALSE;
   out[0] = loss / ct_loss_normalizer (self->normalization, self->outer, self->inner, valid);
   if (top->len >= 2)
@@ -163,12 +171,13 @@ infogain_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
 }
 
 static gboolean
-infogain_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
+infogain_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                           GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtInfogainLossLayer *self = (CtInfogainLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *prob, *labels, *h, *top_diff;
-  float *dx, scale;
+  float *dx, *sums, scale;
   gint64 valid = 0;
 
   if (!ct_loss_refuse_gradient (layer, bottom, propagate_down, 1, _("labels"), error)
@@ -177,30 +186,58 @@ infogain_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagat
     return FALSE;
   if (!propagate_down[0])
     return TRUE;
-  if ((prob = ct_blob_cpu_data (self->prob, error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (h = infogain_matrix (self, bottom, error)) == NULL
-      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
-    return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->outer * self->inner, self->channels,
+  if (!ct_loss_check_labels (layer, label, gpu, self->outer * self->inner, self->channels,
                              self->has_ignore, self->ignore_label, error))
     return FALSE;
+  if ((prob = ct_blob_data_on (self->prob, gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (h = infogain_matrix (self, bottom, gpu, error)) == NULL
+      || (sums = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL
+      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
+    return FALSE;
   /* H may be a bottom that changes between passes: sum its rows each time. */
-  if (!ct_loss_check_status (layer, ct_cpu_infogain_row_sums (self->channels, h,
-                                                              self->scratch), error)
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_infogain_row_sums
+                                         : ct_cpu_infogain_row_sums) (self->channels, h, sums),
+                             error)
       || !ct_loss_check_status (layer,
-                                ct_cpu_infogain_loss_backward (self->outer, self->channels,
-                                                               self->inner, prob, labels, h,
-                                                               self->scratch,
-                                                               self->has_ignore,
-                                                               self->ignore_label, dx,
-                                                               &valid), error))
+                                (gpu ? ct_cuda_infogain_loss_backward
+                                     : ct_cpu_infogain_loss_backward) (
+                                  self->outer, self->channels, self->inner, prob, labels, h,
+                                  sums, self->has_ignore, self->ignore_label, dx, &valid),
+                                error))
     return FALSE;
   scale = top_diff[0] / ct_loss_normalizer (self->normalization, self->outer, self->inner,
                                             valid);
-  return ct_loss_check_status (layer, ct_cpu_scal (ct_blob_count (self->prob), scale, dx),
+  return ct_loss_check_status (layer, (gpu ? ct_cuda_scal : ct_cpu_scal) (
+                                        ct_blob_count (self->prob), scale, dx),
                                error);
+}
+
+static gboolean
+infogain_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return infogain_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+infogain_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return infogain_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+infogain_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, GError **error)
+{
+  return infogain_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+infogain_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, GError **error)
+{
+  return infogain_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static gboolean
@@ -216,7 +253,7 @@ infogain_loss_finalize (CtLayer *layer)
 
   g_clear_pointer (&self->prob, ct_blob_free);
   g_clear_pointer (&self->infogain, ct_blob_free);
-  g_free (self->scratch);
+  g_clear_pointer (&self->scratch, ct_blob_free);
 }
 
 const CtLayerClass ct_infogain_loss_layer_class = {
@@ -230,8 +267,10 @@ const CtLayerClass ct_infogain_loss_layer_class = {
   .is_loss = TRUE,
   .setup = infogain_loss_setup,
   .reshape = infogain_loss_reshape,
-  .forward_cpu = infogain_loss_forward,
-  .backward_cpu = infogain_loss_backward,
+  .forward_cpu = infogain_loss_forward_cpu,
+  .backward_cpu = infogain_loss_backward_cpu,
+  .forward_gpu = infogain_loss_forward_gpu,
+  .backward_gpu = infogain_loss_backward_gpu,
   .allow_force_backward = infogain_loss_allow_force_backward,
   .finalize = infogain_loss_finalize,
 };

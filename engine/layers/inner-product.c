@@ -1,7 +1,9 @@
 /* inner-product.c: InnerProduct, the fully connected layer. The bottom is
  * seen as M rows of K values (K = the count from `axis` on), the top as M
  * rows of num_output values: top = bottom * W^T + bias, one sgemm as in
- * Caffe. W is stored num_output x K, or K x num_output with `transpose`. */
+ * Caffe. W is stored num_output x K, or K x num_output with `transpose`.
+ * The passes are written once for both devices (cuBLAS's GEMM on the
+ * GPU). */
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
@@ -134,83 +136,116 @@ inner_product_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
 }
 
 static gboolean
-inner_product_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtInnerProductLayer *self = (CtInnerProductLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  const float *weight = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  const float *weight = ct_blob_data_on (g_ptr_array_index (layer->blobs, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
 
   if (in == NULL || weight == NULL || out == NULL)
     return FALSE;
-  if (!ct_common_check (layer, ct_cpu_gemm (CT_NO_TRANS, self->transpose ? CT_NO_TRANS : CT_TRANS,
-                                            self->m, self->n, self->k,
-                                            1.0f, in, weight, 0.0f, out), error))
+  if (!ct_common_check (layer, (gpu ? ct_cuda_gemm : ct_cpu_gemm) (
+                                 CT_NO_TRANS, self->transpose ? CT_NO_TRANS : CT_TRANS,
+                                 self->m, self->n, self->k, 1.0f, in, weight, 0.0f, out),
+                        error))
     return FALSE;
   if (self->bias_term)
     {
-      const float *bias = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 1), error);
+      const float *bias = ct_blob_data_on (g_ptr_array_index (layer->blobs, 1), gpu, error);
 
       if (bias == NULL)
         return FALSE;
-      return ct_common_check (layer, ct_cpu_bias_forward (self->m, self->n, 1, out, bias, out),
+      return ct_common_check (layer, (gpu ? ct_cuda_bias_forward : ct_cpu_bias_forward) (
+                                       self->m, self->n, 1, out, bias, out),
                               error);
     }
   return TRUE;
 }
 
 static gboolean
-inner_product_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
+backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+             GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtInnerProductLayer *self = (CtInnerProductLayer *) layer;
   CtBlob *weights = g_ptr_array_index (layer->blobs, 0);
-  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
+  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
 
   if (top_diff == NULL || in == NULL)
     return FALSE;
 
   if (ct_layer_param_propagate_down (layer, 0))
     {
-      float *weight_diff = ct_blob_mutable_cpu_diff (weights, error);
+      float *weight_diff = ct_blob_mutable_diff_on (weights, gpu, error);
       CtStatus status;
 
       if (weight_diff == NULL)
         return FALSE;
       /* dW += top_diff^T * bottom (N x K), or bottom^T * top_diff (K x N). */
       if (self->transpose)
-        status = ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, self->k, self->n, self->m,
-                              1.0f, in, top_diff, 1.0f, weight_diff);
+        status = (gpu ? ct_cuda_gemm : ct_cpu_gemm) (CT_TRANS, CT_NO_TRANS, self->k, self->n,
+                                                     self->m, 1.0f, in, top_diff, 1.0f,
+                                                     weight_diff);
       else
-        status = ct_cpu_gemm (CT_TRANS, CT_NO_TRANS, self->n, self->k, self->m,
-                              1.0f, top_diff, in, 1.0f, weight_diff);
+        status = (gpu ? ct_cuda_gemm : ct_cpu_gemm) (CT_TRANS, CT_NO_TRANS, self->n, self->k,
+                                                     self->m, 1.0f, top_diff, in, 1.0f,
+                                                     weight_diff);
       if (!ct_common_check (layer, status, error))
         return FALSE;
     }
   if (self->bias_term && ct_layer_param_propagate_down (layer, 1))
     {
-      float *bias_diff = ct_blob_mutable_cpu_diff (g_ptr_array_index (layer->blobs, 1), error);
+      float *bias_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs, 1), gpu,
+                                                  error);
 
       if (bias_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_bias_backward (self->m, self->n, 1, top_diff, TRUE,
-                                                         bias_diff), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_bias_backward : ct_cpu_bias_backward) (
+                                     self->m, self->n, 1, top_diff, TRUE, bias_diff),
+                            error))
         return FALSE;
     }
   if (propagate_down[0])
     {
-      const float *weight = ct_blob_cpu_data (weights, error);
-      float *in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error);
+      const float *weight = ct_blob_data_on (weights, gpu, error);
+      float *in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error);
 
       if (weight == NULL || in_diff == NULL)
         return FALSE;
-      return ct_common_check (layer, ct_cpu_gemm (CT_NO_TRANS,
-                                                  self->transpose ? CT_TRANS : CT_NO_TRANS,
-                                                  self->m, self->k, self->n, 1.0f, top_diff,
-                                                  weight, 0.0f, in_diff), error);
+      return ct_common_check (layer, (gpu ? ct_cuda_gemm : ct_cpu_gemm) (
+                                       CT_NO_TRANS, self->transpose ? CT_TRANS : CT_NO_TRANS,
+                                       self->m, self->k, self->n, 1.0f, top_diff, weight, 0.0f,
+                                       in_diff),
+                              error);
     }
   return TRUE;
+}
+
+static gboolean
+inner_product_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+inner_product_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+inner_product_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+inner_product_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, GError **error)
+{
+  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_inner_product_layer_class = {
@@ -224,4 +259,6 @@ const CtLayerClass ct_inner_product_layer_class = {
   .reshape = inner_product_reshape,
   .forward_cpu = inner_product_forward,
   .backward_cpu = inner_product_backward,
+  .forward_gpu = inner_product_forward_gpu,
+  .backward_gpu = inner_product_backward_gpu,
 };

@@ -33,16 +33,16 @@ log_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params: scale, shift, base_scale, backward_scale. */
 static CtStatus
-log_forward (const float *p, int64_t n, const float *x, float *y)
+log_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_log_forward (n, p[0], p[1], p[2], x, y);
+  return (gpu ? ct_cuda_log_forward : ct_cpu_log_forward) (n, p[0], p[1], p[2], x, y);
 }
 
 static CtStatus
-log_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-              float *dx)
+log_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+              const float *dy, float *dx)
 {
-  return ct_cpu_log_backward (n, p[0], p[1], p[3], x, dy, dx);
+  return (gpu ? ct_cuda_log_backward : ct_cpu_log_backward) (n, p[0], p[1], p[3], x, dy, dx);
 }
 
 static const CtNeuronKernels log_kernels = {

@@ -39,10 +39,10 @@ gboolean ct_loss_refuse_gradient (const CtLayer *layer, GPtrArray *bottom,
                                   const gboolean *propagate_down, guint index,
                                   const char *what, GError **error);
 
-/* Checks that each of the N labels is IGNORE_LABEL (when HAS_IGNORE) or a
- * class in [0, N_CLASSES); the error names the first bad label's value and
- * position. */
-gboolean ct_loss_check_labels (const CtLayer *layer, const float *labels, gint64 n,
+/* Checks that each of the first N labels of LABELS is IGNORE_LABEL (when
+ * HAS_IGNORE) or a class in [0, N_CLASSES), where the pass runs (on the GPU
+ * when GPU); the error names the first bad label's value and position. */
+gboolean ct_loss_check_labels (const CtLayer *layer, CtBlob *labels, gboolean gpu, gint64 n,
                                gint64 n_classes, gboolean has_ignore, int ignore_label,
                                GError **error);
 

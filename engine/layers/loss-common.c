@@ -107,21 +107,33 @@ ct_loss_refuse_gradient (const CtLayer *layer, GPtrArray *bottom,
 }
 
 gboolean
-ct_loss_check_labels (const CtLayer *layer, const float *labels, gint64 n,
+ct_loss_check_labels (const CtLayer *layer, CtBlob *labels, gboolean gpu, gint64 n,
                       gint64 n_classes, gboolean has_ignore, int ignore_label,
                       GError **error)
 {
+  const float *data = ct_blob_data_on (labels, gpu, error);
   gint64 bad = -1;
   char value[G_ASCII_DTOSTR_BUF_SIZE];
+  CtStatus status;
 
-  if (ct_cpu_check_labels (n, labels, n_classes, has_ignore, ignore_label, &bad) == CT_STATUS_OK)
+  if (data == NULL)
+    return FALSE;
+  status = (gpu ? ct_cuda_check_labels : ct_cpu_check_labels) (n, data, n_classes, has_ignore,
+                                                                ignore_label, &bad);
+  if (status == CT_STATUS_OK)
     return TRUE;
+  /* The GPU may fail for reasons of its own; only INVALID is about labels. */
+  if (status != CT_STATUS_INVALID)
+    return ct_loss_check_status (layer, status, error);
+  /* The message shows the label itself: read it where the host can. */
+  if (bad >= 0 && (data = ct_blob_cpu_data (labels, error)) == NULL)
+    return FALSE;
   if (bad < 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           g_dngettext (GETTEXT_PACKAGE, "cannot check %lld label against %lld classes",
                                        "cannot check %lld labels against %lld classes", n),
                           (long long) n, (long long) n_classes);
-  g_ascii_formatd (value, sizeof value, "%.9g", labels[bad]);
+  g_ascii_formatd (value, sizeof value, "%.9g", data[bad]);
   if (has_ignore)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
                           _("label %s at index %lld is outside [0, %lld) and is not "

@@ -2,8 +2,11 @@
  * each value divided by (k + alpha / n * sum of squares over n neighbouring
  * channels)^beta (ACROSS_CHANNELS), or by (1 + alpha / n^2 * sum of squares
  * over an n x n spatial window)^beta (WITHIN_CHANNEL, where k plays no
- * part, as in Caffe). The arithmetic is in kernels/cpu/lrn.c; this file
- * keeps the scale between forward and backward. */
+ * part, as in Caffe). The arithmetic is in kernels/ (cpu/lrn.c and its
+ * CUDA twin cuda/lrn.cu, one code path here for both devices); this file
+ * keeps the scale between forward and backward. Caffe composes
+ * WITHIN_CHANNEL from split, power, pooling and product layers; the kernels
+ * compute the same numbers in one pass on either device. */
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -80,29 +83,32 @@ lrn_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-lrn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+lrn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtLrnLayer *self = (CtLrnLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
-  float *scale = ct_blob_mutable_cpu_data (self->scale, error);
+  const float *in;
+  float *out, *scale;
   CtStatus status;
 
-  if (in == NULL || out == NULL || scale == NULL)
+  if ((in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (scale = ct_blob_mutable_data_on (self->scale, gpu, error)) == NULL)
     return FALSE;
   if (self->within)
-    status = ct_cpu_lrn_within_forward (self->num * self->channels, self->height, self->width,
-                                        self->size, self->alpha, self->beta, in, scale, out);
+    status = (gpu ? ct_cuda_lrn_within_forward : ct_cpu_lrn_within_forward)
+             (self->num * self->channels, self->height, self->width, self->size, self->alpha,
+              self->beta, in, scale, out);
   else
-    status = ct_cpu_lrn_across_forward (self->num, self->channels, self->height * self->width,
-                                        self->size, self->alpha, self->beta, self->k, in,
-                                        scale, out);
+    status = (gpu ? ct_cuda_lrn_across_forward : ct_cpu_lrn_across_forward)
+             (self->num, self->channels, self->height * self->width, self->size, self->alpha,
+              self->beta, self->k, in, scale, out);
   return ct_vision_check (layer, status, _("local response normalisation"), error);
 }
 
 static gboolean
-lrn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-              GPtrArray *bottom, GError **error)
+lrn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtLrnLayer *self = (CtLrnLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
@@ -112,22 +118,48 @@ lrn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  if ((in = ct_blob_cpu_data (input, error)) == NULL
-      || (out = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
-      || (out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (scale = ct_blob_cpu_data (self->scale, error)) == NULL
-      || (scratch = ct_blob_mutable_cpu_data (self->scratch, error)) == NULL
-      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+  if ((in = ct_blob_data_on (input, gpu, error)) == NULL
+      || (out = ct_blob_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (out_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (scale = ct_blob_data_on (self->scale, gpu, error)) == NULL
+      || (scratch = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL
+      || (in_diff = ct_blob_mutable_diff_on (input, gpu, error)) == NULL)
     return FALSE;
   if (self->within)
-    status = ct_cpu_lrn_within_backward (self->num * self->channels, self->height, self->width,
-                                         self->size, self->alpha, self->beta, in, scale,
-                                         out_diff, scratch, in_diff);
+    status = (gpu ? ct_cuda_lrn_within_backward : ct_cpu_lrn_within_backward)
+             (self->num * self->channels, self->height, self->width, self->size, self->alpha,
+              self->beta, in, scale, out_diff, scratch, in_diff);
   else
-    status = ct_cpu_lrn_across_backward (self->num, self->channels, self->height * self->width,
-                                         self->size, self->alpha, self->beta, in, out, scale,
-                                         out_diff, scratch, in_diff);
+    status = (gpu ? ct_cuda_lrn_across_backward : ct_cpu_lrn_across_backward)
+             (self->num, self->channels, self->height * self->width, self->size, self->alpha,
+              self->beta, in, out, scale, out_diff, scratch, in_diff);
   return ct_vision_check (layer, status, _("local response normalisation"), error);
+}
+
+static gboolean
+lrn_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return lrn_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+lrn_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return lrn_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+lrn_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return lrn_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+lrn_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return lrn_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -148,7 +180,9 @@ const CtLayerClass ct_lrn_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = lrn_setup,
   .reshape = lrn_reshape,
-  .forward_cpu = lrn_forward,
-  .backward_cpu = lrn_backward,
+  .forward_cpu = lrn_forward_cpu,
+  .backward_cpu = lrn_backward_cpu,
+  .forward_gpu = lrn_forward_gpu,
+  .backward_gpu = lrn_backward_gpu,
   .finalize = lrn_finalize,
 };

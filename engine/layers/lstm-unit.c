@@ -49,26 +49,27 @@ lstm_unit_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
 }
 
 static gboolean
-lstm_unit_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+lstm_unit_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                      GError **error)
 {
   CtLstmUnitLayer *self = (CtLstmUnitLayer *) layer;
   const float *c_prev, *x, *cont;
   float *c, *h;
 
-  if ((c_prev = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (x = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (cont = ct_blob_cpu_data (CT_BOTTOM (bottom, 2), error)) == NULL
-      || (c = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL
-      || (h = ct_blob_mutable_cpu_data (CT_TOP (top, 1), error)) == NULL)
+  if ((c_prev = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (x = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
+      || (cont = ct_blob_data_on (CT_BOTTOM (bottom, 2), gpu, error)) == NULL
+      || (c = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (h = ct_blob_mutable_data_on (CT_TOP (top, 1), gpu, error)) == NULL)
     return FALSE;
-  return ct_engine_check_status (ct_cpu_lstm_unit_forward (self->num, self->hidden, c_prev, x,
-                                                           cont, c, h),
+  return ct_engine_check_status ((gpu ? ct_cuda_lstm_unit_forward : ct_cpu_lstm_unit_forward) (
+                                     self->num, self->hidden, c_prev, x, cont, c, h),
                                  _("Computing an LSTM step"), error);
 }
 
 static gboolean
-lstm_unit_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
+lstm_unit_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtLstmUnitLayer *self = (CtLstmUnitLayer *) layer;
   const float *c_prev, *x, *cont, *c, *dc, *dh;
@@ -80,17 +81,18 @@ lstm_unit_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
   if (!propagate_down[0] && !propagate_down[1])
     return TRUE;
   /* As Caffe, both bottom diffs are written once either is wanted. */
-  if ((c_prev = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (x = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (cont = ct_blob_cpu_data (CT_BOTTOM (bottom, 2), error)) == NULL
-      || (c = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
-      || (dc = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dh = ct_blob_cpu_diff (CT_TOP (top, 1), error)) == NULL
-      || (dc_prev = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 1), error)) == NULL)
+  if ((c_prev = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (x = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
+      || (cont = ct_blob_data_on (CT_BOTTOM (bottom, 2), gpu, error)) == NULL
+      || (c = ct_blob_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (dc = ct_blob_diff_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (dh = ct_blob_diff_on (CT_TOP (top, 1), gpu, error)) == NULL
+      || (dc_prev = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL)
     return FALSE;
-  return ct_engine_check_status (ct_cpu_lstm_unit_backward (self->num, self->hidden, c_prev,
-                                                            x, cont, c, dc, dh, dc_prev, dx),
+  return ct_engine_check_status ((gpu ? ct_cuda_lstm_unit_backward : ct_cpu_lstm_unit_backward) (
+                                     self->num, self->hidden, c_prev, x, cont, c, dc, dh, dc_prev,
+                                     dx),
                                  _("Computing an LSTM step's gradient"), error);
 }
 
@@ -98,6 +100,32 @@ static gboolean
 lstm_unit_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   return bottom_index != 2;
+}
+
+static gboolean
+lstm_unit_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return lstm_unit_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+lstm_unit_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return lstm_unit_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+lstm_unit_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return lstm_unit_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+lstm_unit_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return lstm_unit_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_lstm_unit_layer_class = {
@@ -111,4 +139,6 @@ const CtLayerClass ct_lstm_unit_layer_class = {
   .forward_cpu = lstm_unit_forward,
   .backward_cpu = lstm_unit_backward,
   .allow_force_backward = lstm_unit_allow_force_backward,
+  .forward_gpu = lstm_unit_forward_gpu,
+  .backward_gpu = lstm_unit_backward_gpu,
 };

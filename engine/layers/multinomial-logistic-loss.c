@@ -37,31 +37,34 @@ mll_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-mll_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+mll_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtMultinomialLogisticLossLayer *self = (CtMultinomialLogisticLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *prob, *labels;
   float *out, loss = 0.0f;
 
-  if ((prob = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
+  if (!ct_loss_check_labels (layer, label, gpu, self->num, self->dim, FALSE, 0, error))
+    return FALSE;
+  if ((prob = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
       || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->num, self->dim, FALSE, 0, error)
-      || !ct_loss_check_status (layer, ct_cpu_multinomial_logistic_forward (self->num,
-                                                                            self->dim, prob,
-                                                                            labels, &loss),
-                                error))
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_multinomial_logistic_forward
+                                         : ct_cpu_multinomial_logistic_forward) (
+                                      self->num, self->dim, prob, labels, &loss),
+                             error))
     return FALSE;
   out[0] = loss / (float) self->num;
   return TRUE;
 }
 
 static gboolean
-mll_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-              GPtrArray *bottom, GError **error)
+mll_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtMultinomialLogisticLossLayer *self = (CtMultinomialLogisticLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *prob, *labels, *top_diff;
   float *dx;
 
@@ -69,20 +72,44 @@ mll_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
     return FALSE;
   if (!propagate_down[0])
     return TRUE;
-  if ((prob = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
+  if (!ct_loss_check_labels (layer, label, gpu, self->num, self->dim, FALSE, 0, error))
+    return FALSE;
+  if ((prob = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
       || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
     return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->num, self->dim, FALSE, 0, error))
-    return FALSE;
-  return ct_loss_check_status (layer,
-                               ct_cpu_multinomial_logistic_backward (self->num, self->dim,
-                                                                     prob, labels,
-                                                                     -top_diff[0]
-                                                                     / (float) self->num,
-                                                                     dx),
+  return ct_loss_check_status (layer, (gpu ? ct_cuda_multinomial_logistic_backward
+                                           : ct_cpu_multinomial_logistic_backward) (
+                                        self->num, self->dim, prob, labels,
+                                        -top_diff[0] / (float) self->num, dx),
                                error);
+}
+
+static gboolean
+mll_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return mll_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+mll_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return mll_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+mll_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+             GPtrArray *bottom, GError **error)
+{
+  return mll_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+mll_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+             GPtrArray *bottom, GError **error)
+{
+  return mll_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
@@ -95,7 +122,9 @@ const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
   .auto_top_blobs = TRUE,
   .is_loss = TRUE,
   .reshape = mll_reshape,
-  .forward_cpu = mll_forward,
-  .backward_cpu = mll_backward,
+  .forward_cpu = mll_forward_cpu,
+  .backward_cpu = mll_backward_cpu,
+  .forward_gpu = mll_forward_gpu,
+  .backward_gpu = mll_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
 };

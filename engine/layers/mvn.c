@@ -11,6 +11,7 @@
 #include "layer.h"
 #include "engine-error.h"
 #include "normalization.h"
+#include "common-device-private.h"
 #include "neuron-private.h"
 
 typedef struct {
@@ -20,8 +21,8 @@ typedef struct {
   float eps;
   gint64 rows;  /* the normalised groups: samples, or samples x channels */
   gint64 dim;   /* elements per group */
-  float *mean;  /* [rows] */
-  float *std;   /* [rows]: variance, then sqrt(variance) + eps */
+  CtBlob *mean; /* [rows] */
+  CtBlob *std;  /* [rows]: variance, then sqrt(variance) + eps */
 } CtMvnLayer;
 
 static gboolean
@@ -53,67 +54,114 @@ mvn_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   rows = self->across_channels ? num : num * channels;
   if (!ct_neuron_reshape (layer, bottom, top, error))
     return FALSE;
-  if (rows != self->rows || self->mean == NULL)
-    {
-      g_free (self->mean);
-      g_free (self->std);
-      self->mean = g_new0 (float, MAX (rows, 1));
-      self->std = g_new0 (float, MAX (rows, 1));
-    }
+  {
+    gint64 dims[1] = { MAX (rows, 1) };
+
+    if (self->mean == NULL)
+      {
+        self->mean = ct_blob_new ();
+        self->std = ct_blob_new ();
+      }
+    if (!ct_blob_reshape (self->mean, dims, 1, &local)
+        || !ct_blob_reshape (self->std, dims, 1, &local))
+      return ct_layer_fail (layer, error, local->code, "%s", local->message);
+  }
   self->rows = rows;
   self->dim = rows > 0 ? ct_blob_count (b) / rows : 0;
   return TRUE;
 }
 
 static gboolean
-mvn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+mvn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtMvnLayer *self = (CtMvnLayer *) layer;
+  gint64 n = ct_blob_count (CT_BOTTOM (bottom, 0));
   const float *x;
-  float *y;
-  gint64 n;
+  float *y, *mean, *std;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  /* In place, X and Y are one array: the bottom is read first. */
+  if (((x = ct_common_data_on (layer, CT_BOTTOM (bottom, 0), gpu, error)) == NULL && n > 0)
+      || ((y = ct_common_mutable_data_on (layer, CT_TOP (top, 0), gpu, error)) == NULL && n > 0)
+      || (mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
+      || (std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL)
     return FALSE;
   /* Rows as channels of a single outer block: row r's statistics. */
-  if (!ct_neuron_check (layer, ct_cpu_channel_mean (1, self->rows, self->dim, x, self->mean),
-                        error)
-      || !ct_neuron_check (layer, ct_cpu_channel_center (1, self->rows, self->dim, x,
-                                                         self->mean, y,
-                                                         self->normalize_variance ? self->std
-                                                                                  : NULL),
-                           error))
+  if (!ct_neuron_check (layer, (gpu ? ct_cuda_channel_mean : ct_cpu_channel_mean) (
+                                   1, self->rows, self->dim, x, mean), error)
+      || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
+                                      1, self->rows, self->dim, x, mean, y,
+                                      self->normalize_variance ? std : NULL), error))
     return FALSE;
   if (!self->normalize_variance)
     return TRUE;
-  return ct_neuron_check (layer, ct_cpu_mvn_std (self->rows, self->eps, self->std, self->std),
-                          error)
-         && ct_neuron_check (layer, ct_cpu_channel_divide (1, self->rows, self->dim, y,
-                                                           self->std, y), error);
+  return ct_neuron_check (layer, (gpu ? ct_cuda_mvn_std : ct_cpu_mvn_std) (self->rows, self->eps,
+                                                                           std, std), error)
+         && ct_neuron_check (layer, (gpu ? ct_cuda_channel_divide : ct_cpu_channel_divide) (
+                                        1, self->rows, self->dim, y, std, y), error);
+}
+
+static gboolean
+mvn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
+{
+  CtMvnLayer *self = (CtMvnLayer *) layer;
+  gint64 n = ct_blob_count (CT_BOTTOM (bottom, 0));
+  const float *y, *dy;
+  float *dx, *mean;
+
+  if (!propagate_down[0])
+    return TRUE;
+  /* The top's data and diff are read before the bottom's diff is taken:
+   * in place they are one array. */
+  if (((y = ct_common_data_on (layer, CT_TOP (top, 0), gpu, error)) == NULL && n > 0)
+      || ((dy = ct_common_diff_on (layer, CT_TOP (top, 0), gpu, error)) == NULL && n > 0)
+      || ((dx = ct_common_mutable_diff_on (layer, CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+          && n > 0))
+    return FALSE;
+  if (self->normalize_variance)
+    {
+      const float *std = ct_common_data_on (layer, self->std, gpu, error);
+
+      return std != NULL
+             && ct_neuron_check (layer,
+                                 (gpu ? ct_cuda_channel_normalize_backward
+                                      : ct_cpu_channel_normalize_backward) (
+                                     1, self->rows, self->dim, y, dy, std, dx), error);
+    }
+  /* Only the mean was removed: so is the gradient's. */
+  if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL)
+    return FALSE;
+  return ct_neuron_check (layer, (gpu ? ct_cuda_channel_mean : ct_cpu_channel_mean) (
+                                     1, self->rows, self->dim, dy, mean), error)
+         && ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
+                                        1, self->rows, self->dim, dy, mean, dx, NULL), error);
+}
+
+static gboolean
+mvn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return mvn_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+mvn_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return mvn_forward_on (layer, bottom, top, TRUE, error);
 }
 
 static gboolean
 mvn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
               GPtrArray *bottom, GError **error)
 {
-  CtMvnLayer *self = (CtMvnLayer *) layer;
-  const float *x, *y, *dy;
-  float *dx;
-  gint64 n;
+  return mvn_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
 
-  if (!propagate_down[0])
-    return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
-    return FALSE;
-  if (self->normalize_variance)
-    return ct_neuron_check (layer, ct_cpu_channel_normalize_backward (1, self->rows, self->dim,
-                                                                      y, dy, self->std, dx),
-                            error);
-  /* Only the mean was removed: so is the gradient's. */
-  return ct_neuron_check (layer, ct_cpu_channel_mean (1, self->rows, self->dim, dy, self->mean),
-                          error)
-         && ct_neuron_check (layer, ct_cpu_channel_center (1, self->rows, self->dim, dy,
-                                                           self->mean, dx, NULL), error);
+static gboolean
+mvn_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return mvn_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -121,8 +169,8 @@ mvn_finalize (CtLayer *layer)
 {
   CtMvnLayer *self = (CtMvnLayer *) layer;
 
-  g_clear_pointer (&self->mean, g_free);
-  g_clear_pointer (&self->std, g_free);
+  g_clear_pointer (&self->mean, ct_blob_free);
+  g_clear_pointer (&self->std, ct_blob_free);
 }
 
 const CtLayerClass ct_mvn_layer_class = {
@@ -137,5 +185,7 @@ const CtLayerClass ct_mvn_layer_class = {
   .reshape = mvn_reshape,
   .forward_cpu = mvn_forward,
   .backward_cpu = mvn_backward,
+  .forward_gpu = mvn_forward_gpu,
+  .backward_gpu = mvn_backward_gpu,
   .finalize = mvn_finalize,
 };

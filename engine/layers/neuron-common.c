@@ -35,63 +35,64 @@ wrap (const CtLayer *layer, GError *local, GError **error)
   return FALSE;
 }
 
-const float *
-ct_neuron_data (const CtLayer *layer, CtBlob *blob, GError **error)
-{
-  GError *local = NULL;
-  const float *p = ct_blob_cpu_data (blob, &local);
+/* The blob accessors, each in its CPU and GPU form. */
+#define ACCESSOR(type, name, getter_on)                                               \
+  type ct_neuron_##name##_on (const CtLayer *layer, CtBlob *blob, gboolean gpu,       \
+                              GError **error)                                         \
+  {                                                                                   \
+    GError *local = NULL;                                                             \
+    type p = getter_on (blob, gpu, &local);                                           \
+                                                                                      \
+    if (p == NULL && local != NULL)                                                   \
+      wrap (layer, local, error);                                                     \
+    return p;                                                                         \
+  }                                                                                   \
+  type ct_neuron_##name (const CtLayer *layer, CtBlob *blob, GError **error)          \
+  {                                                                                   \
+    return ct_neuron_##name##_on (layer, blob, FALSE, error);                         \
+  }
 
-  if (p == NULL && local != NULL)
-    wrap (layer, local, error);
-  return p;
-}
-
-float *
-ct_neuron_mutable_data (const CtLayer *layer, CtBlob *blob, GError **error)
-{
-  GError *local = NULL;
-  float *p = ct_blob_mutable_cpu_data (blob, &local);
-
-  if (p == NULL && local != NULL)
-    wrap (layer, local, error);
-  return p;
-}
-
-const float *
-ct_neuron_diff (const CtLayer *layer, CtBlob *blob, GError **error)
-{
-  GError *local = NULL;
-  const float *p = ct_blob_cpu_diff (blob, &local);
-
-  if (p == NULL && local != NULL)
-    wrap (layer, local, error);
-  return p;
-}
-
-float *
-ct_neuron_mutable_diff (const CtLayer *layer, CtBlob *blob, GError **error)
-{
-  GError *local = NULL;
-  float *p = ct_blob_mutable_cpu_diff (blob, &local);
-
-  if (p == NULL && local != NULL)
-    wrap (layer, local, error);
-  return p;
-}
+ACCESSOR (const float *, data, ct_blob_data_on)
+ACCESSOR (float *, mutable_data, ct_blob_mutable_data_on)
+ACCESSOR (const float *, diff, ct_blob_diff_on)
+ACCESSOR (float *, mutable_diff, ct_blob_mutable_diff_on)
 
 /* An empty blob may have no memory at all; kernels never touch it then. */
 #define FETCH(expr, count) (((expr) != NULL) || (count) == 0)
 
 gboolean
-ct_neuron_forward_arrays (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                          gint64 *count, const float **x, float **y, GError **error)
+ct_neuron_forward_arrays_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                             gint64 *count, const float **x, float **y, GError **error)
 {
   CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
 
   *count = ct_blob_count (b);
-  if (!FETCH (*x = ct_neuron_data (layer, b, error), *count))
+  if (!FETCH (*x = ct_neuron_data_on (layer, b, gpu, error), *count))
     return FALSE;
-  if (!FETCH (*y = ct_neuron_mutable_data (layer, t, error), *count))
+  if (!FETCH (*y = ct_neuron_mutable_data_on (layer, t, gpu, error), *count))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+ct_neuron_forward_arrays (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                          gint64 *count, const float **x, float **y, GError **error)
+{
+  return ct_neuron_forward_arrays_on (layer, bottom, top, FALSE, count, x, y, error);
+}
+
+gboolean
+ct_neuron_backward_arrays_on (CtLayer *layer, GPtrArray *top, GPtrArray *bottom,
+                              gboolean gpu, gint64 *count, const float **x, const float **y,
+                              const float **dy, float **dx, GError **error)
+{
+  CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
+
+  *count = ct_blob_count (b);
+  if (!FETCH (*x = ct_neuron_data_on (layer, b, gpu, error), *count)
+      || !FETCH (*y = ct_neuron_data_on (layer, t, gpu, error), *count)
+      || !FETCH (*dy = ct_neuron_diff_on (layer, t, gpu, error), *count)
+      || !FETCH (*dx = ct_neuron_mutable_diff_on (layer, b, gpu, error), *count))
     return FALSE;
   return TRUE;
 }
@@ -101,15 +102,7 @@ ct_neuron_backward_arrays (CtLayer *layer, GPtrArray *top, GPtrArray *bottom,
                            gint64 *count, const float **x, const float **y,
                            const float **dy, float **dx, GError **error)
 {
-  CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
-
-  *count = ct_blob_count (b);
-  if (!FETCH (*x = ct_neuron_data (layer, b, error), *count)
-      || !FETCH (*y = ct_neuron_data (layer, t, error), *count)
-      || !FETCH (*dy = ct_neuron_diff (layer, t, error), *count)
-      || !FETCH (*dx = ct_neuron_mutable_diff (layer, b, error), *count))
-    return FALSE;
-  return TRUE;
+  return ct_neuron_backward_arrays_on (layer, top, bottom, FALSE, count, x, y, dy, dx, error);
 }
 
 gboolean
@@ -122,26 +115,29 @@ ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error)
   return wrap (layer, local, error);
 }
 
-gboolean
-ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+/* Runs the plain kernel or the one with the type's parameters, on GPU or
+ * CPU. A type without a GPU twin never gets here on the GPU: its class
+ * has no GPU hook then. */
+static gboolean
+neuron_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   const CtNeuronKernels *k = layer->klass->type_data;
   const float *x;
   float *y;
   gint64 n;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  if (!ct_neuron_forward_arrays_on (layer, bottom, top, gpu, &n, &x, &y, error))
     return FALSE;
-  return ct_neuron_check (layer,
-                          k->forward != NULL
-                          ? k->forward (n, x, y)
-                          : k->forward_with (CT_NEURON_PARAMS (layer), n, x, y),
-                          error);
+  if (k->forward_with != NULL)
+    return ct_neuron_check (layer, k->forward_with (CT_NEURON_PARAMS (layer), gpu, n, x, y),
+                            error);
+  return ct_neuron_check (layer, (gpu ? k->forward_gpu : k->forward) (n, x, y), error);
 }
 
-gboolean
-ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
+static gboolean
+neuron_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, gboolean gpu, GError **error)
 {
   const CtNeuronKernels *k = layer->klass->type_data;
   const float *x, *y, *dy;
@@ -150,11 +146,37 @@ ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
 
   if (!propagate_down[0])
     return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
+  if (!ct_neuron_backward_arrays_on (layer, top, bottom, gpu, &n, &x, &y, &dy, &dx, error))
     return FALSE;
-  return ct_neuron_check (layer,
-                          k->backward != NULL
-                          ? k->backward (n, k->backward_reads_top ? y : x, dy, dx)
-                          : k->backward_with (CT_NEURON_PARAMS (layer), n, x, y, dy, dx),
-                          error);
+  if (k->backward_with != NULL)
+    return ct_neuron_check (layer, k->backward_with (CT_NEURON_PARAMS (layer), gpu, n, x, y,
+                                                     dy, dx), error);
+  return ct_neuron_check (layer, (gpu ? k->backward_gpu : k->backward)
+                                   (n, k->backward_reads_top ? y : x, dy, dx), error);
+}
+
+gboolean
+ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return neuron_forward_on (layer, bottom, top, FALSE, error);
+}
+
+gboolean
+ct_neuron_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return neuron_forward_on (layer, bottom, top, TRUE, error);
+}
+
+gboolean
+ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return neuron_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+gboolean
+ct_neuron_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return neuron_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }

@@ -14,18 +14,22 @@ G_BEGIN_DECLS
 /* The element-wise neurons that differ only in their kernels (AbsVal,
  * BNLL, Sigmoid, TanH, ReLU, ELU, Threshold, Clip, Exp, Log, Power) share
  * one implementation: the class's type_data is one of these. Either the
- * plain kernels, or the ones that take the type's parameters, which the
- * type's setup reads into the CtNeuronLayer's PARAMS (validating them).
- * BACKWARD reads the top when BACKWARD_READS_TOP, else the bottom; a type
- * with no backward never propagates down. */
+ * plain kernels with their CUDA twins (FORWARD_GPU, BACKWARD_GPU), or the
+ * ones that take the type's parameters, which the type's setup reads into
+ * the CtNeuronLayer's PARAMS (validating them) and which pick the CPU or
+ * CUDA kernel by GPU. BACKWARD reads the top when BACKWARD_READS_TOP, else
+ * the bottom; a type with no backward never propagates down. */
 typedef struct {
   CtStatus (*forward) (int64_t n, const float *x, float *y);
   CtStatus (*backward) (int64_t n, const float *in, const float *dy, float *dx);
+  CtStatus (*forward_gpu) (int64_t n, const float *x, float *y);
+  CtStatus (*backward_gpu) (int64_t n, const float *in, const float *dy, float *dx);
   gboolean backward_reads_top;
 
-  CtStatus (*forward_with) (const float *params, int64_t n, const float *x, float *y);
-  CtStatus (*backward_with) (const float *params, int64_t n, const float *x, const float *y,
-                             const float *dy, float *dx);
+  CtStatus (*forward_with) (const float *params, gboolean gpu, int64_t n, const float *x,
+                            float *y);
+  CtStatus (*backward_with) (const float *params, gboolean gpu, int64_t n, const float *x,
+                             const float *y, const float *dy, float *dx);
 } CtNeuronKernels;
 
 #define CT_NEURON_MAX_PARAMS 4
@@ -53,13 +57,20 @@ typedef struct {
     .reshape = ct_neuron_reshape,                                                     \
     .forward_cpu = ct_neuron_forward,                                                 \
     .backward_cpu = ct_neuron_backward,                                               \
+    .forward_gpu = ct_neuron_forward_gpu,                                             \
+    .backward_gpu = ct_neuron_backward_gpu,                                           \
     .type_data = &(kernels),                                                          \
   }
 
-/* The class hooks of those neurons: forward and backward run the kernels. */
+/* The class hooks of those neurons: forward and backward run the kernels,
+ * on the CPU or (the _gpu hooks) on the GPU. */
 gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
 gboolean ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                              GPtrArray *bottom, GError **error);
+gboolean ct_neuron_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                GError **error);
+gboolean ct_neuron_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                                 GPtrArray *bottom, GError **error);
 
 /* The top takes the bottom's shape (nothing to do in place). */
 gboolean ct_neuron_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
@@ -69,9 +80,13 @@ gboolean ct_neuron_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, G
 gboolean ct_neuron_refuse_in_place (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                     GError **error);
 
-/* Bottom 0's data and top 0's (mutable) data; *COUNT their element count. */
+/* Bottom 0's data and top 0's (mutable) data; *COUNT their element count.
+ * The _on forms take them on the GPU when GPU, the others on the CPU. */
 gboolean ct_neuron_forward_arrays (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                    gint64 *count, const float **x, float **y, GError **error);
+gboolean ct_neuron_forward_arrays_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                                      gboolean gpu, gint64 *count, const float **x, float **y,
+                                      GError **error);
 
 /* Bottom 0's data, top 0's data and diff, and bottom 0's (mutable) diff,
  * fetched in that order so that in place the diff is read before it is
@@ -79,14 +94,27 @@ gboolean ct_neuron_forward_arrays (CtLayer *layer, GPtrArray *bottom, GPtrArray 
 gboolean ct_neuron_backward_arrays (CtLayer *layer, GPtrArray *top, GPtrArray *bottom,
                                     gint64 *count, const float **x, const float **y,
                                     const float **dy, float **dx, GError **error);
+gboolean ct_neuron_backward_arrays_on (CtLayer *layer, GPtrArray *top, GPtrArray *bottom,
+                                       gboolean gpu, gint64 *count, const float **x,
+                                       const float **y, const float **dy, float **dx,
+                                       GError **error);
 
 /* TRUE on CT_STATUS_OK; otherwise an error naming the layer. */
 gboolean ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error);
 
-/* A blob's array or an error naming the layer. */
+/* A blob's array or an error naming the layer: on the CPU, or with _on,
+ * on the GPU when GPU. */
 const float *ct_neuron_data (const CtLayer *layer, CtBlob *blob, GError **error);
 float *ct_neuron_mutable_data (const CtLayer *layer, CtBlob *blob, GError **error);
 const float *ct_neuron_diff (const CtLayer *layer, CtBlob *blob, GError **error);
 float *ct_neuron_mutable_diff (const CtLayer *layer, CtBlob *blob, GError **error);
+const float *ct_neuron_data_on (const CtLayer *layer, CtBlob *blob, gboolean gpu,
+                                GError **error);
+float *ct_neuron_mutable_data_on (const CtLayer *layer, CtBlob *blob, gboolean gpu,
+                                  GError **error);
+const float *ct_neuron_diff_on (const CtLayer *layer, CtBlob *blob, gboolean gpu,
+                                GError **error);
+float *ct_neuron_mutable_diff_on (const CtLayer *layer, CtBlob *blob, gboolean gpu,
+                                  GError **error);
 
 G_END_DECLS

@@ -71,4 +71,6 @@ const CtLayerClass ct_parameter_layer_class = {
   .reshape = parameter_reshape,
   .forward_cpu = parameter_forward,
   .backward_cpu = ct_common_nothing_backward,
+  .forward_gpu = parameter_forward,
+  .backward_gpu = ct_common_nothing_backward,
 };

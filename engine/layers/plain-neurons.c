@@ -18,24 +18,32 @@
 static const CtNeuronKernels absval_kernels = {
   .forward = ct_cpu_absval_forward,
   .backward = ct_cpu_absval_backward,
+  .forward_gpu = ct_cuda_absval_forward,
+  .backward_gpu = ct_cuda_absval_backward,
   .backward_reads_top = FALSE,
 };
 
 static const CtNeuronKernels bnll_kernels = {
   .forward = ct_cpu_bnll_forward,
   .backward = ct_cpu_bnll_backward,
+  .forward_gpu = ct_cuda_bnll_forward,
+  .backward_gpu = ct_cuda_bnll_backward,
   .backward_reads_top = FALSE,
 };
 
 static const CtNeuronKernels sigmoid_kernels = {
   .forward = ct_cpu_sigmoid_forward,
   .backward = ct_cpu_sigmoid_backward,
+  .forward_gpu = ct_cuda_sigmoid_forward,
+  .backward_gpu = ct_cuda_sigmoid_backward,
   .backward_reads_top = TRUE,
 };
 
 static const CtNeuronKernels tanh_kernels = {
   .forward = ct_cpu_tanh_forward,
   .backward = ct_cpu_tanh_backward,
+  .forward_gpu = ct_cuda_tanh_forward,
+  .backward_gpu = ct_cuda_tanh_backward,
   .backward_reads_top = TRUE,
 };
 

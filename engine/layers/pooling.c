@@ -5,7 +5,13 @@
  * plane. Output sizes follow Caffe: rounded up by default (round_mode), and
  * with padding one window less when the last would start in the padding.
  *
- * Also the helpers SPP shares (pooling-private.h). */
+ * Also the helpers SPP shares (pooling-private.h).
+ *
+ * Both devices run the same code (the _on functions) with the kernels'
+ * CPU or CUDA twins. The winners' indices and STOCHASTIC's draws live in
+ * CtMem, so they are wherever the pass runs; the draws always come from
+ * the CPU's generator (and are copied over), so that a seeded run samples
+ * the same windows on either device. */
 #include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
@@ -22,10 +28,8 @@ typedef struct {
   gboolean global;
   gboolean floor_mode;
   CtPoolGeometry geometry;
-  int32_t *index; /* MAX winners (without a mask top) or STOCHASTIC samples */
-  gsize index_length;
-  float *uniform; /* STOCHASTIC draws */
-  gsize uniform_length;
+  CtMem *index;   /* int32_t: MAX winners (without a mask top) or STOCHASTIC samples */
+  CtMem *uniform; /* float: STOCHASTIC draws */
 } CtPoolingLayer;
 
 gboolean
@@ -102,7 +106,7 @@ ct_pool_window_geometry (const CtPoolWindow *w, gint64 planes, gint64 height, gi
 }
 
 gboolean
-ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
+ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample, gboolean gpu,
                  const CtPoolGeometry *g, const float *bottom, const float *uniform,
                  float *top, int32_t *index, float *top_mask, GError **error)
 {
@@ -111,15 +115,19 @@ ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
   switch (w->method)
     {
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX:
-      status = ct_cpu_max_pool_forward (g, bottom, top, top_mask != NULL ? NULL : index,
-                                        top_mask);
+      status = (gpu ? ct_cuda_max_pool_forward : ct_cpu_max_pool_forward)
+               (g, bottom, top, top_mask != NULL ? NULL : index, top_mask);
       break;
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE:
-      status = ct_cpu_ave_pool_forward (g, bottom, top);
+      status = (gpu ? ct_cuda_ave_pool_forward : ct_cpu_ave_pool_forward) (g, bottom, top);
       break;
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC:
-      status = sample ? ct_cpu_stochastic_pool_forward_train (g, bottom, uniform, top, index)
-                      : ct_cpu_stochastic_pool_forward_test (g, bottom, top);
+      if (sample)
+        status = (gpu ? ct_cuda_stochastic_pool_forward_train
+                      : ct_cpu_stochastic_pool_forward_train) (g, bottom, uniform, top, index);
+      else
+        status = (gpu ? ct_cuda_stochastic_pool_forward_test
+                      : ct_cpu_stochastic_pool_forward_test) (g, bottom, top);
       break;
     default:
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
@@ -129,7 +137,7 @@ ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
 }
 
 gboolean
-ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
+ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample, gboolean gpu,
                   const CtPoolGeometry *g, const float *bottom, const float *top,
                   const float *top_diff, const int32_t *index, const float *top_mask,
                   float *bottom_diff, GError **error)
@@ -139,16 +147,22 @@ ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
   switch (w->method)
     {
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX:
-      status = ct_cpu_max_pool_backward (g, top_diff, top_mask != NULL ? NULL : index,
-                                         top_mask, bottom_diff);
+      status = (gpu ? ct_cuda_max_pool_backward : ct_cpu_max_pool_backward)
+               (g, top_diff, top_mask != NULL ? NULL : index, top_mask, bottom_diff);
       break;
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE:
-      status = ct_cpu_ave_pool_backward (g, top_diff, bottom_diff);
+      status = (gpu ? ct_cuda_ave_pool_backward : ct_cpu_ave_pool_backward)
+               (g, top_diff, bottom_diff);
       break;
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC:
-      status = sample ? ct_cpu_stochastic_pool_backward_train (g, top_diff, index, bottom_diff)
-                      : ct_cpu_stochastic_pool_backward_test (g, bottom, top, top_diff,
-                                                              bottom_diff);
+      if (sample)
+        status = (gpu ? ct_cuda_stochastic_pool_backward_train
+                      : ct_cpu_stochastic_pool_backward_train) (g, top_diff, index,
+                                                                bottom_diff);
+      else
+        status = (gpu ? ct_cuda_stochastic_pool_backward_test
+                      : ct_cpu_stochastic_pool_backward_test) (g, bottom, top, top_diff,
+                                                               bottom_diff);
       break;
     default:
       return ct_layer_fail (layer, error, CT_ENGINE_ERROR_INVALID,
@@ -158,20 +172,51 @@ ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
 }
 
 gboolean
-ct_pool_grow_buffer (const CtLayer *layer, gpointer *buffer, gsize *length, gint64 n,
-                     gsize element_size, GError **error)
+ct_pool_grow_mem (const CtLayer *layer, CtMem **mem, gint64 n, gsize element_size,
+                  GError **error)
 {
-  gpointer grown;
-
-  if (n <= (gint64) *length)
+  if (*mem != NULL && (gsize) n <= ct_mem_get_size (*mem) / element_size)
     return TRUE;
-  grown = g_try_realloc_n (*buffer, (gsize) n, element_size);
-  if (grown == NULL)
+  if (n < 0 || (guint64) n > G_MAXSIZE / element_size)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY,
                           _("cannot allocate a buffer of %" PRId64 " elements"), n);
-  *buffer = grown;
-  *length = (gsize) n;
+  /* Nothing is allocated until a device asks for it. */
+  g_clear_pointer (mem, ct_mem_unref);
+  *mem = ct_mem_new ((gsize) n * element_size);
   return TRUE;
+}
+
+gpointer
+ct_pool_mem_on (const CtLayer *layer, CtMem *mem, gboolean gpu, gboolean mutable_,
+                GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  gpointer p;
+
+  if (gpu)
+    p = mutable_ ? ct_mem_mutable_gpu_data (mem, &local)
+                 : (gpointer) ct_mem_gpu_data (mem, &local);
+  else
+    p = mutable_ ? ct_mem_mutable_cpu_data (mem, &local)
+                 : (gpointer) ct_mem_cpu_data (mem, &local);
+  if (p == NULL)
+    ct_layer_fail (layer, error, local != NULL ? local->code : CT_ENGINE_ERROR_OUT_OF_MEMORY,
+                   "%s", local != NULL ? local->message : _("no memory for a buffer"));
+  return p;
+}
+
+const float *
+ct_pool_draw_uniform (CtLayer *layer, CtMem *mem, gint64 n, gboolean gpu, GError **error)
+{
+  g_autoptr (CtRng) rng = NULL;
+  float *draws = ct_pool_mem_on (layer, mem, FALSE, TRUE, error);
+
+  if (draws == NULL)
+    return NULL;
+  rng = ct_rng_new (layer->seed);
+  ct_rng_uniform (rng, n, 0.0f, 1.0f, draws);
+  layer->seed = ct_rng_next_seed (rng);
+  return gpu ? ct_pool_mem_on (layer, mem, TRUE, FALSE, error) : draws;
 }
 
 /* Caffe's rules for the kernel_size / kernel_h+kernel_w, pad / pad_h+pad_w
@@ -295,12 +340,12 @@ pooling_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
       return ct_layer_fail (layer, error, local->code, "%s", local->message);
 
   if (self->window.method != CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE
-      && !ct_pool_grow_buffer (layer, (gpointer *) &self->index, &self->index_length,
-                               ct_blob_count (CT_TOP (top, 0)), sizeof (int32_t), error))
+      && !ct_pool_grow_mem (layer, &self->index, ct_blob_count (CT_TOP (top, 0)),
+                            sizeof (int32_t), error))
     return FALSE;
   if (self->window.method == CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC
-      && !ct_pool_grow_buffer (layer, (gpointer *) &self->uniform, &self->uniform_length,
-                               ct_blob_count (CT_TOP (top, 0)), sizeof (float), error))
+      && !ct_pool_grow_mem (layer, &self->uniform, ct_blob_count (CT_TOP (top, 0)),
+                            sizeof (float), error))
     return FALSE;
   return TRUE;
 }
@@ -314,51 +359,85 @@ samples (const CtPoolingLayer *self)
 }
 
 static gboolean
-pooling_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+pooling_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtPoolingLayer *self = (CtPoolingLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = in != NULL ? ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error) : NULL;
   float *mask = NULL;
+  const float *uniform = NULL;
+  int32_t *index = NULL;
 
   if (in == NULL || out == NULL)
     return FALSE;
-  if (top->len > 1 && (mask = ct_blob_mutable_cpu_data (CT_TOP (top, 1), error)) == NULL)
+  if (top->len > 1 && (mask = ct_blob_mutable_data_on (CT_TOP (top, 1), gpu, error)) == NULL)
     return FALSE;
-  if (samples (self))
-    {
-      g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
-
-      ct_rng_uniform (rng, ct_blob_count (CT_TOP (top, 0)), 0.0f, 1.0f, self->uniform);
-      layer->seed = ct_rng_next_seed (rng);
-    }
-  return ct_pool_forward (layer, &self->window, samples (self), &self->geometry, in,
-                          self->uniform, out, self->index, mask, error);
+  if (samples (self)
+      && (uniform = ct_pool_draw_uniform (layer, self->uniform, ct_blob_count (CT_TOP (top, 0)),
+                                          gpu, error)) == NULL)
+    return FALSE;
+  if (self->index != NULL && mask == NULL
+      && (index = ct_pool_mem_on (layer, self->index, gpu, TRUE, error)) == NULL)
+    return FALSE;
+  return ct_pool_forward (layer, &self->window, samples (self), gpu, &self->geometry, in,
+                          uniform, out, index, mask, error);
 }
 
 static gboolean
-pooling_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
+pooling_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtPoolingLayer *self = (CtPoolingLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
   const float *in, *out, *out_diff, *mask = NULL;
+  const int32_t *index = NULL;
   float *in_diff;
 
   if (!propagate_down[0])
     return TRUE;
-  if ((in = ct_blob_cpu_data (input, error)) == NULL
-      || (out = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
-      || (out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+  if ((in = ct_blob_data_on (input, gpu, error)) == NULL
+      || (out = ct_blob_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (out_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (in_diff = ct_blob_mutable_diff_on (input, gpu, error)) == NULL)
     return FALSE;
-  if (top->len > 1 && (mask = ct_blob_cpu_data (CT_TOP (top, 1), error)) == NULL)
+  if (top->len > 1 && (mask = ct_blob_data_on (CT_TOP (top, 1), gpu, error)) == NULL)
     return FALSE;
-  if (!ct_vision_check (layer, ct_cpu_set (ct_blob_count (input), 0.0f, in_diff),
+  if (self->index != NULL && mask == NULL
+      && (index = ct_pool_mem_on (layer, self->index, gpu, FALSE, error)) == NULL)
+    return FALSE;
+  if (!ct_vision_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (input), 0.0f,
+                                                                 in_diff),
                         _("clearing the bottom diff"), error))
     return FALSE;
-  return ct_pool_backward (layer, &self->window, samples (self), &self->geometry, in, out,
-                           out_diff, self->index, mask, in_diff, error);
+  return ct_pool_backward (layer, &self->window, samples (self), gpu, &self->geometry, in, out,
+                           out_diff, index, mask, in_diff, error);
+}
+
+static gboolean
+pooling_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return pooling_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+pooling_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return pooling_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+pooling_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return pooling_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+pooling_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return pooling_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -366,8 +445,8 @@ pooling_finalize (CtLayer *layer)
 {
   CtPoolingLayer *self = (CtPoolingLayer *) layer;
 
-  g_clear_pointer (&self->index, g_free);
-  g_clear_pointer (&self->uniform, g_free);
+  g_clear_pointer (&self->index, ct_mem_unref);
+  g_clear_pointer (&self->uniform, ct_mem_unref);
 }
 
 const CtLayerClass ct_pooling_layer_class = {
@@ -379,7 +458,9 @@ const CtLayerClass ct_pooling_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = pooling_setup,
   .reshape = pooling_reshape,
-  .forward_cpu = pooling_forward,
-  .backward_cpu = pooling_backward,
+  .forward_cpu = pooling_forward_cpu,
+  .backward_cpu = pooling_backward_cpu,
+  .forward_gpu = pooling_forward_gpu,
+  .backward_gpu = pooling_backward_gpu,
   .finalize = pooling_finalize,
 };

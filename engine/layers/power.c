@@ -21,16 +21,17 @@ power_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params: power, scale, shift. */
 static CtStatus
-power_forward (const float *p, int64_t n, const float *x, float *y)
+power_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_power_forward (n, p[0], p[1], p[2], x, y);
+  return (gpu ? ct_cuda_power_forward : ct_cpu_power_forward) (n, p[0], p[1], p[2], x, y);
 }
 
 static CtStatus
-power_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-                float *dx)
+power_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+                const float *dy, float *dx)
 {
-  return ct_cpu_power_backward (n, p[0], p[1], p[2], x, y, dy, dx);
+  return (gpu ? ct_cuda_power_backward : ct_cpu_power_backward) (n, p[0], p[1], p[2], x, y,
+                                                                  dy, dx);
 }
 
 static const CtNeuronKernels power_kernels = {

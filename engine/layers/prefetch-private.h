@@ -43,4 +43,10 @@ void ct_prefetcher_free (CtPrefetcher *prefetcher);
  * N). */
 gboolean ct_prefetcher_forward (CtPrefetcher *prefetcher, GPtrArray *top, GError **error);
 
+/* The same, into the tops' GPU copies when GPU (a layer's forward_gpu):
+ * the batch goes from the loader's host buffer straight to the device, and
+ * the tops' CPU copies are neither written nor read. */
+gboolean ct_prefetcher_forward_on (CtPrefetcher *prefetcher, GPtrArray *top, gboolean gpu,
+                                   GError **error);
+
 G_END_DECLS

@@ -1,8 +1,12 @@
 /* prefetch.c: the prefetch thread and its two queues of batches (free and
- * full), as Caffe's prefetching data layers keep them. */
+ * full), as Caffe's prefetching data layers keep them. A net on the GPU
+ * takes each batch straight from the loader's buffer into its tops' GPU
+ * copies (one host-to-device copy per batch, nothing through the tops'
+ * CPU copies). */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "device.h"
 #include "engine-error.h"
 #include "prefetch-private.h"
 
@@ -120,33 +124,53 @@ start_thread (CtPrefetcher *p, GError **error)
   return TRUE;
 }
 
+/* COUNT floats from the batch's host buffer FROM into TOP, reshaped to
+ * the N_AXES leading axes of the batch's shape, on the CPU or the GPU. */
 static gboolean
-copy_to_tops (CtPrefetcher *p, const CtPrefetchBatch *batch, GPtrArray *top, GError **error)
+copy_to_top (CtPrefetcher *p, const gint64 *shape, guint n_axes, const float *from,
+             gsize count, CtBlob *top, gboolean gpu, GError **error)
 {
   g_autoptr (GError) local = NULL;
-  gsize count = (gsize) (batch->shape[0] * batch->shape[1] * batch->shape[2] * batch->shape[3]);
-  float *data;
+  float *to;
 
-  if (!ct_blob_reshape (CT_TOP (top, 0), batch->shape, 4, &local) ||
-      (data = ct_blob_mutable_cpu_data (CT_TOP (top, 0), &local)) == NULL)
-    return ct_layer_fail (p->layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY, "%s",
-                          local != NULL ? local->message : "");
-  memcpy (data, batch->data, count * sizeof (float));
-  if (top->len > 1)
+  if (!ct_blob_reshape (top, shape, n_axes, &local) ||
+      (to = ct_blob_mutable_data_on (top, gpu, &local)) == NULL)
+    return ct_layer_fail (p->layer, error, local->code, "%s", local->message);
+  if (!gpu)
     {
-      float *labels;
-
-      if (!ct_blob_reshape (CT_TOP (top, 1), batch->shape, 1, &local) ||
-          (labels = ct_blob_mutable_cpu_data (CT_TOP (top, 1), &local)) == NULL)
-        return ct_layer_fail (p->layer, error, CT_ENGINE_ERROR_OUT_OF_MEMORY, "%s",
-                              local != NULL ? local->message : "");
-      memcpy (labels, batch->labels, (gsize) batch->shape[0] * sizeof (float));
+      memcpy (to, from, count * sizeof (float));
+      return TRUE;
     }
+  /* From pageable memory the copy has read FROM when it returns, so the
+   * loader may refill the buffer at once. */
+  if (!ct_engine_check_status (ct_cuda_memcpy (to, from, count * sizeof (float),
+                                               CT_MEMCPY_HOST_TO_DEVICE),
+                               _("Copying a batch to the GPU"), &local))
+    return ct_layer_fail (p->layer, error, local->code, "%s (%s)", local->message,
+                          ct_cuda_last_error ());
   return TRUE;
+}
+
+static gboolean
+copy_to_tops (CtPrefetcher *p, const CtPrefetchBatch *batch, GPtrArray *top, gboolean gpu,
+              GError **error)
+{
+  gsize count = (gsize) (batch->shape[0] * batch->shape[1] * batch->shape[2] * batch->shape[3]);
+
+  if (!copy_to_top (p, batch->shape, 4, batch->data, count, CT_TOP (top, 0), gpu, error))
+    return FALSE;
+  return top->len < 2 || copy_to_top (p, batch->shape, 1, batch->labels,
+                                      (gsize) batch->shape[0], CT_TOP (top, 1), gpu, error);
 }
 
 gboolean
 ct_prefetcher_forward (CtPrefetcher *p, GPtrArray *top, GError **error)
+{
+  return ct_prefetcher_forward_on (p, top, FALSE, error);
+}
+
+gboolean
+ct_prefetcher_forward_on (CtPrefetcher *p, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtPrefetchBatch *batch;
   gboolean ok;
@@ -174,7 +198,7 @@ ct_prefetcher_forward (CtPrefetcher *p, GPtrArray *top, GError **error)
       g_propagate_error (error, g_error_copy (p->failure));
       return FALSE;
     }
-  ok = copy_to_tops (p, batch, top, error);
+  ok = copy_to_tops (p, batch, top, gpu, error);
   if (p->depth > 0)
     g_async_queue_push (p->free_queue, batch);
   return ok;

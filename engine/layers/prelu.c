@@ -136,7 +136,8 @@ grid (CtBlob *blob, gint64 *outer, gint64 *channels, gint64 *inner)
 }
 
 static gboolean
-prelu_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+prelu_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtPReluLayer *self = (CtPReluLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0);
@@ -144,28 +145,29 @@ prelu_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   float *y;
   gint64 n, outer, channels, inner;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  if (!ct_neuron_forward_arrays_on (layer, bottom, top, gpu, &n, &x, &y, error))
     return FALSE;
-  slope = ct_neuron_data (layer, g_ptr_array_index (layer->blobs, 0), error);
+  slope = ct_neuron_data_on (layer, g_ptr_array_index (layer->blobs, 0), gpu, error);
   if (slope == NULL)
     return FALSE;
   if (CT_TOP (top, 0) == b)
     {
-      float *copy = ct_neuron_mutable_data (layer, self->bottom_copy, error);
+      float *copy = ct_neuron_mutable_data_on (layer, self->bottom_copy, gpu, error);
 
       if (copy == NULL && n > 0)
         return FALSE;
-      if (!ct_neuron_check (layer, ct_cpu_copy (n, x, copy), error))
+      if (!ct_neuron_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (n, x, copy), error))
         return FALSE;
     }
   grid (b, &outer, &channels, &inner);
-  return ct_neuron_check (layer, ct_cpu_prelu_forward (outer, channels, inner, slope,
-                                                       self->channel_shared, x, y), error);
+  return ct_neuron_check (layer, (gpu ? ct_cuda_prelu_forward : ct_cpu_prelu_forward)
+                                   (outer, channels, inner, slope, self->channel_shared, x, y),
+                          error);
 }
 
 static gboolean
-prelu_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+prelu_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtPReluLayer *self = (CtPReluLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
@@ -176,36 +178,63 @@ prelu_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   if (!propagate_down[0] && !ct_layer_param_propagate_down (layer, 0))
     return TRUE;
   grid (b, &outer, &channels, &inner);
-  x = ct_neuron_data (layer, t == b ? self->bottom_copy : b, error);
-  dy = x != NULL || n == 0 ? ct_neuron_diff (layer, t, error) : NULL;
+  x = ct_neuron_data_on (layer, t == b ? self->bottom_copy : b, gpu, error);
+  dy = x != NULL || n == 0 ? ct_neuron_diff_on (layer, t, gpu, error) : NULL;
   if ((x == NULL || dy == NULL) && n > 0)
     return FALSE;
 
   if (ct_layer_param_propagate_down (layer, 0))
     {
-      float *slope_diff = ct_neuron_mutable_diff (layer, slopes, error);
+      float *slope_diff = ct_neuron_mutable_diff_on (layer, slopes, gpu, error);
 
       if (slope_diff == NULL
-          || !ct_neuron_check (layer, ct_cpu_prelu_slope_backward (outer, channels, inner,
-                                                                   self->channel_shared, x, dy,
-                                                                   slope_diff), error))
+          || !ct_neuron_check (layer, (gpu ? ct_cuda_prelu_slope_backward
+                                           : ct_cpu_prelu_slope_backward)
+                                        (outer, channels, inner, self->channel_shared, x, dy,
+                                         slope_diff), error))
         return FALSE;
     }
   if (propagate_down[0])
     {
       float *dx;
 
-      slope = ct_neuron_data (layer, slopes, error);
+      slope = ct_neuron_data_on (layer, slopes, gpu, error);
       if (slope == NULL)
         return FALSE;
-      dx = ct_neuron_mutable_diff (layer, b, error);
+      dx = ct_neuron_mutable_diff_on (layer, b, gpu, error);
       if (dx == NULL && n > 0)
         return FALSE;
-      return ct_neuron_check (layer, ct_cpu_prelu_backward (outer, channels, inner, slope,
-                                                            self->channel_shared, x, dy, dx),
-                              error);
+      return ct_neuron_check (layer, (gpu ? ct_cuda_prelu_backward : ct_cpu_prelu_backward)
+                                       (outer, channels, inner, slope, self->channel_shared,
+                                        x, dy, dx), error);
     }
   return TRUE;
+}
+
+static gboolean
+prelu_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return prelu_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+prelu_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return prelu_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+prelu_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return prelu_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+prelu_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return prelu_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -225,7 +254,9 @@ const CtLayerClass ct_prelu_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = prelu_setup,
   .reshape = prelu_reshape,
-  .forward_cpu = prelu_forward,
-  .backward_cpu = prelu_backward,
+  .forward_cpu = prelu_forward_cpu,
+  .backward_cpu = prelu_backward_cpu,
+  .forward_gpu = prelu_forward_gpu,
+  .backward_gpu = prelu_backward_gpu,
   .finalize = prelu_finalize,
 };

@@ -68,21 +68,22 @@ reduction_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
 }
 
 static gboolean
-reduction_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+reduction_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                      GError **error)
 {
   CtReductionLayer *self = (CtReductionLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
 
   if (in == NULL || out == NULL)
     return FALSE;
-  return ct_common_check (layer, ct_cpu_reduce_forward (self->op, self->num, self->dim,
-                                                        self->coeff, in, out), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_reduce_forward : ct_cpu_reduce_forward) (
+                                     self->op, self->num, self->dim, self->coeff, in, out), error);
 }
 
 static gboolean
-reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
+reduction_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtReductionLayer *self = (CtReductionLayer *) layer;
   const float *in, *top_diff;
@@ -90,14 +91,41 @@ reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
 
   if (!propagate_down[0])
     return TRUE;
-  in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
-  in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error);
+  in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error);
   if (in == NULL || top_diff == NULL || in_diff == NULL)
     return FALSE;
-  return ct_common_check (layer, ct_cpu_reduce_backward (self->op, self->num, self->dim,
-                                                         self->coeff, in, top_diff, in_diff),
+  return ct_common_check (layer, (gpu ? ct_cuda_reduce_backward : ct_cpu_reduce_backward) (
+                                     self->op, self->num, self->dim, self->coeff, in, top_diff,
+                                     in_diff),
                           error);
+}
+
+static gboolean
+reduction_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return reduction_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+reduction_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return reduction_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return reduction_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+reduction_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, GError **error)
+{
+  return reduction_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_reduction_layer_class = {
@@ -111,4 +139,6 @@ const CtLayerClass ct_reduction_layer_class = {
   .reshape = reduction_reshape,
   .forward_cpu = reduction_forward,
   .backward_cpu = reduction_backward,
+  .forward_gpu = reduction_forward_gpu,
+  .backward_gpu = reduction_backward_gpu,
 };

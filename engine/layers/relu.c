@@ -16,16 +16,16 @@ relu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 
 /* params[0]: negative_slope. */
 static CtStatus
-relu_forward (const float *p, int64_t n, const float *x, float *y)
+relu_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_relu_forward (n, p[0], x, y);
+  return (gpu ? ct_cuda_relu_forward : ct_cpu_relu_forward) (n, p[0], x, y);
 }
 
 static CtStatus
-relu_backward (const float *p, int64_t n, const float *x, const float *y, const float *dy,
-               float *dx)
+relu_backward (const float *p, gboolean gpu, int64_t n, const float *x, const float *y,
+               const float *dy, float *dx)
 {
-  return ct_cpu_relu_backward (n, p[0], x, dy, dx);
+  return (gpu ? ct_cuda_relu_backward : ct_cpu_relu_backward) (n, p[0], x, dy, dx);
 }
 
 static const CtNeuronKernels relu_kernels = {

@@ -180,4 +180,6 @@ const CtLayerClass ct_reshape_layer_class = {
   .reshape = reshape_reshape,
   .forward_cpu = ct_common_nothing_forward,
   .backward_cpu = ct_common_nothing_backward,
+  .forward_gpu = ct_common_nothing_forward,
+  .backward_gpu = ct_common_nothing_backward,
 };

@@ -131,53 +131,58 @@ scale_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+scale_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtScaleLayer *self = (CtScaleLayer *) layer;
   const Caffe__ScaleParameter *p = get_param (layer);
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
-  const float *scale = ct_blob_cpu_data (scale_blob (layer, bottom), error);
-  const float *in = ct_blob_cpu_data (in_blob, error);
+  const float *scale = ct_blob_data_on (scale_blob (layer, bottom), gpu, error);
+  const float *in = ct_blob_data_on (in_blob, gpu, error);
   float *out;
 
   if (scale == NULL || in == NULL)
     return FALSE;
   if (in_blob == CT_TOP (top, 0))
     {
-      g_autoptr (GError) local = NULL;
+      /* In place: the scale's gradient needs the bottom as it was. */
+      float *saved = ct_blob_mutable_data_on (self->saved, gpu, error);
 
-      if (!ct_blob_copy_from (self->saved, in_blob, CT_BLOB_COPY_DATA, &local))
-        return ct_layer_fail (layer, error, local->code, "%s", local->message);
+      if (saved == NULL
+          || !ct_common_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (
+                                          ct_blob_count (in_blob), in, saved), error))
+        return FALSE;
     }
-  out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
   if (out == NULL)
     return FALSE;
-  if (!ct_common_check (layer, ct_cpu_scale_forward (self->outer, self->dim, self->inner,
-                                                     in, scale, out), error))
+  if (!ct_common_check (layer, (gpu ? ct_cuda_scale_forward : ct_cpu_scale_forward) (
+                                   self->outer, self->dim, self->inner, in, scale, out), error))
     return FALSE;
   if (p->bias_term)
     {
-      const float *bias = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, self->bias_index),
-                                            error);
+      const float *bias = ct_blob_data_on (g_ptr_array_index (layer->blobs, self->bias_index),
+                                           gpu, error);
 
       if (bias == NULL)
         return FALSE;
-      return ct_common_check (layer, ct_cpu_bias_forward (self->outer, self->dim, self->inner,
-                                                          out, bias, out), error);
+      return ct_common_check (layer, (gpu ? ct_cuda_bias_forward : ct_cpu_bias_forward) (
+                                         self->outer, self->dim, self->inner, out, bias, out),
+                              error);
     }
   return TRUE;
 }
 
 static gboolean
-scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+scale_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtScaleLayer *self = (CtScaleLayer *) layer;
   const Caffe__ScaleParameter *p = get_param (layer);
   gboolean learned = bottom->len == 1;
   CtBlob *scale = scale_blob (layer, bottom);
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
-  const float *top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
 
   if (top_diff == NULL)
     return FALSE;
@@ -185,39 +190,68 @@ scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
    * overwrites the top's. */
   if (p->bias_term && ct_layer_param_propagate_down (layer, self->bias_index))
     {
-      float *bias_diff = ct_blob_mutable_cpu_diff (g_ptr_array_index (layer->blobs,
-                                                                      self->bias_index), error);
+      float *bias_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs,
+                                                                     self->bias_index),
+                                                  gpu, error);
 
       if (bias_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_bias_backward (self->outer, self->dim, self->inner,
-                                                         top_diff, TRUE, bias_diff), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_bias_backward : ct_cpu_bias_backward) (
+                                       self->outer, self->dim, self->inner, top_diff, TRUE,
+                                       bias_diff), error))
         return FALSE;
     }
   if ((learned && ct_layer_param_propagate_down (layer, 0)) || (!learned && propagate_down[1]))
     {
-      const float *in = ct_blob_cpu_data (in_blob == CT_TOP (top, 0) ? self->saved : in_blob,
-                                          error);
-      float *scale_diff = ct_blob_mutable_cpu_diff (scale, error);
+      const float *in = ct_blob_data_on (in_blob == CT_TOP (top, 0) ? self->saved : in_blob,
+                                         gpu, error);
+      float *scale_diff = ct_blob_mutable_diff_on (scale, gpu, error);
 
       if (in == NULL || scale_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_scale_backward (self->outer, self->dim, self->inner,
-                                                          top_diff, in, learned, scale_diff),
-                            error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_scale_backward : ct_cpu_scale_backward) (
+                                       self->outer, self->dim, self->inner, top_diff, in,
+                                       learned, scale_diff), error))
         return FALSE;
     }
   if (propagate_down[0])
     {
-      const float *s = ct_blob_cpu_data (scale, error);
-      float *in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+      const float *s = ct_blob_data_on (scale, gpu, error);
+      float *in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
 
       if (s == NULL || in_diff == NULL)
         return FALSE;
-      return ct_common_check (layer, ct_cpu_scale_forward (self->outer, self->dim, self->inner,
-                                                           top_diff, s, in_diff), error);
+      return ct_common_check (layer, (gpu ? ct_cuda_scale_forward : ct_cpu_scale_forward) (
+                                         self->outer, self->dim, self->inner, top_diff, s,
+                                         in_diff), error);
     }
   return TRUE;
+}
+
+static gboolean
+scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return scale_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+scale_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return scale_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, GError **error)
+{
+  return scale_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+scale_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return scale_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -238,5 +272,7 @@ const CtLayerClass ct_scale_layer_class = {
   .reshape = scale_reshape,
   .forward_cpu = scale_forward,
   .backward_cpu = scale_backward,
+  .forward_gpu = scale_forward_gpu,
+  .backward_gpu = scale_backward_gpu,
   .finalize = scale_finalize,
 };

@@ -52,7 +52,8 @@ sce_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
 }
 
 static gboolean
-sce_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+sce_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                     GError **error)
 {
   CtSigmoidCrossEntropyLossLayer *self = (CtSigmoidCrossEntropyLossLayer *) layer;
   CtBlob *xb = CT_BOTTOM (bottom, 0);
@@ -60,16 +61,16 @@ sce_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
   float *s, *out, loss = 0.0f;
   gint64 valid = 0, outer = ct_blob_get_shape (xb)[0];
 
-  if ((x = ct_blob_cpu_data (xb, error)) == NULL
-      || (t = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (s = ct_blob_mutable_cpu_data (self->sigmoid, error)) == NULL
+  if ((x = ct_blob_data_on (xb, gpu, error)) == NULL
+      || (t = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
+      || (s = ct_blob_mutable_data_on (self->sigmoid, gpu, error)) == NULL
       || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
     return FALSE;
   if (!ct_loss_check_status (layer,
-                             ct_cpu_sigmoid_cross_entropy_forward (ct_blob_count (xb), x, t,
-                                                                   self->has_ignore,
-                                                                   self->ignore_label,
-                                                                   s, &loss, &valid),
+                             (gpu ? ct_cuda_sigmoid_cross_entropy_forward
+                                  : ct_cpu_sigmoid_cross_entropy_forward) (
+                               ct_blob_count (xb), x, t, self->has_ignore, self->ignore_label,
+                               s, &loss, &valid),
                              error))
     return FALSE;
   self->normalizer = ct_loss_normalizer (self->normalization, outer,
@@ -79,8 +80,8 @@ sce_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
 }
 
 static gboolean
-sce_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, GError **error)
+sce_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSigmoidCrossEntropyLossLayer *self = (CtSigmoidCrossEntropyLossLayer *) layer;
   CtBlob *xb = CT_BOTTOM (bottom, 0);
@@ -91,19 +92,43 @@ sce_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
     return FALSE;
   if (!propagate_down[0])
     return TRUE;
-  if ((s = ct_blob_cpu_data (self->sigmoid, error)) == NULL
-      || (t = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
+  if ((s = ct_blob_data_on (self->sigmoid, gpu, error)) == NULL
+      || (t = ct_blob_data_on (CT_BOTTOM (bottom, 1), gpu, error)) == NULL
       || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (xb, error)) == NULL)
+      || (dx = ct_blob_mutable_diff_on (xb, gpu, error)) == NULL)
     return FALSE;
   return ct_loss_check_status (layer,
-                               ct_cpu_sigmoid_cross_entropy_backward (ct_blob_count (xb), s, t,
-                                                                      self->has_ignore,
-                                                                      self->ignore_label,
-                                                                      top_diff[0]
-                                                                      / self->normalizer,
-                                                                      dx),
+                               (gpu ? ct_cuda_sigmoid_cross_entropy_backward
+                                    : ct_cpu_sigmoid_cross_entropy_backward) (
+                                 ct_blob_count (xb), s, t, self->has_ignore,
+                                 self->ignore_label, top_diff[0] / self->normalizer, dx),
                                error);
+}
+
+static gboolean
+sce_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return sce_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+sce_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return sce_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+sce_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, GError **error)
+{
+  return sce_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+sce_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, GError **error)
+{
+  return sce_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -123,8 +148,10 @@ const CtLayerClass ct_sigmoid_cross_entropy_loss_layer_class = {
   .is_loss = TRUE,
   .setup = sce_loss_setup,
   .reshape = sce_loss_reshape,
-  .forward_cpu = sce_loss_forward,
-  .backward_cpu = sce_loss_backward,
+  .forward_cpu = sce_loss_forward_cpu,
+  .backward_cpu = sce_loss_backward_cpu,
+  .forward_gpu = sce_loss_forward_gpu,
+  .backward_gpu = sce_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = sce_loss_finalize,
 };

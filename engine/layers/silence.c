@@ -20,8 +20,8 @@ silence_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 }
 
 static gboolean
-silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
+silence_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   for (guint i = 0; i < bottom->len; i++)
     {
@@ -30,12 +30,27 @@ silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
 
       if (!propagate_down[i])
         continue;
-      diff = ct_blob_mutable_cpu_diff (in, error);
-      if (diff == NULL || !ct_common_check (layer, ct_cpu_set (ct_blob_count (in), 0.0f, diff),
+      diff = ct_blob_mutable_diff_on (in, gpu, error);
+      if (diff == NULL || !ct_common_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (
+                                                       ct_blob_count (in), 0.0f, diff),
                                             error))
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return silence_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+silence_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return silence_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_silence_layer_class = {
@@ -48,4 +63,6 @@ const CtLayerClass ct_silence_layer_class = {
   .reshape = silence_reshape,
   .forward_cpu = silence_forward,
   .backward_cpu = silence_backward,
+  .forward_gpu = silence_forward,
+  .backward_gpu = silence_backward_gpu,
 };

@@ -118,11 +118,12 @@ slice_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+slice_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtSliceLayer *self = (CtSliceLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
-  const float *in = ct_blob_cpu_data (in_blob, error);
+  const float *in = ct_blob_data_on (in_blob, gpu, error);
   gint64 bottom_axis = ct_blob_get_shape (in_blob)[self->axis];
   gint64 offset = 0;
 
@@ -131,15 +132,15 @@ slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   for (guint i = 0; i < top->len; i++)
     {
       CtBlob *out_blob = CT_TOP (top, i);
-      float *out = ct_blob_mutable_cpu_data (out_blob, error);
+      float *out = ct_blob_mutable_data_on (out_blob, gpu, error);
       gint64 axis_dim = ct_blob_get_shape (out_blob)[self->axis];
 
       if (out == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_copy_blocks (self->outer, axis_dim * self->inner,
-                                                       in + offset * self->inner,
-                                                       bottom_axis * self->inner,
-                                                       out, axis_dim * self->inner), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_copy_blocks : ct_cpu_copy_blocks) (
+                                       self->outer, axis_dim * self->inner,
+                                       in + offset * self->inner, bottom_axis * self->inner,
+                                       out, axis_dim * self->inner), error))
         return FALSE;
       offset += axis_dim;
     }
@@ -147,8 +148,8 @@ slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+slice_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSliceLayer *self = (CtSliceLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
@@ -158,25 +159,52 @@ slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  in_diff = ct_blob_mutable_cpu_diff (in_blob, error);
+  in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
   if (in_diff == NULL)
     return FALSE;
   for (guint i = 0; i < top->len; i++)
     {
       CtBlob *out_blob = CT_TOP (top, i);
-      const float *top_diff = ct_blob_cpu_diff (out_blob, error);
+      const float *top_diff = ct_blob_diff_on (out_blob, gpu, error);
       gint64 axis_dim = ct_blob_get_shape (out_blob)[self->axis];
 
       if (top_diff == NULL)
         return FALSE;
-      if (!ct_common_check (layer, ct_cpu_copy_blocks (self->outer, axis_dim * self->inner,
-                                                       top_diff, axis_dim * self->inner,
-                                                       in_diff + offset * self->inner,
-                                                       bottom_axis * self->inner), error))
+      if (!ct_common_check (layer, (gpu ? ct_cuda_copy_blocks : ct_cpu_copy_blocks) (
+                                       self->outer, axis_dim * self->inner,
+                                       top_diff, axis_dim * self->inner,
+                                       in_diff + offset * self->inner,
+                                       bottom_axis * self->inner), error))
         return FALSE;
       offset += axis_dim;
     }
   return TRUE;
+}
+
+static gboolean
+slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return slice_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+slice_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return slice_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, GError **error)
+{
+  return slice_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+slice_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return slice_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_slice_layer_class = {
@@ -190,4 +218,6 @@ const CtLayerClass ct_slice_layer_class = {
   .reshape = slice_reshape,
   .forward_cpu = slice_forward,
   .backward_cpu = slice_backward,
+  .forward_gpu = slice_forward_gpu,
+  .backward_gpu = slice_backward_gpu,
 };

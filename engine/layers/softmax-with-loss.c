@@ -17,7 +17,7 @@
 typedef struct {
   CtLayer parent;
   CtBlob *prob;
-  float *scratch; /* inner floats for the softmax */
+  CtBlob *scratch; /* inner floats for the softmax */
   gint64 outer, channels, inner;
   gboolean has_ignore;
   int ignore_label;
@@ -31,6 +31,8 @@ softmax_with_loss_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GErr
 
   if (self->prob == NULL)
     self->prob = ct_blob_new ();
+  if (self->scratch == NULL)
+    self->scratch = ct_blob_new ();
   self->has_ignore = ct_loss_ignore_label (layer, &self->ignore_label);
   return ct_loss_normalization (layer, CAFFE__LOSS_PARAMETER__NORMALIZATION_MODE__VALID,
                                 &self->normalization, error);
@@ -45,6 +47,7 @@ softmax_with_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GE
                                                                  : &defaults;
   CtBlob *x = CT_BOTTOM (bottom, 0), *label = CT_BOTTOM (bottom, 1);
   g_autoptr (GError) local = NULL;
+  gint64 scratch_count;
   int axis;
 
   if (!ct_loss_reshape (layer, bottom, top, error))
@@ -69,8 +72,9 @@ softmax_with_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GE
                                          self->outer * self->inner),
                             xs, axis, (long long) (self->outer * self->inner), ls);
     }
-  self->scratch = g_renew (float, self->scratch, MAX (self->inner, 1));
-  if (!ct_blob_reshape_like (self->prob, x, error))
+  scratch_count = MAX (self->inner, 1);
+  if (!ct_blob_reshape (self->scratch, &scratch_count, 1, error)
+      || !ct_blob_reshape_like (self->prob, x, error))
     return FALSE;
   if (top->len >= 2 && !ct_blob_reshape_like (CT_TOP (top, 1), x, error))
     return FALSE;
@@ -78,30 +82,34 @@ softmax_with_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GE
 }
 
 static gboolean
-softmax_with_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+softmax_with_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                              GError **error)
 {
   CtSoftmaxWithLossLayer *self = (CtSoftmaxWithLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *x, *labels;
-  float *prob, *out, loss = 0.0f;
+  float *prob, *scratch, *out, loss = 0.0f;
   gint64 valid = 0;
 
-  if ((x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (prob = ct_blob_mutable_cpu_data (self->prob, error)) == NULL
-      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
-    return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->outer * self->inner, self->channels,
+  if (!ct_loss_check_labels (layer, label, gpu, self->outer * self->inner, self->channels,
                              self->has_ignore, self->ignore_label, error))
     return FALSE;
-  if (!ct_loss_check_status (layer, ct_cpu_softmax_forward (self->outer, self->channels,
-                                                            self->inner, x, prob,
-                                                            self->scratch), error)
+  /* The loss itself is one float, written on the host on either device. */
+  if ((x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (prob = ct_blob_mutable_data_on (self->prob, gpu, error)) == NULL
+      || (scratch = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL
+      || (out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
+    return FALSE;
+  if (!ct_loss_check_status (layer, (gpu ? ct_cuda_softmax_forward : ct_cpu_softmax_forward) (
+                                      self->outer, self->channels, self->inner, x, prob,
+                                      scratch), error)
       || !ct_loss_check_status (layer,
-                                ct_cpu_softmax_loss_forward (self->outer, self->channels,
-                                                             self->inner, prob, labels,
-                                                             self->has_ignore,
-                                                             self->ignore_label,
-                                                             &loss, &valid), error))
+                                (gpu ? ct_cuda_softmax_loss_forward
+                                     : ct_cpu_softmax_loss_forward) (
+                                  self->outer, self->channels, self->inner, prob, labels,
+                                  self->has_ignore, self->ignore_label, &loss, &valid),
+                                error))
     return FALSE;
   out[0] = loss / ct_loss_normalizer (self->normalization, self->outer, self->inner, valid);
   /* As Caffe: the second top is the probabilities themselves. */
@@ -111,10 +119,11 @@ softmax_with_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GE
 }
 
 static gboolean
-softmax_with_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
+softmax_with_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                               GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSoftmaxWithLossLayer *self = (CtSoftmaxWithLossLayer *) layer;
+  CtBlob *label = CT_BOTTOM (bottom, 1);
   const float *prob, *labels, *top_diff;
   float *dx, scale;
   gint64 valid = 0;
@@ -123,26 +132,55 @@ softmax_with_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *prop
     return FALSE;
   if (!propagate_down[0])
     return TRUE;
-  if ((prob = ct_blob_cpu_data (self->prob, error)) == NULL
-      || (labels = ct_blob_cpu_data (CT_BOTTOM (bottom, 1), error)) == NULL
-      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
-    return FALSE;
-  if (!ct_loss_check_labels (layer, labels, self->outer * self->inner, self->channels,
+  if (!ct_loss_check_labels (layer, label, gpu, self->outer * self->inner, self->channels,
                              self->has_ignore, self->ignore_label, error))
     return FALSE;
+  if ((prob = ct_blob_data_on (self->prob, gpu, error)) == NULL
+      || (labels = ct_blob_data_on (label, gpu, error)) == NULL
+      || (top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL)
+    return FALSE;
   if (!ct_loss_check_status (layer,
-                             ct_cpu_softmax_loss_backward (self->outer, self->channels,
-                                                           self->inner, prob, labels,
-                                                           self->has_ignore,
-                                                           self->ignore_label, dx, &valid),
+                             (gpu ? ct_cuda_softmax_loss_backward
+                                  : ct_cpu_softmax_loss_backward) (
+                               self->outer, self->channels, self->inner, prob, labels,
+                               self->has_ignore, self->ignore_label, dx, &valid),
                              error))
     return FALSE;
   /* The loss weight sits in the top's diff. */
   scale = top_diff[0] / ct_loss_normalizer (self->normalization, self->outer, self->inner,
                                             valid);
-  return ct_loss_check_status (layer, ct_cpu_scal (ct_blob_count (self->prob), scale, dx),
+  return ct_loss_check_status (layer, (gpu ? ct_cuda_scal : ct_cpu_scal) (
+                                        ct_blob_count (self->prob), scale, dx),
                                error);
+}
+
+static gboolean
+softmax_with_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                               GError **error)
+{
+  return softmax_with_loss_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+softmax_with_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                               GError **error)
+{
+  return softmax_with_loss_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+softmax_with_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                                GPtrArray *bottom, GError **error)
+{
+  return softmax_with_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+softmax_with_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                                GPtrArray *bottom, GError **error)
+{
+  return softmax_with_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -151,7 +189,7 @@ softmax_with_loss_finalize (CtLayer *layer)
   CtSoftmaxWithLossLayer *self = (CtSoftmaxWithLossLayer *) layer;
 
   g_clear_pointer (&self->prob, ct_blob_free);
-  g_free (self->scratch);
+  g_clear_pointer (&self->scratch, ct_blob_free);
 }
 
 const CtLayerClass ct_softmax_with_loss_layer_class = {
@@ -165,8 +203,10 @@ const CtLayerClass ct_softmax_with_loss_layer_class = {
   .is_loss = TRUE,
   .setup = softmax_with_loss_setup,
   .reshape = softmax_with_loss_reshape,
-  .forward_cpu = softmax_with_loss_forward,
-  .backward_cpu = softmax_with_loss_backward,
+  .forward_cpu = softmax_with_loss_forward_cpu,
+  .backward_cpu = softmax_with_loss_backward_cpu,
+  .forward_gpu = softmax_with_loss_forward_gpu,
+  .backward_gpu = softmax_with_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = softmax_with_loss_finalize,
 };

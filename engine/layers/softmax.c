@@ -11,7 +11,7 @@
 typedef struct {
   CtLayer parent;
   gint64 outer, channels, inner;
-  float *scratch; /* inner floats: per-position maxima, sums and dots */
+  CtBlob *scratch; /* inner floats: per-position maxima, sums and dots */
 } CtSoftmaxLayer;
 
 static gboolean
@@ -24,6 +24,7 @@ softmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   CtBlob *x = CT_BOTTOM (bottom, 0);
   g_autoptr (GError) local = NULL;
   int axis = ct_blob_canonical_axis_index (x, p->axis, &local);
+  gint64 scratch_count;
 
   if (axis < 0)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_AXIS, _("softmax_param axis: %s"),
@@ -31,50 +32,84 @@ softmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   self->outer = ct_blob_count_range (x, 0, axis, NULL);
   self->channels = ct_blob_get_shape (x)[axis];
   self->inner = ct_blob_count_from (x, axis + 1, NULL);
-  self->scratch = g_renew (float, self->scratch, MAX (self->inner, 1));
+  scratch_count = MAX (self->inner, 1);
+  if (self->scratch == NULL)
+    self->scratch = ct_blob_new ();
+  if (!ct_blob_reshape (self->scratch, &scratch_count, 1, error))
+    return FALSE;
   if (CT_TOP (top, 0) != x)
     return ct_blob_reshape_like (CT_TOP (top, 0), x, error);
   return TRUE;
 }
 
 static gboolean
-softmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+softmax_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtSoftmaxLayer *self = (CtSoftmaxLayer *) layer;
-  const float *x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *y;
+  const float *x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *y, *scratch;
 
-  if (x == NULL || (y = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error)) == NULL)
+  if (x == NULL || (y = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (scratch = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL)
     return FALSE;
-  return ct_engine_check_status (ct_cpu_softmax_forward (self->outer, self->channels,
-                                                         self->inner, x, y, self->scratch),
+  return ct_engine_check_status ((gpu ? ct_cuda_softmax_forward : ct_cpu_softmax_forward) (
+                                   self->outer, self->channels, self->inner, x, y, scratch),
                                  _("Computing a softmax"), error);
 }
 
 static gboolean
-softmax_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
+softmax_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSoftmaxLayer *self = (CtSoftmaxLayer *) layer;
   CtBlob *t = CT_TOP (top, 0);
   const float *y, *dy;
-  float *dx;
+  float *dx, *scratch;
 
   if (!propagate_down[0])
     return TRUE;
-  if ((y = ct_blob_cpu_data (t, error)) == NULL || (dy = ct_blob_cpu_diff (t, error)) == NULL
-      || (dx = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error)) == NULL)
+  if ((y = ct_blob_data_on (t, gpu, error)) == NULL
+      || (dy = ct_blob_diff_on (t, gpu, error)) == NULL
+      || (dx = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error)) == NULL
+      || (scratch = ct_blob_mutable_data_on (self->scratch, gpu, error)) == NULL)
     return FALSE;
-  return ct_engine_check_status (ct_cpu_softmax_backward (self->outer, self->channels,
-                                                          self->inner, y, dy, dx,
-                                                          self->scratch),
+  return ct_engine_check_status ((gpu ? ct_cuda_softmax_backward : ct_cpu_softmax_backward) (
+                                   self->outer, self->channels, self->inner, y, dy, dx,
+                                   scratch),
                                  _("Computing a softmax gradient"), error);
+}
+
+static gboolean
+softmax_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return softmax_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+softmax_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return softmax_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+softmax_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return softmax_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+softmax_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                      GPtrArray *bottom, GError **error)
+{
+  return softmax_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
 softmax_finalize (CtLayer *layer)
 {
-  g_free (((CtSoftmaxLayer *) layer)->scratch);
+  g_clear_pointer (&((CtSoftmaxLayer *) layer)->scratch, ct_blob_free);
 }
 
 const CtLayerClass ct_softmax_layer_class = {
@@ -85,7 +120,9 @@ const CtLayerClass ct_softmax_layer_class = {
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .reshape = softmax_reshape,
-  .forward_cpu = softmax_forward,
-  .backward_cpu = softmax_backward,
+  .forward_cpu = softmax_forward_cpu,
+  .backward_cpu = softmax_backward_cpu,
+  .forward_gpu = softmax_forward_gpu,
+  .backward_gpu = softmax_backward_gpu,
   .finalize = softmax_finalize,
 };

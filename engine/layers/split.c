@@ -39,8 +39,8 @@ split_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+split_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBlob *in = CT_BOTTOM (bottom, 0);
   gint64 count = ct_blob_count (in);
@@ -49,26 +49,43 @@ split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  in_diff = ct_blob_mutable_cpu_diff (in, error);
-  first = ct_blob_cpu_diff (CT_TOP (top, 0), error);
+  in_diff = ct_blob_mutable_diff_on (in, gpu, error);
+  first = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
   if (in_diff == NULL || first == NULL)
     return FALSE;
   if (top->len == 1)
-    return ct_common_check (layer, ct_cpu_copy (count, first, in_diff), error);
+    return ct_common_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (count, first, in_diff),
+                            error);
 
-  second = ct_blob_cpu_diff (CT_TOP (top, 1), error);
-  if (second == NULL || !ct_common_check (layer, ct_cpu_add (count, first, second, in_diff),
-                                          error))
+  second = ct_blob_diff_on (CT_TOP (top, 1), gpu, error);
+  if (second == NULL
+      || !ct_common_check (layer, (gpu ? ct_cuda_add : ct_cpu_add) (count, first, second,
+                                                                    in_diff), error))
     return FALSE;
   for (guint i = 2; i < top->len; i++)
     {
-      const float *more = ct_blob_cpu_diff (CT_TOP (top, i), error);
+      const float *more = ct_blob_diff_on (CT_TOP (top, i), gpu, error);
 
-      if (more == NULL || !ct_common_check (layer, ct_cpu_axpy (count, 1.0f, more, in_diff),
-                                            error))
+      if (more == NULL
+          || !ct_common_check (layer, (gpu ? ct_cuda_axpy : ct_cpu_axpy) (count, 1.0f, more,
+                                                                          in_diff), error))
         return FALSE;
     }
   return TRUE;
+}
+
+static gboolean
+split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, GError **error)
+{
+  return split_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+split_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return split_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_split_layer_class = {
@@ -82,4 +99,6 @@ const CtLayerClass ct_split_layer_class = {
   .reshape = split_reshape,
   .forward_cpu = split_forward,
   .backward_cpu = split_backward,
+  .forward_gpu = split_forward,
+  .backward_gpu = split_backward_gpu,
 };

@@ -7,13 +7,15 @@
  *
  * Caffe builds the pyramid from split, pooling, flatten and concat layers
  * whose parameters carry no phase, so STOCHASTIC levels always sample, even
- * in TEST; this layer does the same. */
+ * in TEST; this layer does the same.
+ *
+ * The GPU runs the same passes with the pooling kernels' CUDA twins, the
+ * draws coming from the CPU's generator as Pooling's do. */
 #include <glib/gi18n-lib.h>
 
 #include "pooling-private.h"
 #include "blas.h"
 #include "engine-error.h"
-#include "rng.h"
 #include "vision-private.h"
 
 typedef struct {
@@ -28,10 +30,8 @@ typedef struct {
   guint height;            /* pyramid levels */
   SppLevel *levels;
   gint64 num, in_dim, top_dim;
-  int32_t *index;
-  gsize index_length;
-  float *uniform;
-  gsize uniform_length;
+  CtMem *index;   /* int32_t per output: MAX winners, STOCHASTIC samples */
+  CtMem *uniform; /* float per output: STOCHASTIC draws */
 } CtSppLayer;
 
 /* Level L's window for an H x W input (Caffe's GetPoolingParam). */
@@ -136,27 +136,14 @@ spp_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   self->in_dim = ct_blob_count_from (input, 1, NULL);
   self->top_dim = offset;
   if (self->method != CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE
-      && !ct_pool_grow_buffer (layer, (gpointer *) &self->index, &self->index_length,
-                               ct_blob_count (CT_TOP (top, 0)), sizeof (int32_t), error))
+      && !ct_pool_grow_mem (layer, &self->index, ct_blob_count (CT_TOP (top, 0)),
+                            sizeof (int32_t), error))
     return FALSE;
   if (self->method == CAFFE__POOLING_PARAMETER__POOL_METHOD__STOCHASTIC
-      && !ct_pool_grow_buffer (layer, (gpointer *) &self->uniform, &self->uniform_length,
-                               ct_blob_count (CT_TOP (top, 0)), sizeof (float), error))
+      && !ct_pool_grow_mem (layer, &self->uniform, ct_blob_count (CT_TOP (top, 0)),
+                            sizeof (float), error))
     return FALSE;
   return TRUE;
-}
-
-/* Level buffers start at AT in each buffer; absent buffers stay NULL. */
-static int32_t *
-index_at (CtSppLayer *self, gint64 at)
-{
-  return self->index != NULL ? self->index + at : NULL;
-}
-
-static const float *
-uniform_at (CtSppLayer *self, gint64 at)
-{
-  return self->uniform != NULL ? self->uniform + at : NULL;
 }
 
 static gboolean
@@ -166,53 +153,62 @@ sampling (const CtSppLayer *self)
 }
 
 static gboolean
-spp_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+spp_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtSppLayer *self = (CtSppLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = in != NULL ? ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error) : NULL;
+  const float *uniform = NULL;
+  int32_t *index = NULL;
 
   if (in == NULL || out == NULL)
     return FALSE;
-  if (sampling (self))
-    {
-      g_autoptr (CtRng) rng = ct_rng_new (layer->seed);
+  if (sampling (self)
+      && (uniform = ct_pool_draw_uniform (layer, self->uniform, ct_blob_count (CT_TOP (top, 0)),
+                                          gpu, error)) == NULL)
+    return FALSE;
+  if (self->index != NULL
+      && (index = ct_pool_mem_on (layer, self->index, gpu, TRUE, error)) == NULL)
+    return FALSE;
 
-      ct_rng_uniform (rng, ct_blob_count (CT_TOP (top, 0)), 0.0f, 1.0f, self->uniform);
-      layer->seed = ct_rng_next_seed (rng);
-    }
-
+  /* Level buffers start at AT in each buffer; absent buffers stay NULL. */
   for (guint l = 0; l < self->height; l++)
     for (gint64 n = 0; n < self->num; n++)
       {
         const SppLevel *level = &self->levels[l];
         gint64 at = n * self->top_dim + level->offset;
 
-        if (!ct_pool_forward (layer, &level->window, sampling (self), &level->geometry,
-                              in + n * self->in_dim, uniform_at (self, at), out + at,
-                              index_at (self, at), NULL, error))
+        if (!ct_pool_forward (layer, &level->window, sampling (self), gpu, &level->geometry,
+                              in + n * self->in_dim, uniform != NULL ? uniform + at : NULL,
+                              out + at, index != NULL ? index + at : NULL, NULL, error))
           return FALSE;
       }
   return TRUE;
 }
 
 static gboolean
-spp_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-              GPtrArray *bottom, GError **error)
+spp_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSppLayer *self = (CtSppLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
   const float *in, *out, *out_diff;
+  const int32_t *index = NULL;
   float *in_diff;
 
   if (!propagate_down[0])
     return TRUE;
-  if ((in = ct_blob_cpu_data (input, error)) == NULL
-      || (out = ct_blob_cpu_data (CT_TOP (top, 0), error)) == NULL
-      || (out_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error)) == NULL
-      || (in_diff = ct_blob_mutable_cpu_diff (input, error)) == NULL)
+  if ((in = ct_blob_data_on (input, gpu, error)) == NULL
+      || (out = ct_blob_data_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (out_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error)) == NULL
+      || (in_diff = ct_blob_mutable_diff_on (input, gpu, error)) == NULL)
     return FALSE;
-  if (!ct_vision_check (layer, ct_cpu_set (ct_blob_count (input), 0.0f, in_diff),
+  if (self->index != NULL
+      && (index = ct_pool_mem_on (layer, self->index, gpu, FALSE, error)) == NULL)
+    return FALSE;
+  if (!ct_vision_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (input), 0.0f,
+                                                                 in_diff),
                         _("clearing the bottom diff"), error))
     return FALSE;
 
@@ -223,13 +219,39 @@ spp_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
         const SppLevel *level = &self->levels[l];
         gint64 at = n * self->top_dim + level->offset;
 
-        if (!ct_pool_backward (layer, &level->window, sampling (self), &level->geometry,
+        if (!ct_pool_backward (layer, &level->window, sampling (self), gpu, &level->geometry,
                                in + n * self->in_dim, out + at, out_diff + at,
-                               index_at (self, at), NULL,
+                               index != NULL ? index + at : NULL, NULL,
                                in_diff + n * self->in_dim, error))
           return FALSE;
       }
   return TRUE;
+}
+
+static gboolean
+spp_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return spp_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+spp_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return spp_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+spp_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return spp_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+spp_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, GError **error)
+{
+  return spp_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -238,8 +260,8 @@ spp_finalize (CtLayer *layer)
   CtSppLayer *self = (CtSppLayer *) layer;
 
   g_clear_pointer (&self->levels, g_free);
-  g_clear_pointer (&self->index, g_free);
-  g_clear_pointer (&self->uniform, g_free);
+  g_clear_pointer (&self->index, ct_mem_unref);
+  g_clear_pointer (&self->uniform, ct_mem_unref);
 }
 
 const CtLayerClass ct_spp_layer_class = {
@@ -251,7 +273,9 @@ const CtLayerClass ct_spp_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = spp_setup,
   .reshape = spp_reshape,
-  .forward_cpu = spp_forward,
-  .backward_cpu = spp_backward,
+  .forward_cpu = spp_forward_cpu,
+  .backward_cpu = spp_backward_cpu,
+  .forward_gpu = spp_forward_gpu,
+  .backward_gpu = spp_backward_gpu,
   .finalize = spp_finalize,
 };

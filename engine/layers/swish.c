@@ -39,24 +39,26 @@ swish_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-swish_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+swish_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtSwishLayer *self = (CtSwishLayer *) layer;
   const float *x;
   float *y, *sig;
   gint64 n;
 
-  if (!ct_neuron_forward_arrays (layer, bottom, top, &n, &x, &y, error))
+  if (!ct_neuron_forward_arrays_on (layer, bottom, top, gpu, &n, &x, &y, error))
     return FALSE;
-  sig = ct_neuron_mutable_data (layer, self->sigmoid, error);
+  sig = ct_neuron_mutable_data_on (layer, self->sigmoid, gpu, error);
   if (sig == NULL && n > 0)
     return FALSE;
-  return ct_neuron_check (layer, ct_cpu_swish_forward (n, self->beta, x, sig, y), error);
+  return ct_neuron_check (layer, (gpu ? ct_cuda_swish_forward : ct_cpu_swish_forward)
+                                   (n, self->beta, x, sig, y), error);
 }
 
 static gboolean
-swish_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
+swish_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSwishLayer *self = (CtSwishLayer *) layer;
   const float *x, *y, *dy, *sig;
@@ -65,13 +67,39 @@ swish_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  if (!ct_neuron_backward_arrays (layer, top, bottom, &n, &x, &y, &dy, &dx, error))
+  if (!ct_neuron_backward_arrays_on (layer, top, bottom, gpu, &n, &x, &y, &dy, &dx, error))
     return FALSE;
-  sig = ct_neuron_data (layer, self->sigmoid, error);
+  sig = ct_neuron_data_on (layer, self->sigmoid, gpu, error);
   if (sig == NULL && n > 0)
     return FALSE;
-  return ct_neuron_check (layer, ct_cpu_swish_backward (n, self->beta, y, sig, dy, dx),
-                          error);
+  return ct_neuron_check (layer, (gpu ? ct_cuda_swish_backward : ct_cpu_swish_backward)
+                                   (n, self->beta, y, sig, dy, dx), error);
+}
+
+static gboolean
+swish_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return swish_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+swish_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return swish_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+swish_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return swish_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+swish_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, GError **error)
+{
+  return swish_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -91,7 +119,9 @@ const CtLayerClass ct_swish_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = swish_setup,
   .reshape = swish_reshape,
-  .forward_cpu = swish_forward,
-  .backward_cpu = swish_backward,
+  .forward_cpu = swish_forward_cpu,
+  .backward_cpu = swish_backward_cpu,
+  .forward_gpu = swish_forward_gpu,
+  .backward_gpu = swish_backward_gpu,
   .finalize = swish_finalize,
 };

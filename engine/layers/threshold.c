@@ -16,9 +16,9 @@ threshold_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 
 /* params[0]: threshold. */
 static CtStatus
-threshold_forward (const float *p, int64_t n, const float *x, float *y)
+threshold_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)
 {
-  return ct_cpu_threshold_forward (n, p[0], x, y);
+  return (gpu ? ct_cuda_threshold_forward : ct_cpu_threshold_forward) (n, p[0], x, y);
 }
 
 static const CtNeuronKernels threshold_kernels = {
@@ -35,5 +35,6 @@ const CtLayerClass ct_threshold_layer_class = {
   .setup = threshold_setup,
   .reshape = ct_neuron_reshape,
   .forward_cpu = ct_neuron_forward,
+  .forward_gpu = ct_neuron_forward_gpu,
   .type_data = &threshold_kernels,
 };

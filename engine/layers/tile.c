@@ -56,21 +56,22 @@ tile_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-tile_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+tile_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtTileLayer *self = (CtTileLayer *) layer;
-  const float *in = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
-  float *out = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
+  const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
+  float *out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
 
   if (in == NULL || out == NULL)
     return FALSE;
-  return ct_common_check (layer, ct_cpu_tile_forward (self->outer, self->inner, self->tiles,
-                                                      in, out), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_tile_forward : ct_cpu_tile_forward) (
+                                     self->outer, self->inner, self->tiles, in, out), error);
 }
 
 static gboolean
-tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
+tile_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtTileLayer *self = (CtTileLayer *) layer;
   const float *top_diff;
@@ -78,12 +79,39 @@ tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
 
   if (!propagate_down[0])
     return TRUE;
-  top_diff = ct_blob_cpu_diff (CT_TOP (top, 0), error);
-  in_diff = ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), error);
+  top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  in_diff = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, 0), gpu, error);
   if (top_diff == NULL || in_diff == NULL)
     return FALSE;
-  return ct_common_check (layer, ct_cpu_tile_backward (self->outer, self->inner, self->tiles,
-                                                       top_diff, in_diff), error);
+  return ct_common_check (layer, (gpu ? ct_cuda_tile_backward : ct_cpu_tile_backward) (
+                                     self->outer, self->inner, self->tiles, top_diff, in_diff),
+                                 error);
+}
+
+static gboolean
+tile_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return tile_forward_on (layer, bottom, top, FALSE, error);
+}
+
+static gboolean
+tile_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+{
+  return tile_forward_on (layer, bottom, top, TRUE, error);
+}
+
+static gboolean
+tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, GError **error)
+{
+  return tile_backward_on (layer, top, propagate_down, bottom, FALSE, error);
+}
+
+static gboolean
+tile_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, GError **error)
+{
+  return tile_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 const CtLayerClass ct_tile_layer_class = {
@@ -97,4 +125,6 @@ const CtLayerClass ct_tile_layer_class = {
   .reshape = tile_reshape,
   .forward_cpu = tile_forward,
   .backward_cpu = tile_backward,
+  .forward_gpu = tile_forward_gpu,
+  .backward_gpu = tile_backward_gpu,
 };

@@ -6,19 +6,19 @@
 #include "solver-private.h"
 #include "solver-update.h"
 
-static CtStatus
+static gboolean
 adadelta_compute_update (CtSolver *solver, guint learnable_id, float rate, float *diff,
-                         gint64 n)
+                         gint64 n, gboolean gpu, GError **error)
 {
-  float *grads = ct_blob_mutable_cpu_data (ct_solver_history_blob (solver, 0, learnable_id),
-                                           NULL);
-  float *steps = ct_blob_mutable_cpu_data (ct_solver_history_blob (solver, 1, learnable_id),
-                                           NULL);
+  float *grads = ct_solver_history_on (solver, 0, learnable_id, gpu, error);
+  float *steps = grads != NULL ? ct_solver_history_on (solver, 1, learnable_id, gpu, error)
+                               : NULL;
 
-  if (grads == NULL || steps == NULL)
-    return CT_STATUS_OUT_OF_MEMORY;
-  return ct_cpu_adadelta_update (n, solver->param->momentum, solver->param->delta, rate,
-                                 diff, grads, steps);
+  return steps != NULL &&
+         ct_solver_check_update ((gpu ? ct_cuda_adadelta_update : ct_cpu_adadelta_update)
+                                   (n, solver->param->momentum, solver->param->delta, rate,
+                                    diff, grads, steps),
+                                 error);
 }
 
 const CtSolverType ct_solver_type_adadelta = {

@@ -20,16 +20,16 @@ adagrad_check (const Caffe__SolverParameter *param, const char **field_out, GErr
   return TRUE;
 }
 
-static CtStatus
+static gboolean
 adagrad_compute_update (CtSolver *solver, guint learnable_id, float rate, float *diff,
-                        gint64 n)
+                        gint64 n, gboolean gpu, GError **error)
 {
-  float *history = ct_blob_mutable_cpu_data (ct_solver_history_blob (solver, 0, learnable_id),
-                                             NULL);
+  float *history = ct_solver_history_on (solver, 0, learnable_id, gpu, error);
 
-  if (history == NULL)
-    return CT_STATUS_OUT_OF_MEMORY;
-  return ct_cpu_adagrad_update (n, solver->param->delta, rate, diff, history);
+  return history != NULL &&
+         ct_solver_check_update ((gpu ? ct_cuda_adagrad_update : ct_cpu_adagrad_update)
+                                   (n, solver->param->delta, rate, diff, history),
+                                 error);
 }
 
 const CtSolverType ct_solver_type_adagrad = {

@@ -8,21 +8,23 @@
 #include "solver-private.h"
 #include "solver-update.h"
 
-static CtStatus
-adam_compute_update (CtSolver *solver, guint learnable_id, float rate, float *diff, gint64 n)
+static gboolean
+adam_compute_update (CtSolver *solver, guint learnable_id, float rate, float *diff, gint64 n,
+                     gboolean gpu, GError **error)
 {
   const Caffe__SolverParameter *p = solver->param;
-  float *m = ct_blob_mutable_cpu_data (ct_solver_history_blob (solver, 0, learnable_id), NULL);
-  float *v = ct_blob_mutable_cpu_data (ct_solver_history_blob (solver, 1, learnable_id), NULL);
+  float *m = ct_solver_history_on (solver, 0, learnable_id, gpu, error);
+  float *v = m != NULL ? ct_solver_history_on (solver, 1, learnable_id, gpu, error) : NULL;
   const int t = solver->iter + 1;
   /* in double, then float, as Caffe's mixed float/double expression */
   const float correction = (float) (sqrt (1.0 - pow (p->momentum2, t)) /
                                     (1.0 - pow (p->momentum, t)));
 
-  if (m == NULL || v == NULL)
-    return CT_STATUS_OUT_OF_MEMORY;
-  return ct_cpu_adam_update (n, p->momentum, p->momentum2, p->delta, rate * correction,
-                             diff, m, v);
+  return v != NULL &&
+         ct_solver_check_update ((gpu ? ct_cuda_adam_update : ct_cpu_adam_update)
+                                   (n, p->momentum, p->momentum2, p->delta, rate * correction,
+                                    diff, m, v),
+                                 error);
 }
 
 const CtSolverType ct_solver_type_adam = {

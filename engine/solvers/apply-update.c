@@ -3,7 +3,12 @@
  * norm; then per parameter: scale by 1/iter_size, add the weight-decay
  * gradient (weight_decay times its decay_mult, L2 or L1), turn the result
  * into a step with the update rule at the learning rate times its lr_mult;
- * finally data -= step for every parameter. */
+ * finally data -= step for every parameter.
+ *
+ * All of it runs on the device the train net runs on: the diffs, the
+ * weights and the solver's history stay on the GPU of a net trained there,
+ * and CtMem brings over whatever was last written on the other side (a
+ * layer that fell back to the CPU, weights loaded from a file). */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -14,7 +19,7 @@
 #include "solver-update.h"
 
 static gboolean
-clip_gradients (CtSolver *solver, GError **error)
+clip_gradients (CtSolver *solver, gboolean gpu, GError **error)
 {
   const float clip = solver->param->clip_gradients;
   CtNet *net = solver->net;
@@ -25,14 +30,15 @@ clip_gradients (CtSolver *solver, GError **error)
     return TRUE;
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
     {
-      g_autoptr (GError) local = NULL;
+      CtBlob *blob = ct_net_get_learnable (net, i)->blob;
+      const float *diff = ct_blob_diff_on (blob, gpu, error);
+      float part = 0.0f;
 
-      sumsq += ct_blob_sumsq_diff (ct_net_get_learnable (net, i)->blob, &local);
-      if (local != NULL)
-        {
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
+      if (diff == NULL ||
+          !ct_solver_check_update ((gpu ? ct_cuda_dot : ct_cpu_dot) (ct_blob_count (blob), diff,
+                                                                    diff, &part), error))
+        return FALSE;
+      sumsq += part;
     }
   norm = sqrtf (sumsq);
   if (!(norm > clip))
@@ -42,20 +48,27 @@ clip_gradients (CtSolver *solver, GError **error)
                  "by scale factor %s", ct_solver_format_number (a, norm),
                  ct_solver_format_number (b, clip), ct_solver_format_number (c, scale));
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
-    if (!ct_blob_scale_diff (ct_net_get_learnable (net, i)->blob, scale, error))
-      return FALSE;
+    {
+      CtBlob *blob = ct_net_get_learnable (net, i)->blob;
+      float *diff = ct_blob_mutable_diff_on (blob, gpu, error);
+
+      if (diff == NULL ||
+          !ct_solver_check_update ((gpu ? ct_cuda_scal : ct_cpu_scal) (ct_blob_count (blob),
+                                                                      scale, diff), error))
+        return FALSE;
+    }
   return TRUE;
 }
 
-static gboolean
-check (CtStatus status, GError **error)
+gboolean
+ct_solver_check_update (CtStatus status, GError **error)
 {
   return ct_engine_check_status (status, _("Updating the parameters"), error);
 }
 
 static gboolean
 regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint64 n,
-            GError **error)
+            gboolean gpu, GError **error)
 {
   const Caffe__SolverParameter *p = solver->param;
   const float local_decay = p->weight_decay * learnable->decay_mult;
@@ -63,44 +76,54 @@ regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint
 
   if (local_decay == 0.0f)
     return TRUE;
-  data = ct_blob_cpu_data (learnable->blob, error);
+  data = ct_blob_data_on (learnable->blob, gpu, error);
   if (data == NULL)
     return FALSE;
   if (strcmp (p->regularization_type, "L1") == 0)
-    return check (ct_cpu_l1_decay (n, local_decay, data, diff), error);
-  return check (ct_cpu_axpy (n, local_decay, data, diff), error);
+    return ct_solver_check_update ((gpu ? ct_cuda_l1_decay : ct_cpu_l1_decay)
+                                     (n, local_decay, data, diff), error);
+  return ct_solver_check_update ((gpu ? ct_cuda_axpy : ct_cpu_axpy) (n, local_decay, data, diff),
+                                 error);
 }
 
 static gboolean
-update_one (CtSolver *solver, guint learnable_id, float rate, GError **error)
+update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GError **error)
 {
   const CtNetLearnable *learnable = ct_net_get_learnable (solver->net, learnable_id);
   gint64 n = ct_blob_count (learnable->blob);
-  float *diff = ct_blob_mutable_cpu_diff (learnable->blob, error);
+  float *diff = ct_blob_mutable_diff_on (learnable->blob, gpu, error);
 
   if (diff == NULL)
     return FALSE;
   if (solver->param->iter_size > 1 &&
-      !check (ct_cpu_scal (n, 1.0f / (float) solver->param->iter_size, diff), error))
+      !ct_solver_check_update ((gpu ? ct_cuda_scal : ct_cpu_scal)
+                                 (n, 1.0f / (float) solver->param->iter_size, diff), error))
     return FALSE;
-  if (!regularize (solver, learnable, diff, n, error))
+  if (!regularize (solver, learnable, diff, n, gpu, error))
     return FALSE;
-  return check (solver->type->compute_update (solver, learnable_id,
-                                              rate * learnable->lr_mult, diff, n), error);
+  return solver->type->compute_update (solver, learnable_id, rate * learnable->lr_mult, diff, n,
+                                       gpu, error);
 }
 
 gboolean
 ct_solver_apply_update (CtSolver *solver, float rate, GError **error)
 {
   CtNet *net = solver->net;
+  const gboolean gpu = ct_net_get_use_gpu (net);
 
-  if (!clip_gradients (solver, error))
+  if (!clip_gradients (solver, gpu, error))
     return FALSE;
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
-    if (!update_one (solver, i, rate, error))
+    if (!update_one (solver, i, rate, gpu, error))
       return FALSE;
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
-    if (!ct_blob_update (ct_net_get_learnable (net, i)->blob, error))
-      return FALSE;
+    {
+      CtBlob *blob = ct_net_get_learnable (net, i)->blob;
+
+      /* ct_blob_update works where the data's head is: bring weights that
+       * were last written on the host (loaded, restored) to the device */
+      if ((gpu && ct_blob_data_on (blob, TRUE, error) == NULL) || !ct_blob_update (blob, error))
+        return FALSE;
+    }
   return TRUE;
 }

@@ -17,10 +17,11 @@ typedef struct {
    * May be NULL. */
   gboolean (*check) (const Caffe__SolverParameter *param, const char **field_out,
                      GError **error);
-  /* Turn the regularised gradient DIFF (N floats) of learnable LEARNABLE_ID
-   * into the step, with RATE the learning rate times its lr_mult. */
-  CtStatus (*compute_update) (CtSolver *solver, guint learnable_id, float rate,
-                              float *diff, gint64 n);
+  /* Turn the regularised gradient DIFF (N floats, on the GPU when GPU) of
+   * learnable LEARNABLE_ID into the step, with RATE the learning rate times
+   * its lr_mult; the history is used on the same device. */
+  gboolean (*compute_update) (CtSolver *solver, guint learnable_id, float rate,
+                              float *diff, gint64 n, gboolean gpu, GError **error);
 } CtSolverType;
 
 extern const CtSolverType ct_solver_type_sgd;
@@ -123,5 +124,11 @@ gboolean ct_solver_check_snapshot_prefix (CtSolver *solver, GError **error);
 
 /* The history blob of set SET (0 or 1) for learnable LEARNABLE_ID. */
 CtBlob *ct_solver_history_blob (CtSolver *solver, guint set, guint learnable_id);
+/* Its values, writable, on the GPU when GPU (NULL with ERROR set). */
+float *ct_solver_history_on (CtSolver *solver, guint set, guint learnable_id, gboolean gpu,
+                             GError **error);
+
+/* STATUS of an update kernel as an error ("Updating the parameters: ..."). */
+gboolean ct_solver_check_update (CtStatus status, GError **error);
 
 G_END_DECLS

@@ -49,6 +49,36 @@ ct_cuda_memset (void *ptr, int value, size_t size)
 }
 
 CtStatus
+ct_cuda_set_device (int device)
+{
+  return CT_STATUS_NO_DEVICE;
+}
+
+int
+ct_cuda_get_device (void)
+{
+  return 0;
+}
+
+CtStatus
+ct_cuda_synchronize (void)
+{
+  return CT_STATUS_NO_DEVICE;
+}
+
+const char *
+ct_cuda_last_error (void)
+{
+  return "Cortado was built without CUDA";
+}
+
+CtStatus
+ct_cuda_device_info (int device, CtCudaDeviceInfo *info)
+{
+  return CT_STATUS_NO_DEVICE;
+}
+
+CtStatus
 ct_cuda_gemm (CtTranspose trans_a, CtTranspose trans_b,
               int64_t m, int64_t n, int64_t k,
               float alpha, const float *a, const float *b,

@@ -44,7 +44,7 @@ ct_test_backward_ok (CtLayer *layer, GPtrArray *top, GPtrArray *bottom)
 
   for (guint i = 0; i < bottom->len; i++)
     down[i] = TRUE;
-  if (!ct_layer_backward (layer, top, down, bottom, FALSE, &error))
+  if (!ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error))
     g_error ("backward failed: %s", error->message);
 }
 

@@ -9,7 +9,7 @@ forward (const CtGradientChecker *checker, CtLayer *layer, GPtrArray *bottom, GP
   g_autoptr (GError) error = NULL;
 
   layer->seed = checker->seed;
-  if (!ct_layer_forward (layer, bottom, top, FALSE, NULL, &error))
+  if (!ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error))
     g_error ("forward failed: %s", error->message);
 }
 
@@ -87,7 +87,7 @@ ct_check_gradient_single (const CtGradientChecker *checker, CtLayer *layer,
     }
   forward (checker, layer, bottom, top);
   objective_and_diff (top, top_id, top_data_id);
-  if (!ct_layer_backward (layer, top, propagate_down, bottom, FALSE, &error))
+  if (!ct_layer_backward (layer, top, propagate_down, bottom, ct_test_use_gpu (), &error))
     g_error ("backward failed: %s", error->message);
   for (guint b = 0; b < blobs->len; b++)
     {

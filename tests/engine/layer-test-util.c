@@ -2,6 +2,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "device.h"
 #include "layer-test-util.h"
 #include "rng.h"
 
@@ -124,11 +127,36 @@ ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
     g_error ("setup failed: %s", error->message);
 }
 
+gboolean
+ct_test_use_gpu (void)
+{
+  static int use_gpu = -1;
+
+  if (use_gpu < 0)
+    {
+      use_gpu = g_strcmp0 (g_getenv ("CT_TEST_DEVICE"), "gpu") == 0;
+      if (use_gpu && ct_cuda_available () != CT_STATUS_OK)
+        {
+          g_printerr ("no usable GPU (%s): skipped\n", ct_cuda_last_error ());
+          exit (77);
+        }
+    }
+  return use_gpu;
+}
+
+/* Decided before any test runs, so that a GPU run without a GPU skips
+ * whole, whichever of its tests would have asked first. */
+__attribute__ ((constructor)) static void
+decide_device (void)
+{
+  ct_test_use_gpu ();
+}
+
 void
 ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
 {
   g_autoptr (GError) error = NULL;
 
-  if (!ct_layer_forward (layer, bottom, top, FALSE, NULL, &error))
+  if (!ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error))
     g_error ("forward failed: %s", error->message);
 }

@@ -31,6 +31,12 @@ GPtrArray *ct_test_empty_blobs (guint n);
 /* BLOB has N_AXES axes, of the given sizes (int arguments). */
 void ct_test_assert_shape (CtBlob *blob, guint n_axes, ...);
 
+/* Whether the layer tests run their layers on the GPU: the environment
+ * variable CT_TEST_DEVICE is "gpu" (the `cuda` suite runs the engine's
+ * layer tests again so). Without a usable GPU the process then exits with
+ * status 77, meson's SKIP, at the first call. */
+gboolean ct_test_use_gpu (void);
+
 /* Setup and forward that must succeed (the test stops with the error). */
 void ct_test_setup_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);
 void ct_test_forward_ok (CtLayer *layer, GPtrArray *bottom, GPtrArray *top);

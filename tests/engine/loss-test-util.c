@@ -62,7 +62,7 @@ ct_test_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top)
   g_autoptr (GError) error = NULL;
 
   if (!ct_layer_setup (layer, bottom, top, &error) ||
-      !ct_layer_forward (layer, bottom, top, FALSE, NULL, &error))
+      !ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error))
     g_error ("%s", error->message);
   g_assert_cmpuint (ct_blob_num_axes (CT_TOP (top, 0)), ==, 0);
   g_assert_cmpint (ct_blob_count (CT_TOP (top, 0)), ==, 1);
@@ -136,7 +136,7 @@ ct_test_check_bad_label (const char *type, Caffe__LayerParameter *param, GPtrArr
   g_assert_no_error (error);
   lab = ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL);
   lab[bad_index] = bad_value;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   ct_test_assert_layer_error (error, type);
   g_assert_nonnull (strstr (error->message, at));
   lab = ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL);

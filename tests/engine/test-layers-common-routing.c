@@ -427,7 +427,7 @@ test_batch_reindex (void)
   ct_test_check_exhaustive ("name: 'br' type: 'BatchReindex'", bottom, gtop, 0);
 
   ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 1), NULL)[3] = 3.0f;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_test_message ("expected error: %s", error->message);
   g_assert_nonnull (strstr (error->message, "'br'"));
   g_assert_nonnull (strstr (error->message, "index 3 is 3"));

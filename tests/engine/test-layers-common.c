@@ -621,20 +621,20 @@ test_embed (void)
 
   /* A bad word fails the forward with an error that names it. */
   ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 0), NULL)[2] = 4.0f;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_test_message ("expected error: %s", error->message);
   g_assert_nonnull (strstr (error->message, "'emb'"));
   g_assert_nonnull (strstr (error->message, "bottom value 2 is 4"));
   g_clear_error (&error);
   ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 0), NULL)[2] = 1.5f;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_nonnull (strstr (error->message, "1.5"));
   g_clear_error (&error);
   ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 0), NULL)[2] = -1.0f;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_clear_error (&error);
   ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 0), NULL)[2] = NAN;
-  g_assert_false (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_false (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
 
   ct_test_expect_setup_error ("name: 'ex' type: 'Embed' embed_param { input_dim: 4 }", bottom, 1,
                       "num_output");

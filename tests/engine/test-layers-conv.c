@@ -361,18 +361,18 @@ test_conv_param_accumulation (void)
   b = g_ptr_array_index (layer->blobs, 1);
   ct_test_forward_ok (layer, bottom, top);
   ct_cpu_set (ct_blob_count (CT_TOP (top, 0)), 1.0f, ct_blob_mutable_cpu_diff (CT_TOP (top, 0), NULL));
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   once = g_memdup2 (ct_blob_cpu_diff (w, NULL), ct_blob_count (w) * sizeof (float));
   bias_once = g_memdup2 (ct_blob_cpu_diff (b, NULL), ct_blob_count (b) * sizeof (float));
   g_assert_cmpfloat (fabsf (bias_once[0] - 8.0f), <, 1e-5f); /* 2 images x 2 x 2 outputs */
 
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   for (gint64 i = 0; i < ct_blob_count (w); i++)
     g_assert_cmpfloat (fabsf (ct_blob_cpu_diff (w, NULL)[i] - 2.0f * once[i]), <, 1e-4f);
 
   ct_layer_set_param_propagate_down (layer, 0, FALSE);
   ct_layer_set_param_propagate_down (layer, 1, FALSE);
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   for (gint64 i = 0; i < ct_blob_count (w); i++)
     g_assert_cmpfloat (fabsf (ct_blob_cpu_diff (w, NULL)[i] - 2.0f * once[i]), <, 1e-4f);
   g_assert_cmpfloat (fabsf (ct_blob_cpu_diff (b, NULL)[0] - 2.0f * bias_once[0]), <, 1e-4f);

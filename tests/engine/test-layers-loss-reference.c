@@ -65,11 +65,11 @@ check_dump_loss (const char *file, const char *type, const char *loss_top,
   g_assert_no_error (error);
   /* The diff of the loss top holds the loss weight, as Caffe's does. */
   compare ("loss top diff", ct_blob_cpu_diff (CT_TOP (top, 0), NULL), loss->diff, 1);
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, &weighted, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), &weighted, &error));
   g_assert_no_error (error);
   compare (loss_top, ct_blob_cpu_data (CT_TOP (top, 0), NULL), loss->data, 1);
   ct_test_assert_close (weighted, loss_weight * loss->data[0], 1e-5);
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   compare (first, ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL), a->diff, a->count);
   if (second_has_gradient)

@@ -175,11 +175,11 @@ test_softmax_loss_prob_top_and_weight (void)
   layer = ct_test_make_layer ("SoftmaxWithLoss", &param);
 
   plain_loss = ct_test_forward (plain, bottom, plain_top);
-  g_assert_true (ct_layer_backward (plain, plain_top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (plain, plain_top, down, bottom, ct_test_use_gpu (), &error));
   plain_dx = g_memdup2 (ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL), 20 * sizeof (float));
 
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, &weighted_loss, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), &weighted_loss, &error));
   g_assert_no_error (error);
   g_assert_cmpfloat_with_epsilon (weighted_loss, 0.5f * plain_loss, 1e-6);
   g_assert_cmpint (ct_blob_count (CT_TOP (top, 1)), ==, 20);
@@ -194,7 +194,7 @@ test_softmax_loss_prob_top_and_weight (void)
       for (int c = 0; c < 5; c++)
         g_assert_cmpfloat_with_epsilon (prob[i * 5 + c], exp (x[i * 5 + c]) / sum, 1e-6);
     }
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   dx = ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL);
   for (int i = 0; i < 20; i++)

@@ -71,11 +71,11 @@ test_refuse_label_gradient (void)
       g_assert_false (ct_layer_allow_force_backward (layer, 1));
       g_assert_true (ct_layer_allow_force_backward (layer, 0));
       ct_test_forward (layer, bottom, top);
-      g_assert_false (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+      g_assert_false (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
       ct_test_assert_layer_error (error, types[t]);
       g_clear_error (&error);
       down[1] = FALSE;
-      g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+      g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
       g_assert_no_error (error);
       checked++;
     }
@@ -103,7 +103,7 @@ test_euclidean_loss (void)
   /* (4 + 16 + 25 + 36) / 2 items / 2 */
   g_assert_cmpfloat_with_epsilon (ct_test_forward (layer, bottom, top), 81.0 / 4.0, 1e-6);
   g_assert_true (ct_layer_allow_force_backward (layer, 1));
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   da = ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL);
   db = ct_blob_cpu_diff (CT_BOTTOM (bottom, 1), NULL);
   for (int i = 0; i < 6; i++)
@@ -116,7 +116,7 @@ test_euclidean_loss (void)
   param.loss_weight = &weight;
   heavy = ct_test_make_layer ("EuclideanLoss", &param);
   g_assert_true (ct_layer_setup (heavy, bottom, top, &error));
-  g_assert_true (ct_layer_forward (heavy, bottom, top, FALSE, &weighted, &error));
+  g_assert_true (ct_layer_forward (heavy, bottom, top, ct_test_use_gpu (), &weighted, &error));
   g_assert_cmpfloat_with_epsilon (weighted, 3.0 * 81.0 / 4.0, 1e-5);
 
   {
@@ -264,7 +264,7 @@ test_hinge_loss (void)
       param.hinge_loss_param = &hp;
       layer = ct_test_make_layer ("HingeLoss", &param);
       ct_test_assert_close (ct_test_forward (layer, bottom, top), norm == 1 ? l1 : l2, 1e-6);
-      g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+      g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
       dx = ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL);
       for (int i = 0; i < 6; i++)
         g_assert_cmpfloat_with_epsilon (dx[i], norm == 1 ? want_l1[i] : want_l2[i], 1e-6);
@@ -329,7 +329,7 @@ test_multinomial_logistic_loss (void)
 
   /* A zero probability is floored at 1e-20 under the logarithm. */
   ct_test_assert_close (ct_test_forward (layer, bottom, top), (-log (0.5) - log (1e-20)) / 2.0, 1e-6);
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   dx = ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL);
   g_assert_cmpfloat_with_epsilon (dx[1], -1.0 / 0.5 / 2.0, 1e-6);
   g_assert_cmpfloat (dx[0], ==, 0.0f);
@@ -436,10 +436,10 @@ test_contrastive_loss (void)
     gboolean down[3] = { TRUE, TRUE, FALSE };
 
     g_assert_cmpfloat (ct_test_forward (layer, bottom, top), ==, 0.0f);
-    g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+    g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
     g_assert_cmpfloat (ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL)[1], ==, 0.0f);
     down[2] = TRUE;
-    g_assert_false (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+    g_assert_false (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
     ct_test_assert_layer_error (error, "ContrastiveLoss");
   }
   {
@@ -495,7 +495,7 @@ test_accuracy (void)
       g_assert_true (ct_layer_setup (layer, bottom, top, &error));
       g_assert_no_error (error);
       g_assert_cmpfloat (ct_layer_loss_weight (layer, 0), ==, 0.0f);
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, &loss, &error));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), &loss, &error));
       g_assert_cmpfloat (loss, ==, 0.0f);
       ct_test_assert_close (ct_blob_cpu_data (CT_TOP (top, 0), NULL)[0], cases[c].want, 1e-7);
       g_assert_cmpint (ct_blob_count (CT_TOP (top, 1)), ==, 3);

@@ -9,6 +9,7 @@
 #include "gradient-checker.h"
 #include "blas.h"
 #include "layer-catalogue.h"
+#include "layer-test-util.h"
 #include "neuron.h"
 #include "proto-file.h"
 #include "reference-dump.h"
@@ -89,7 +90,7 @@ check_forward (const Caffe__LayerParameter *param, Caffe__Phase phase,
 
   memcpy (ct_blob_mutable_cpu_data (x, NULL), in, n * sizeof (float));
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (ct_blob_count (y), ==, n);
   out = ct_blob_cpu_data (y, NULL);
@@ -139,17 +140,21 @@ check_in_place (const Caffe__LayerParameter *param, Caffe__Phase phase, CtBlob *
   separate->seed = in_place->seed = 99;
 
   g_assert_true (ct_layer_setup (separate, bottom_a, top_b, &error));
-  g_assert_true (ct_layer_forward (separate, bottom_a, top_b, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (separate, bottom_a, top_b, ct_test_use_gpu (), NULL,
+                                   &error));
   memcpy (ct_blob_mutable_cpu_diff (b, NULL), ct_blob_cpu_data (dy, NULL), n * sizeof (float));
-  g_assert_true (ct_layer_backward (separate, top_b, &down, bottom_a, FALSE, &error));
+  g_assert_true (ct_layer_backward (separate, top_b, &down, bottom_a, ct_test_use_gpu (),
+                                    &error));
 
   g_assert_true (ct_layer_setup (in_place, both_c, both_c, &error));
-  g_assert_true (ct_layer_forward (in_place, both_c, both_c, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (in_place, both_c, both_c, ct_test_use_gpu (), NULL,
+                                   &error));
   g_assert_no_error (error);
   g_assert_cmpmem (ct_blob_cpu_data (c, NULL), n * sizeof (float),
                    ct_blob_cpu_data (b, NULL), n * sizeof (float));
   memcpy (ct_blob_mutable_cpu_diff (c, NULL), ct_blob_cpu_data (dy, NULL), n * sizeof (float));
-  g_assert_true (ct_layer_backward (in_place, both_c, &down, both_c, FALSE, &error));
+  g_assert_true (ct_layer_backward (in_place, both_c, &down, both_c, ct_test_use_gpu (),
+                                    &error));
   g_assert_no_error (error);
   g_assert_cmpmem (ct_blob_cpu_diff (c, NULL), n * sizeof (float),
                    ct_blob_cpu_diff (a, NULL), n * sizeof (float));
@@ -284,7 +289,7 @@ test_prelu_forward (void)
           slope = ct_blob_mutable_cpu_data (g_ptr_array_index (layer->blobs, 0), NULL);
           g_assert_cmpfloat (slope[0], ==, 0.5f);
         }
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
       out = ct_blob_cpu_data (y, NULL);
       if (variant == 0)
         {
@@ -346,14 +351,14 @@ test_prelu_accumulates (void)
   init_param (&param, "PReLU");
   layer = new_layer (&param, CAFFE__PHASE__TRAIN);
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   /* dy = x: the slope gradient is the sum of the squares of the negative inputs. */
   ct_cpu_copy (ct_blob_count (y), ct_blob_cpu_data (x, NULL), ct_blob_mutable_cpu_diff (y, NULL));
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   diff = ct_blob_cpu_diff (g_ptr_array_index (layer->blobs, 0), NULL);
   memcpy (once, diff, sizeof once);
   g_assert_cmpfloat (fabsf (once[0]) + fabsf (once[1]) + fabsf (once[2]), >, 0.1f);
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   diff = ct_blob_cpu_diff (g_ptr_array_index (layer->blobs, 0), NULL);
   for (int c = 0; c < 3; c++)
@@ -683,9 +688,9 @@ test_clip (void)
 
     memcpy (ct_blob_mutable_cpu_data (b, NULL), at, sizeof at);
     g_assert_true (ct_layer_setup (layer, bottom, top, NULL));
-    g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+    g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
     ct_cpu_set (4, 2.0f, ct_blob_mutable_cpu_diff (t, NULL));
-    g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, NULL));
+    g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), NULL));
     dx = ct_blob_cpu_diff (b, NULL);
     g_assert_cmpfloat (dx[0], ==, 2.0f);
     g_assert_cmpfloat (dx[1], ==, 2.0f);
@@ -770,7 +775,7 @@ test_dropout_train_phase (void)
       layer = new_layer (&param, CAFFE__PHASE__TRAIN);
       layer->seed = 42;
       g_assert_true (ct_layer_setup (layer, bottom, top, NULL));
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
       out = ct_blob_cpu_data (y, NULL);
       for (gint64 i = 0; i < n; i++)
         {
@@ -788,11 +793,11 @@ test_dropout_train_phase (void)
       /* The seed moved on: the next forward draws another mask ... */
       g_assert_cmpuint (layer->seed, !=, 42);
       first = g_memdup2 (out, n * sizeof (float));
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
       g_assert_true (memcmp (first, ct_blob_cpu_data (y, NULL), n * sizeof (float)) != 0);
       /* ... and resetting it replays the first. */
       layer->seed = 42;
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
       g_assert_cmpmem (first, n * sizeof (float), ct_blob_cpu_data (y, NULL), n * sizeof (float));
 
       /* The gradient goes through the kept units only, with the same scale. */
@@ -895,11 +900,11 @@ check_reference_layer (const Caffe__NetParameter *net, const CtTestDump *dump,
 
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
   g_assert_no_error (error);
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (ct_blob_count (y), ==, out->count);
   memcpy (ct_blob_mutable_cpu_diff (y, NULL), out->diff, out->count * sizeof (float));
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
 
   err_data = ct_test_relative_error (ct_blob_cpu_data (y, NULL), out->data, out->count);

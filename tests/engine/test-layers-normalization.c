@@ -149,7 +149,7 @@ test_batch_norm_batch_stats (void)
   channel_stats (x, 2, 3, 20, mean, var);
   for (int c = 0; c < 3; c++)
     std[c] = sqrt (var[c] + eps);
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   check_normalized (x, y, 2, 3, 20, mean, std);
 
   /* One pass folded in: weight 1, sums = mean and unbiased variance. */
@@ -163,7 +163,7 @@ test_batch_norm_batch_stats (void)
       g_assert_cmpfloat_with_epsilon (sum_var[c], var[c] * correction, 1e-5);
     }
   /* A second pass: weight 1 + f, sums (1 + f) times the statistics. */
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   sum_mean = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 0), NULL);
   sum_var = ct_blob_cpu_data (g_ptr_array_index (layer->blobs, 1), NULL);
@@ -216,7 +216,7 @@ test_batch_norm_global_stats (void)
 
       g_assert_true (ct_layer_setup (layer, bottom, top, &error));
       g_assert_no_error (error);
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
       for (int c = 0; c < 3; c++)
         {
           mean[c] = w == 0.0f ? 0.0 : sums_mean[c] / w;
@@ -231,7 +231,7 @@ test_batch_norm_global_stats (void)
       /* The statistics are constants: dx = dy / std. */
       memcpy (ct_blob_mutable_cpu_diff (y, NULL), ct_blob_cpu_data (dy, NULL),
               120 * sizeof (float));
-      g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+      g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
       g_assert_no_error (error);
       dx = ct_blob_cpu_diff (x, NULL);
       g = ct_blob_cpu_data (dy, NULL);
@@ -301,16 +301,16 @@ check_in_place (const Caffe__LayerParameter *param, Caffe__Phase phase)
   g_assert_true (ct_blob_copy_from (a, x, CT_BLOB_COPY_RESHAPE, NULL));
   g_assert_true (ct_blob_copy_from (c, x, CT_BLOB_COPY_RESHAPE, NULL));
   g_assert_true (ct_layer_setup (separate, bottom_a, top_b, &error));
-  g_assert_true (ct_layer_forward (separate, bottom_a, top_b, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (separate, bottom_a, top_b, ct_test_use_gpu (), NULL, &error));
   memcpy (ct_blob_mutable_cpu_diff (b, NULL), ct_blob_cpu_data (dy, NULL), bytes);
-  g_assert_true (ct_layer_backward (separate, top_b, &down, bottom_a, FALSE, &error));
+  g_assert_true (ct_layer_backward (separate, top_b, &down, bottom_a, ct_test_use_gpu (), &error));
 
   g_assert_true (ct_layer_setup (in_place, both_c, both_c, &error));
-  g_assert_true (ct_layer_forward (in_place, both_c, both_c, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (in_place, both_c, both_c, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpmem (ct_blob_cpu_data (c, NULL), bytes, ct_blob_cpu_data (b, NULL), bytes);
   memcpy (ct_blob_mutable_cpu_diff (c, NULL), ct_blob_cpu_data (dy, NULL), bytes);
-  g_assert_true (ct_layer_backward (in_place, both_c, &down, both_c, FALSE, &error));
+  g_assert_true (ct_layer_backward (in_place, both_c, &down, both_c, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   g_assert_cmpmem (ct_blob_cpu_diff (c, NULL), bytes, ct_blob_cpu_diff (a, NULL), bytes);
 }
@@ -462,7 +462,7 @@ test_mvn_forward (void)
         }
       layer = new_layer (&param, CAFFE__PHASE__TEST);
       g_assert_true (ct_layer_setup (layer, bottom, top, NULL));
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
       channel_stats (x, 1, rows, dim, mean, var);
       for (int r = 0; r < rows; r++)
         std[r] = normalize ? sqrt (var[r]) + mp.eps : 1.0;
@@ -482,7 +482,7 @@ test_mvn_forward (void)
     mvn_param (&mp, TRUE, TRUE);
     layer = new_layer (&param, CAFFE__PHASE__TEST);
     g_assert_true (ct_layer_setup (layer, bottom, top, NULL));
-    g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, NULL));
+    g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, NULL));
     channel_stats (x, 1, 3, 7, mean, var);
     for (int r = 0; r < 3; r++)
       std[r] = sqrt (var[r]) + 1e-9;
@@ -583,10 +583,10 @@ check_reference_bn (const Caffe__NetParameter *net, const CtTestDump *dump, cons
       g_ptr_array_add (layer->blobs, ct_test_dump_blob (ct_test_dump_find (dump, 1, name, p)));
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
   g_assert_no_error (error);
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   memcpy (ct_blob_mutable_cpu_diff (y, NULL), out->diff, out->count * sizeof (float));
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
 
   err_data = ct_test_relative_error (ct_blob_cpu_data (y, NULL), out->data, out->count);

@@ -52,7 +52,7 @@ test_forward_by_hand (void)
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (ct_blob_num_axes (CT_TOP (top, 1)), ==, 3);
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   c = ct_blob_cpu_data (CT_TOP (top, 0), NULL);
   h = ct_blob_cpu_data (CT_TOP (top, 1), NULL);
@@ -109,14 +109,14 @@ test_no_gradient_to_indicators (void)
   g_assert_true (ct_layer_allow_force_backward (layer, 1));
   g_assert_false (ct_layer_allow_force_backward (layer, 2));
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
-  g_assert_false (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
+  g_assert_false (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "'cell'"));
   g_clear_error (&error);
   down[2] = FALSE;
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
 }
 

@@ -81,7 +81,7 @@ test_forward_axes (void)
 
       g_assert_true (ct_layer_setup (layer, bottom, top, &error));
       g_assert_no_error (error);
-      g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+      g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
       g_assert_cmpint (ct_blob_count (CT_TOP (top, 0)), ==, 120);
       reference_softmax (CT_BOTTOM (bottom, 0), axis, want);
       got = ct_blob_cpu_data (CT_TOP (top, 0), NULL);
@@ -106,7 +106,7 @@ test_forward_by_hand (void)
 
   memcpy (ct_blob_mutable_cpu_data (CT_BOTTOM (bottom, 0), NULL), x, sizeof x);
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   g_assert_no_error (error);
   y = ct_blob_cpu_data (CT_TOP (top, 0), NULL);
   g_assert_cmpfloat_with_epsilon (y[0], 1.0 / s, 1e-7);
@@ -153,8 +153,8 @@ test_in_place (void)
 
   g_assert_true (ct_layer_setup (apart, bottom, top, &error));
   g_assert_true (ct_layer_setup (inplace, same, same, &error));
-  g_assert_true (ct_layer_forward (apart, bottom, top, FALSE, NULL, &error));
-  g_assert_true (ct_layer_forward (inplace, same, same, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (apart, bottom, top, ct_test_use_gpu (), NULL, &error));
+  g_assert_true (ct_layer_forward (inplace, same, same, ct_test_use_gpu (), NULL, &error));
   a = ct_blob_cpu_data (CT_TOP (top, 0), NULL);
   b = ct_blob_cpu_data (CT_TOP (same, 0), NULL);
   for (int i = 0; i < 24; i++)
@@ -165,8 +165,8 @@ test_in_place (void)
           ct_blob_cpu_data (CT_BOTTOM (diffs, 0), NULL), 24 * sizeof (float));
   memcpy (ct_blob_mutable_cpu_diff (CT_TOP (same, 0), NULL),
           ct_blob_cpu_data (CT_BOTTOM (diffs, 0), NULL), 24 * sizeof (float));
-  g_assert_true (ct_layer_backward (apart, top, &down, bottom, FALSE, &error));
-  g_assert_true (ct_layer_backward (inplace, same, &down, same, FALSE, &error));
+  g_assert_true (ct_layer_backward (apart, top, &down, bottom, ct_test_use_gpu (), &error));
+  g_assert_true (ct_layer_backward (inplace, same, &down, same, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   a = ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL);
   b = ct_blob_cpu_diff (CT_BOTTOM (same, 0), NULL);
@@ -216,9 +216,9 @@ test_reference (void)
     ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 0), NULL)[i] = NAN;
   top = ct_test_blobs (ct_blob_new (), NULL);
   g_assert_true (ct_layer_setup (layer, bottom, top, &error));
-  g_assert_true (ct_layer_forward (layer, bottom, top, FALSE, NULL, &error));
+  g_assert_true (ct_layer_forward (layer, bottom, top, ct_test_use_gpu (), NULL, &error));
   memcpy (ct_blob_mutable_cpu_diff (CT_TOP (top, 0), NULL), out->diff, 32 * sizeof (float));
-  g_assert_true (ct_layer_backward (layer, top, &down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, &down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   err_data = ct_test_relative_error (ct_blob_cpu_data (CT_TOP (top, 0), NULL), out->data, 32);
   err_diff = ct_test_relative_error (ct_blob_cpu_diff (CT_BOTTOM (bottom, 0), NULL),

@@ -74,7 +74,7 @@ test_crop_forward (void)
   ct_cpu_set (36, 1.0f, ct_blob_mutable_cpu_diff (CT_TOP (top, 0), NULL));
   ct_cpu_set (120, 5.0f, ct_blob_mutable_cpu_diff (big, NULL));
   ct_cpu_set (6, 7.0f, ct_blob_mutable_cpu_diff (CT_BOTTOM (bottom, 1), NULL));
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   diff = ct_blob_cpu_diff (big, NULL);
   like_diff = ct_blob_cpu_diff (CT_BOTTOM (bottom, 1), NULL);
   for (int i = 0; i < 120; i++)
@@ -308,7 +308,7 @@ run_zoo_case (const CtTestDump *dump, const Caffe__NetParameter *net, const ZooC
       CtBlob *p = g_ptr_array_index (layer->blobs, i);
       ct_cpu_set (ct_blob_count (p), 0.0f, ct_blob_mutable_cpu_diff (p, NULL));
     }
-  g_assert_true (ct_layer_backward (layer, top, down, bottom, FALSE, &error));
+  g_assert_true (ct_layer_backward (layer, top, down, bottom, ct_test_use_gpu (), &error));
   g_assert_no_error (error);
   {
     const CtTestDumpRecord *in = ct_test_dump_find (dump, 0, zc->bottoms[0], 0);

@@ -29,6 +29,7 @@
 #include "graph-view.h"
 #include "net-dump.h"
 #include "net.h"
+#include "run-device.h"
 #include "runner.h"
 #include "window-private.h"
 
@@ -670,6 +671,66 @@ action_enabled (CtWindow *window, const char *name)
   return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
 }
 
+/* The run settings' device menu: the CPU first, then each GPU by name;
+ * without a GPU, the menu stays on the CPU, insensitive, and its tooltip
+ * says why. With CT_SCREENSHOT_DIR set, the open settings are saved as
+ * run-settings-device.png. */
+static void
+test_device_menu (void)
+{
+  const char *dir = g_getenv ("CT_TEST_DATA");
+  g_autofree char *net_path = g_build_filename (dir != NULL ? dir : "tests/data", "reference",
+                                                "lenet_train_test.prototxt", NULL);
+  g_autoptr (GFile) net_file = g_file_new_for_path (net_path);
+  CtWindow *window = ct_window_new (app);
+  GtkWidget *popover, *drop;
+  GListModel *items;
+  g_autofree char *reason = NULL;
+  g_auto (GStrv) gpus = ct_run_list_gpus (&reason);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  ct_gui_test_settle (window);
+
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (window->run_settings_button));
+  drop = ct_gui_test_find_widget (popover, GTK_TYPE_DROP_DOWN, NULL);
+  g_assert_nonnull (drop);
+  items = gtk_drop_down_get_model (GTK_DROP_DOWN (drop));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 1 + g_strv_length (gpus));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, "CPU");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (drop)), ==, 0);
+  g_assert_false (window->run_use_gpu);
+  if (gpus[0] == NULL)
+    {
+      g_assert_false (gtk_widget_get_sensitive (drop));
+      g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (drop), "Only the CPU: "));
+      g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (drop), reason));
+    }
+  else
+    {
+      g_assert_true (gtk_widget_get_sensitive (drop));
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), 1);
+      g_assert_true (window->run_use_gpu);
+      g_assert_cmpint (window->run_gpu_device, ==, 0);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), 0);
+      g_assert_false (window->run_use_gpu);
+    }
+
+  if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("CT_SCREENSHOT_DIR"),
+                                                "run-settings-device.png", NULL);
+
+      gtk_menu_button_popup (window->run_settings_button);
+      ct_gui_test_settle (window);
+      ct_gui_test_spin (300);
+      g_assert_true (ct_gui_test_save_png (popover, path));
+      gtk_menu_button_popdown (window->run_settings_button);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_stop (void)
 {
@@ -812,6 +873,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window-run/errors", test_errors);
   g_test_add_func ("/window-run/health-colours", test_health_colours);
   g_test_add_func ("/window-run/stop", test_stop);
+  g_test_add_func ("/window-run/device-menu", test_device_menu);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (scratch);
