@@ -678,6 +678,12 @@ device_menu (CtWindow *self)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (drop),
                               self->run_use_gpu ? (guint) self->run_gpu_device + 1 : 0);
   g_signal_connect (drop, "notify::selected", G_CALLBACK (device_changed), self);
+  /* The button inside is what a screen reader lands on. */
+  for (GtkWidget *child = gtk_widget_get_first_child (drop); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Device"), -1);
   if (reason != NULL)
     {
       g_autofree char *why = g_strdup_printf (_("Only the CPU: %s"), reason);

@@ -310,7 +310,10 @@ test_fit_clear_of_controls (void)
 {
   CtWindow *window = ct_test_lenet_window ();
   GtkWidget *view = ct_window_get_graph_view (window);
-  GtkWidget *phase = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_DROP_DOWN, NULL);
+  /* the phase menu, among the controls over the canvas (the run
+   * settings' device menu is a drop-down too) */
+  GtkWidget *phase = ct_gui_test_find_widget (gtk_widget_get_parent (view), GTK_TYPE_DROP_DOWN,
+                                              NULL);
   graphene_rect_t controls;
   double lowest = 0, zoom;
   guint nodes = 0;
