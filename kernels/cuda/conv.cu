@@ -29,6 +29,7 @@
 #include <atomic>
 
 #include "blas.h"
+#include "common.h"
 #include "conv.h"
 #include "cuda-private.cuh"
 #include "im2col-private.cuh"
@@ -785,11 +786,24 @@ ct_cuda_conv_bias_forward (int64_t num, int64_t channels, int64_t spatial, const
   return ct_cuda_launch_status ();
 }
 
+/* bias_diff[c] += channel C's sum over NUM images of SPATIAL positions.
+ * common.cu's channel sums (segment-sum.cuh) spread a few long channels
+ * over the whole GPU, deterministically, summing in double. */
+static CtStatus
+bias_diff_sums (int64_t num, int64_t channels, int64_t spatial, const float *diff,
+                float *bias_diff)
+{
+  if (num < 0 || channels < 0 || spatial < 0
+      || (channels > 0 && spatial > 0 && num > INT64_MAX / channels / spatial))
+    return CT_STATUS_INVALID;
+  return ct_cuda_bias_backward (num, channels, spatial, diff, 1, bias_diff);
+}
+
 extern "C" CtStatus
 ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial, const float *diff,
                             float *bias_diff)
 {
-  return ct_cuda_row_sums (num, channels, spatial, diff, bias_diff);
+  return bias_diff_sums (num, channels, spatial, diff, bias_diff);
 }
 
 extern "C" CtStatus
@@ -830,7 +844,7 @@ ct_cuda_conv_backward (const CtConvShape *s, const float *input, const float *ou
   if (s->num == 0 || (weight_diff == nullptr && bias_diff == nullptr && input_diff == nullptr))
     return CT_STATUS_OK;
   if (bias_diff != nullptr)
-    status = ct_cuda_row_sums (s->num, s->out_channels, p.positions, output_diff, bias_diff);
+    status = bias_diff_sums (s->num, s->out_channels, p.positions, output_diff, bias_diff);
   if (status != CT_STATUS_OK || (weight_diff == nullptr && input_diff == nullptr))
     return status;
   if ((d = dnn_lookup (s, &p)) != nullptr)
