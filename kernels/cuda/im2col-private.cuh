@@ -1,7 +1,7 @@
 /* im2col-private.cuh: what cuda/conv.cu takes from cuda/im2col.cu beyond
  * im2col.h: im2col and col2im over several images at once (one launch for
- * a whole sub-batch, 2-D or N-D), and the deterministic row sums that both
- * the bias gradient and batch_pack use.
+ * a whole sub-batch, 2-D or N-D), and the deterministic row sums that
+ * batch_pack uses (the bias gradient sums through segment-sum.cuh).
  *
  * Image i of a batch starts at im + i * IM_STRIDE; its column matrix at
  * col + i * COL_STRIDE, with rows LD floats apart: COL_STRIDE = positions
