@@ -627,7 +627,6 @@ ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError 
       CtNetLinks *links = links_at (net, i);
       float layer_loss = 0.0f;
       double t0;
-
       GError *local = NULL;
 
       notify (net, CT_NET_EVENT_BEFORE_FORWARD, i);

@@ -106,17 +106,6 @@ run_pass (CtNet *net)
 
 /* ---- the reference dumps on the GPU ---- */
 
-static gboolean
-same_shape (const CtTestDumpRecord *r, CtBlob *blob)
-{
-  if (r->n_axes != ct_blob_num_axes (blob))
-    return FALSE;
-  for (guint a = 0; a < r->n_axes; a++)
-    if (r->dims[a] != ct_blob_get_shape (blob)[a])
-      return FALSE;
-  return TRUE;
-}
-
 /* Every record of DUMP against NET's blob or parameter, read back through
  * the CPU accessors (CtMem copies from the GPU); returns how many failed. */
 static guint
@@ -127,26 +116,12 @@ compare_with_dump (CtNet *net, const CtTestDump *dump)
   for (guint i = 0; i < dump->records->len; i++)
     {
       const CtTestDumpRecord *r = dump->records->pdata[i];
-      g_autofree char *label = NULL;
-      CtBlob *blob = NULL;
+      g_autofree char *label = r->kind == 0 ? g_strdup_printf ("blob %s", r->name)
+                                            : g_strdup_printf ("param %s[%d]", r->name, r->index);
+      CtBlob *blob = ct_test_dump_net_blob (net, r);
       double data_err, diff_err;
 
-      if (r->kind == 0)
-        {
-          label = g_strdup_printf ("blob %s", r->name);
-          if (r->index >= 0 && (guint) r->index < ct_net_n_blobs (net) &&
-              strcmp (ct_net_get_blob_name (net, (guint) r->index), r->name) == 0)
-            blob = ct_net_get_blob (net, (guint) r->index);
-        }
-      else
-        {
-          CtLayer *layer = ct_net_layer_by_name (net, r->name);
-
-          label = g_strdup_printf ("param %s[%d]", r->name, r->index);
-          if (layer != NULL && r->index >= 0 && (guint) r->index < layer->blobs->len)
-            blob = layer->blobs->pdata[r->index];
-        }
-      if (blob == NULL || !same_shape (r, blob))
+      if (blob == NULL || !ct_test_dump_record_fits (r, blob))
         {
           g_test_message ("%-36s missing or of another shape", label);
           n_bad++;

@@ -165,3 +165,30 @@ ct_test_relative_error (const float *ours, const float *ref, gint64 n)
     }
   return den > 0.0 ? sqrt (num / den) : sqrt (num);
 }
+
+gboolean
+ct_test_dump_record_fits (const CtTestDumpRecord *record, CtBlob *blob)
+{
+  if (record->n_axes != ct_blob_num_axes (blob))
+    return FALSE;
+  for (guint a = 0; a < record->n_axes; a++)
+    if (record->dims[a] != ct_blob_get_shape (blob)[a])
+      return FALSE;
+  return TRUE;
+}
+
+CtBlob *
+ct_test_dump_net_blob (CtNet *net, const CtTestDumpRecord *record)
+{
+  CtLayer *layer;
+
+  if (record->kind == 0)
+    return record->index >= 0 && (guint) record->index < ct_net_n_blobs (net)
+               && strcmp (ct_net_get_blob_name (net, (guint) record->index), record->name) == 0
+             ? ct_net_get_blob (net, (guint) record->index)
+             : NULL;
+  layer = ct_net_layer_by_name (net, record->name);
+  return layer != NULL && record->index >= 0 && (guint) record->index < layer->blobs->len
+           ? layer->blobs->pdata[record->index]
+           : NULL;
+}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "blob.h"
+#include "net.h"
 
 typedef struct {
   int kind; /* 0: net blob, 1: parameter blob */
@@ -36,6 +37,14 @@ const CtTestDumpRecord *ct_test_dump_find (const CtTestDump *dump, int kind,
 
 /* A new blob with the record's shape, data and diff. */
 CtBlob *ct_test_dump_blob (const CtTestDumpRecord *record);
+
+/* Whether RECORD's shape is BLOB's. */
+gboolean ct_test_dump_record_fits (const CtTestDumpRecord *record, CtBlob *blob);
+
+/* NET's blob or parameter blob that RECORD describes (a net blob by its
+ * index, checked against its name; a parameter by layer name and index),
+ * or NULL when the net has none. */
+CtBlob *ct_test_dump_net_blob (CtNet *net, const CtTestDumpRecord *record);
 
 /* ||ours - ref|| / ||ref|| (the plain norm of OURS when REF is all zeros). */
 double ct_test_relative_error (const float *ours, const float *ref, gint64 n);
