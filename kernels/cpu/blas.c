@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "gemm-skinny.h"
 #include "parallel.h"
 
 /* The largest count cblas accepts; a 64-bit-integer OpenBLAS takes more. */
@@ -138,6 +139,9 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
       scale_in_place (m * n, beta, c);
       return CT_STATUS_OK;
     }
+
+  if (ct_cpu_gemm_skinny (trans_a, trans_b, m, n, k, alpha, a, b, beta, c))
+    return CT_STATUS_OK;
 
   GemmJob job = { trans_a, trans_b, m, n, k, alpha, a, b, beta, c };
 

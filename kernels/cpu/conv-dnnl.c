@@ -186,14 +186,20 @@ shape_taken (const CtConvShape *s)
 }
 
 /* oneDNN's blocked kernels work on 16 channels at a time: other channel
- * counts are padded, and a padded group wastes what the direct
- * convolution wins (LeNet's conv2, 20 -> 50, ran slower than im2col). An
- * input of a few channels (a first layer) has kernels of its own, forward
+ * counts are padded, and a small padded group wastes what the direct
+ * convolution wins (LeNet's conv1, 1 -> 20, gains nothing). From 16
+ * channels in and out the padding costs less than im2col's copies: on
+ * the Intel Xeon machine (Sapphire Rapids, 2 cores) LeNet's conv2, 20 ->
+ * 50, took 1.25 against 1.44 ms forward and 2.6 against 2.8 ms backward
+ * (on the AMD EPYC machine it had measured slower). An input of a few
+ * channels (a first layer) has kernels of its own, forward
  * and for the weights, which beat im2col at strides 1 and 2 (CIFAR-10's
  * conv1: 2.9 against 4.7 ms forward, 3.3 against 6.6 backward; GoogLeNet's
- * conv1/7x7_s2: 14 against 27 forward, 42 against 54 backward) but not at
- * AlexNet's stride 4 (backward 104 against 73); its backward-data ran 3x
- * slower than im2col, and training never needs it there. */
+ * conv1/7x7_s2: 14 against 27 forward, 42 against 54 backward). At
+ * AlexNet's stride 4 its forward still wins (6.1 against 13.7 ms on the
+ * Intel Xeon machine) but its weight gradient does not (43 against 26);
+ * its backward-data ran 3x slower than im2col, and training never needs
+ * it there. */
 int
 ct_dnnl_conv_takes (const CtConvShape *s, int pass)
 {
@@ -204,12 +210,14 @@ ct_dnnl_conv_takes (const CtConvShape *s, int pass)
     return 0;
   if (atomic_load (&forced))
     return 1;
+  if (in >= 16 && out >= 16)
+    return 1;
   if (out % 16 != 0)
     return 0;
-  if (in % 16 == 0)
-    return 1;
-  return in <= SMALL_INPUT_CHANNELS && pass != PASS_BACKWARD_DATA && s->stride[0] <= 2
-         && s->stride[1] <= 2;
+  if (in > SMALL_INPUT_CHANNELS)
+    return 0;
+  return pass == PASS_FORWARD
+         || (pass == PASS_BACKWARD_WEIGHTS && s->stride[0] <= 2 && s->stride[1] <= 2);
 }
 
 static void

@@ -7,6 +7,9 @@
  * results round as Caffe's do. */
 #include <float.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parallel.h"
 #include "pooling.h"
@@ -96,12 +99,65 @@ interior (int64_t pooled, int64_t stride, int64_t pad, int64_t kernel, int64_t s
  * TOP[0 ..] and MASK[0 ..]; always inlined, so that with constant KH and
  * KW the window loops unroll. The same reads in the same order as
  * max_window, so the same winners. */
+#ifdef __SSE2__
+/* The lanes of A where MASK is set, the lanes of B elsewhere. */
+static inline __m128
+blend4 (__m128 mask, __m128 a, __m128 b)
+{
+  return _mm_or_ps (_mm_and_ps (mask, a), _mm_andnot_ps (mask, b));
+}
+
+/* Four neighbouring outputs of one row, whose windows start at WINDOW,
+ * WINDOW + STRIDE_W, ... (a stride of 1 or 2), as max_row_interior's
+ * scalar loop computes them: the same reads in the same order, a lane
+ * taking a value only when it is larger (so ties and NaNs keep the first
+ * winner). At stride 2 the lanes' values are gathered from two loads of
+ * four that end at the last lane's element, never beyond it. */
+static inline __attribute__ ((always_inline)) void
+max_four_interior (const float *window, int32_t first, int64_t width, int64_t stride_w,
+                   int64_t kh, int64_t kw, float *top, int32_t *mask)
+{
+  const __m128i lanes = stride_w == 1 ? _mm_setr_epi32 (0, 1, 2, 3) : _mm_setr_epi32 (0, 2, 4, 6);
+  __m128 best = _mm_set1_ps (-FLT_MAX);
+  __m128 winner = _mm_castsi128_ps (_mm_set1_epi32 (-1));
+
+  for (int64_t h = 0; h < kh; h++)
+    for (int64_t w = 0; w < kw; w++)
+      {
+        const float *at = window + h * width + w;
+        __m128 v = stride_w == 1 ? _mm_loadu_ps (at)
+                                 : _mm_shuffle_ps (_mm_loadu_ps (at), _mm_loadu_ps (at + 3),
+                                                   _MM_SHUFFLE (3, 1, 2, 0));
+        __m128 take = _mm_cmpgt_ps (v, best);
+        __m128i index = _mm_add_epi32 (lanes, _mm_set1_epi32 (first + (int32_t) (h * width + w)));
+
+        winner = blend4 (take, _mm_castsi128_ps (index), winner);
+        best = blend4 (take, v, best);
+      }
+  _mm_storeu_ps (top, best);
+  _mm_storeu_si128 ((__m128i *) mask, _mm_castps_si128 (winner));
+}
+#endif
+
 static inline __attribute__ ((always_inline)) void
 max_row_interior (const float *in, int64_t width, int64_t hstart, int64_t stride_w,
                   int64_t pad_w, int64_t pw_lo, int64_t pw_hi, int64_t kh, int64_t kw,
                   float *top, int32_t *mask)
 {
-  for (int64_t pw = pw_lo; pw < pw_hi; pw++)
+  int64_t pw = pw_lo;
+
+#ifdef __SSE2__
+  /* Pooling windows mostly step by 1 or 2: four outputs at a time. */
+  if (stride_w == 1 || stride_w == 2)
+    for (; pw + 4 <= pw_hi; pw += 4)
+      {
+        const int64_t wstart = pw * stride_w - pad_w;
+
+        max_four_interior (in + hstart * width + wstart, (int32_t) (hstart * width + wstart),
+                           width, stride_w, kh, kw, top + (pw - pw_lo), mask + (pw - pw_lo));
+      }
+#endif
+  for (; pw < pw_hi; pw++)
     {
       const int64_t wstart = pw * stride_w - pad_w;
       const float *window = in + hstart * width + wstart;

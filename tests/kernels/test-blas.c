@@ -84,6 +84,51 @@ test_gemm (void)
   g_assert_cmpuint (cases, ==, 4 * 6 * 5);
 }
 
+/* Products with few rows and a large B (an inner product's data gradient
+ * at a small batch), which cpu/gemm-skinny.c streams: against the naive
+ * sum for M from 1 to 16 and just past it, N not a multiple of its column
+ * block, every alpha/beta case; beta 0 overwrites NaNs. */
+static void
+test_gemm_few_rows (void)
+{
+  static const int64_t sizes[][3] = {
+    { 1, 1100, 1024 }, { 10, 1300, 1000 }, { 16, 700, 1600 }, { 17, 600, 2048 }, { 3, 4099, 300 },
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+
+  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (gsize ab = 0; ab < G_N_ELEMENTS (alphas); ab++)
+      {
+        int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
+        g_autofree float *a = random_floats (rand, m * k);
+        g_autofree float *b = random_floats (rand, k * n);
+        g_autofree float *c = random_floats (rand, m * n);
+        g_autofree float *c0 = g_memdup2 (c, m * n * sizeof (float));
+        g_autofree double *sum = g_new0 (double, n), *mag = g_new0 (double, n);
+        float alpha = alphas[ab], beta = betas[ab];
+
+        if (beta == 0.0f)
+          c[m * n - 1] = NAN;
+        g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, n, k, alpha, a, b, beta, c),
+                         ==, CT_STATUS_OK);
+        for (int64_t i = 0; i < m; i++)
+          {
+            memset (sum, 0, n * sizeof (double));
+            memset (mag, 0, n * sizeof (double));
+            for (int64_t l = 0; l < k; l++)
+              for (int64_t j = 0; j < n; j++)
+                {
+                  double x = (double) a[i * k + l] * b[l * n + j];
+                  sum[j] += x;
+                  mag[j] += fabs (x);
+                }
+            for (int64_t j = 0; j < n; j++)
+              assert_close (c[i * n + j], alpha * sum[j] + beta * c0[i * n + j],
+                            fabs (alpha) * mag[j] + fabs (beta * c0[i * n + j]));
+          }
+      }
+}
+
 static void
 test_gemm_known (void)
 {
@@ -388,6 +433,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/blas/gemm", test_gemm);
+  g_test_add_func ("/kernels/blas/gemm-few-rows", test_gemm_few_rows);
   g_test_add_func ("/kernels/blas/gemm-known", test_gemm_known);
   g_test_add_func ("/kernels/blas/gemm-beta-zero", test_gemm_beta_zero_overwrites);
   g_test_add_func ("/kernels/blas/gemm-degenerate", test_gemm_degenerate);

@@ -66,6 +66,69 @@ test_max (void)
   }
 }
 
+/* MAX pooling by the definition: the first largest value of each clipped
+ * window in row-major order, -FLT_MAX and -1 for a window with no winner. */
+static void
+max_pool_naive (const CtPoolGeometry *g, const float *in, float *top, int32_t *mask)
+{
+  for (int64_t p = 0; p < g->planes; p++)
+    for (int64_t ph = 0; ph < g->pooled_height; ph++)
+      for (int64_t pw = 0; pw < g->pooled_width; pw++)
+        {
+          int64_t h0 = ph * g->stride_h - g->pad_h, w0 = pw * g->stride_w - g->pad_w;
+          int64_t out = (p * g->pooled_height + ph) * g->pooled_width + pw;
+          float best = -FLT_MAX;
+          int32_t winner = -1;
+
+          for (int64_t h = MAX (h0, 0); h < MIN (h0 + g->kernel_h, g->height); h++)
+            for (int64_t w = MAX (w0, 0); w < MIN (w0 + g->kernel_w, g->width); w++)
+              if (in[(p * g->height + h) * g->width + w] > best)
+                {
+                  best = in[(p * g->height + h) * g->width + w];
+                  winner = (int32_t) (h * g->width + w);
+                }
+          top[out] = best;
+          mask[out] = winner;
+        }
+}
+
+/* Rows long enough for the kernel's four-output groups, at strides 1, 2
+ * and 3, kernels 2 and 3, with and without padding, over values with many
+ * ties, NaNs and infinities: winners and values equal the definition's,
+ * and the planes' last window reads nothing past the input (ASan). */
+static void
+test_max_rows (void)
+{
+  for (int stride = 1; stride <= 3; stride++)
+    for (int kernel = 2; kernel <= 3; kernel++)
+      for (int pad = 0; pad < kernel && pad <= 1; pad++)
+        for (int width = 9; width <= 21; width += 3)
+          {
+            CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+            int64_t n = g.planes * g.height * g.width, out;
+            g_autofree float *in = NULL, *top = NULL, *want = NULL;
+            g_autofree int32_t *mask = NULL, *want_mask = NULL;
+
+            g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
+            g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
+            out = g.planes * g.pooled_height * g.pooled_width;
+            in = g_new (float, n);
+            top = g_new (float, out);
+            want = g_new (float, out);
+            mask = g_new (int32_t, out);
+            want_mask = g_new (int32_t, out);
+            for (int64_t i = 0; i < n; i++)
+              in[i] = (float) ((i * 7919 + width) % 5) - 2.0f;
+            in[3] = NAN;
+            in[n / 2] = INFINITY;
+            in[n - 1] = -NAN;
+            max_pool_naive (&g, in, want, want_mask);
+            g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
+            g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
+            g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+          }
+}
+
 static void
 test_ave (void)
 {
@@ -208,6 +271,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/pooling/max", test_max);
+  g_test_add_func ("/kernels/pooling/max-rows", test_max_rows);
   g_test_add_func ("/kernels/pooling/ave", test_ave);
   g_test_add_func ("/kernels/pooling/stochastic", test_stochastic);
   g_test_add_func ("/kernels/pooling/invalid", test_invalid_geometry);
