@@ -82,6 +82,19 @@ shown_version (CtRunBlobTrack *track, guint v, gboolean with_diff)
   return NULL;
 }
 
+/* The current version sharing the data of the copy last handed over,
+ * with DIFF (copied, may be NULL) and DIFF_STATS, when that copy still
+ * holds the data of writer WRITER's version; else NULL. */
+static CtRunVersion *
+current_version (CtRunBlobTrack *track, int writer, const float *diff, CtBlobStats *diff_stats)
+{
+  if (track->current == NULL || track->current->layer_index != writer)
+    return NULL;
+  if (diff == NULL && track->current->diff == NULL)
+    return ct_run_version_ref (track->current);
+  return ct_run_version_with_diff (track->current, diff, diff_stats);
+}
+
 /* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
 static void
 keep_version (CtRunWorker *worker, guint blob_index)
@@ -102,6 +115,9 @@ keep_version (CtRunWorker *worker, guint blob_index)
     g_ptr_array_set_size (track->versions, (int) v + 1);
   ct_run_version_unref (track->versions->pdata[v]);
   track->versions->pdata[v] = shown_version (track, v, FALSE);
+  if (track->versions->pdata[v] == NULL)
+    track->versions->pdata[v] = current_version (track, g_array_index (track->writers, int, v),
+                                                 NULL, NULL);
   if (track->versions->pdata[v] == NULL)
     {
       label = version_label (worker, g_array_index (track->writers, int, v));
@@ -171,6 +187,8 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         }
       g_ptr_array_set_size (track->versions, m + 1);
       if (shown == NULL)
+        shown = current_version (track, (int) layer_index, diff, known_diff_stats (track));
+      if (shown == NULL)
         label = version_label (worker, (int) layer_index);
       track->versions->pdata[m] = shown != NULL
                                     ? shown
@@ -209,6 +227,7 @@ observe (CtNet *net, CtNetEvent event, guint layer_index, gpointer user_data)
 
           track->has_data = TRUE;
           track->data_dirty = TRUE;
+          g_clear_pointer (&track->current, ct_run_version_unref);
           g_array_append_val (track->writers, writer);
           track->diff_version = (int) track->writers->len - 1;
           mark_stale (track);
@@ -268,6 +287,7 @@ clear_track (CtRunBlobTrack *track)
   g_ptr_array_set_size (track->versions, 0);
   track->diff_version = -1;
   track->history_cut = FALSE;
+  g_clear_pointer (&track->current, ct_run_version_unref);
   mark_stale (track);
 }
 
@@ -311,6 +331,7 @@ ct_run_history_drop_unwatched (CtRunWorker *worker)
         {
           g_ptr_array_set_size (track->versions, 0);
           track->history_cut = FALSE;
+          g_clear_pointer (&track->current, ct_run_version_unref);
         }
       for (guint v = 0; v < track->versions->len; v++)
         if (track->versions->pdata[v] != NULL)
@@ -363,14 +384,24 @@ shown_versions (CtRunWorker *worker, guint i)
         {
           const float *data = ct_blob_cpu_data (blob, NULL);
           int writer = g_array_index (track->writers, int, v);
-          g_autofree char *label = version_label (worker, writer);
+          CtRunVersion *version = current_version (track, writer, live_diff ? diff : NULL,
+                                                   live_diff ? track->diff_stats : NULL);
 
-          if (data != NULL)
-            g_ptr_array_add (shown, ct_run_version_new (label, writer, ct_blob_get_shape (blob),
-                                                        ct_blob_num_axes (blob), data,
-                                                        track->data_stats,
-                                                        live_diff ? diff : NULL,
-                                                        live_diff ? track->diff_stats : NULL));
+          if (version == NULL && data != NULL)
+            {
+              g_autofree char *label = version_label (worker, writer);
+
+              version = ct_run_version_new (label, writer, ct_blob_get_shape (blob),
+                                            ct_blob_num_axes (blob), data, track->data_stats,
+                                            live_diff ? diff : NULL,
+                                            live_diff ? track->diff_stats : NULL);
+            }
+          if (version != NULL)
+            {
+              g_ptr_array_add (shown, version);
+              g_clear_pointer (&track->current, ct_run_version_unref);
+              track->current = ct_run_version_ref (version);
+            }
         }
     }
   return shown;

@@ -43,6 +43,9 @@ CtRunVersion *ct_run_version_new (const char *label, int layer_index, const gint
 CtRunVersion *ct_run_version_with_diff (CtRunVersion *source, const float *diff,
                                         CtBlobStats *diff_stats);
 gsize ct_run_version_bytes (const CtRunVersion *version);
+/* Frees the buffers that copies let go of and that are kept for the next
+ * copies (run-snapshot.c); safe at any time, from any thread. */
+void ct_run_spares_drop (void);
 
 typedef enum {
   CT_RUN_CMD_FORWARD,
@@ -99,6 +102,10 @@ typedef struct {
   int diff_version;
   gboolean history_cut;
   GPtrArray *shown;                  /* the versions last handed over, or NULL: stale */
+  /* The current version as last handed over, while the blob's data is
+   * still what it holds (dropped when a layer writes the blob): a new
+   * diff then shares its data instead of copying it again. */
+  CtRunVersion *current;
 } CtRunBlobTrack;
 
 typedef struct _CtRunParamData CtRunParamData;
@@ -119,6 +126,7 @@ typedef struct {
   CtRunPass pass;
   int next_layer;
   GArray *layer_state;               /* CtRunLayerState */
+  GArray *cleared;                   /* gboolean per learnable: diff zeroed in this backward pass */
   CtRunBlobTrack *blobs;             /* one per net blob */
   guint n_blobs;
   float pass_loss, loss;

@@ -33,8 +33,9 @@
  *   Before the forward pass is complete, it first runs the rest of forward
  *   (gradients need the whole forward pass). Once the
  *   backward pass is complete it is refused (CT_RUN_ERROR_PASS_COMPLETE):
- *   step forward to start a new pass. Parameter diffs are cleared when a
- *   backward pass begins, so a step-through gives exactly what one
+ *   step forward to start a new pass. Parameter diffs start each backward
+ *   pass from zero (each is cleared just before the first layer using it
+ *   runs backward), so a step-through gives exactly what one
  *   ct_net_forward + ct_net_backward of a fresh net gives.
  * - Run the rest finishes the current pass; at a complete forward pass it
  *   runs the whole backward pass; at a complete backward pass, a whole new
@@ -116,6 +117,11 @@ typedef struct {
    * can be used. */
   gboolean use_gpu;
   int gpu_device;
+  /* Run the layers on one thread fewer than the CPU pool has (at least
+   * one), leaving a core to the caller's main loop: a window sets it so
+   * that it keeps drawing while the worker computes. Results do not
+   * change (see ct_cpu_set_thread_limit). */
+  gboolean leave_a_core;
 } CtRunConfig;
 
 typedef enum {
