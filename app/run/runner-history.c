@@ -429,8 +429,27 @@ fill_layers (CtRunWorker *worker, CtRunSnapshot *snapshot)
     }
 }
 
+/* The statistics of the COUNT values at VALUES: those computed for this
+ * snapshot from the same memory when there are, else new ones (added to
+ * COMPUTED). Blobs share memory: a Split's tops (GoogLeNet's inception
+ * outputs feed four branches: 8 million values summarised four times),
+ * a Flatten's or Reshape's top and its bottom. In one snapshot the same
+ * memory holds the same values, so one summary serves them all. */
+static CtBlobStats *
+stats_of (GHashTable *computed, const float *values, gint64 count)
+{
+  CtBlobStats *stats = g_hash_table_lookup (computed, values);
+
+  if (stats != NULL && stats->stats.count == count)
+    return ct_blob_stats_ref (stats);
+  stats = ct_blob_stats_compute (values, count);
+  /* borrowed: the track keeps it while the snapshot is built */
+  g_hash_table_replace (computed, (gpointer) values, stats);
+  return stats;
+}
+
 static void
-refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
+refresh_stats (CtBlob *blob, CtRunBlobTrack *track, GHashTable *computed)
 {
   if (track->has_data && (track->data_dirty || track->data_stats == NULL))
     {
@@ -438,7 +457,7 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 
       g_clear_pointer (&track->data_stats, ct_blob_stats_unref);
       if (data != NULL)
-        track->data_stats = ct_blob_stats_compute (data, ct_blob_count (blob));
+        track->data_stats = stats_of (computed, data, ct_blob_count (blob));
       track->data_dirty = FALSE;
     }
   if (track->has_diff && (track->diff_dirty || track->diff_stats == NULL))
@@ -447,7 +466,7 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 
       g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
       if (diff != NULL)
-        track->diff_stats = ct_blob_stats_compute (diff, ct_blob_count (blob));
+        track->diff_stats = stats_of (computed, diff, ct_blob_count (blob));
       track->diff_dirty = FALSE;
     }
 }
@@ -455,13 +474,15 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 static void
 fill_blobs (CtRunWorker *worker, CtRunSnapshot *snapshot)
 {
+  g_autoptr (GHashTable) computed = g_hash_table_new (NULL, NULL);
+
   for (guint i = 0; i < worker->n_blobs; i++)
     {
       CtRunBlobTrack *track = &worker->blobs[i];
       CtBlob *engine_blob = ct_net_get_blob (worker->net, i);
       CtRunBlob *blob = ct_run_blob_new ();
 
-      refresh_stats (engine_blob, track);
+      refresh_stats (engine_blob, track, computed);
       blob->name = g_strdup (ct_net_get_blob_name (worker->net, i));
       blob->n_axes = ct_blob_num_axes (engine_blob);
       blob->dims = g_memdup2 (ct_blob_get_shape (engine_blob), blob->n_axes * sizeof (gint64));

@@ -2,9 +2,10 @@
  * inserted Split) without a display: the order of the layers stepped
  * forward and backward, the versions of a blob an in-place layer
  * overwrites, the diffs equal bit for bit to one whole ct_net_forward +
- * ct_net_backward of the same net, statistics in every snapshot, copies
- * only of the blobs watched (made once, and their buffers used again),
- * and the layers' parameters, whose gradients start each pass from zero. */
+ * ct_net_backward of the same net, statistics in every snapshot (one
+ * summary for blobs sharing memory), copies only of the blobs watched
+ * (made once, and their buffers used again), and the layers' parameters,
+ * whose gradients start each pass from zero. */
 #include <math.h>
 #include <string.h>
 
@@ -537,6 +538,28 @@ test_copies_shared (void)
   ct_test_run_clear (&run);
 }
 
+/* The Split's tops share ip's memory: one summary serves both. */
+static void
+test_stats_shared (void)
+{
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  const CtRunBlob *top0, *top1;
+
+  ct_test_run_init_small (&run, &small_config);
+  for (int i = 0; i < 5; i++)
+    ct_runner_step_forward (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 5);
+  top0 = ct_run_snapshot_find_blob (snapshot, "ip_ip_0_split_0");
+  top1 = ct_run_snapshot_find_blob (snapshot, "ip_ip_0_split_1");
+  g_assert_true (top0->has_data && top1->has_data);
+  g_assert_true (top0->data_stats == top1->data_stats);
+  g_assert_cmpmem (&top0->data_stats->stats, sizeof (CtStats),
+                   &ct_run_snapshot_find_blob (snapshot, "ip")->data_stats->stats,
+                   sizeof (CtStats));
+  ct_test_run_clear (&run);
+}
+
 /* The buffer of a big copy let go of is the next copy of its size. */
 static void
 test_spare_buffers (void)
@@ -580,5 +603,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/param-diffs-per-pass", test_param_diffs_per_pass);
   g_test_add_func ("/runner/copies-shared", test_copies_shared);
   g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
+  g_test_add_func ("/runner/stats-shared", test_stats_shared);
   return g_test_run ();
 }
