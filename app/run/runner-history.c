@@ -86,13 +86,14 @@ shown_version (CtRunBlobTrack *track, guint v, gboolean with_diff)
  * with DIFF (copied, may be NULL) and DIFF_STATS, when that copy still
  * holds the data of writer WRITER's version; else NULL. */
 static CtRunVersion *
-current_version (CtRunBlobTrack *track, int writer, const float *diff, CtBlobStats *diff_stats)
+current_version (CtRunWorker *worker, CtRunBlobTrack *track, int writer, const float *diff,
+                 CtBlobStats *diff_stats)
 {
   if (track->current == NULL || track->current->layer_index != writer)
     return NULL;
   if (diff == NULL && track->current->diff == NULL)
     return ct_run_version_ref (track->current);
-  return ct_run_version_with_diff (track->current, diff, diff_stats);
+  return ct_run_version_with_diff (worker->spares, track->current, diff, diff_stats);
 }
 
 /* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
@@ -105,9 +106,12 @@ keep_version (CtRunWorker *worker, guint blob_index)
   const float *data;
   g_autofree char *label = NULL;
 
+  int writer;
+
   if (!track->watched || !track->has_data || v == 0)
     return;
   v--;
+  writer = g_array_index (track->writers, int, v);
   data = ct_blob_cpu_data (blob, NULL);
   if (data == NULL || !fits_budget (worker, track, (gsize) ct_blob_count (blob) * sizeof (float)))
     return;
@@ -116,13 +120,11 @@ keep_version (CtRunWorker *worker, guint blob_index)
   ct_run_version_unref (track->versions->pdata[v]);
   track->versions->pdata[v] = shown_version (track, v, FALSE);
   if (track->versions->pdata[v] == NULL)
-    track->versions->pdata[v] = current_version (track, g_array_index (track->writers, int, v),
-                                                 NULL, NULL);
+    track->versions->pdata[v] = current_version (worker, track, writer, NULL, NULL);
   if (track->versions->pdata[v] == NULL)
     {
-      label = version_label (worker, g_array_index (track->writers, int, v));
-      track->versions->pdata[v] = ct_run_version_new (label,
-                                                      g_array_index (track->writers, int, v),
+      label = version_label (worker, writer);
+      track->versions->pdata[v] = ct_run_version_new (worker->spares, label, writer,
                                                       ct_blob_get_shape (blob),
                                                       ct_blob_num_axes (blob), data,
                                                       known_data_stats (track), NULL, NULL);
@@ -171,7 +173,7 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         g_clear_pointer (&shown, ct_run_version_unref);
       track->versions->pdata[m] = shown != NULL
                                     ? shown
-                                    : ct_run_version_with_diff (stored, diff,
+                                    : ct_run_version_with_diff (worker->spares, stored, diff,
                                                                 known_diff_stats (track));
       ct_run_version_unref (stored);
     }
@@ -187,12 +189,13 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         }
       g_ptr_array_set_size (track->versions, m + 1);
       if (shown == NULL)
-        shown = current_version (track, (int) layer_index, diff, known_diff_stats (track));
+        shown = current_version (worker, track, (int) layer_index, diff,
+                                 known_diff_stats (track));
       if (shown == NULL)
         label = version_label (worker, (int) layer_index);
       track->versions->pdata[m] = shown != NULL
                                     ? shown
-                                    : ct_run_version_new (label, (int) layer_index,
+                                    : ct_run_version_new (worker->spares, label, (int) layer_index,
                                                           ct_blob_get_shape (blob),
                                                           ct_blob_num_axes (blob), data,
                                                           known_data_stats (track), diff,
@@ -377,22 +380,23 @@ shown_versions (CtRunWorker *worker, guint i)
 
       /* refresh_stats has just brought the track's statistics up to date. */
       if (stored != NULL)
-        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (stored, diff,
-                                                                      track->diff_stats)
+        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (worker->spares, stored,
+                                                                      diff, track->diff_stats)
                                           : ct_run_version_ref (stored));
       else if (v == k)
         {
           const float *data = ct_blob_cpu_data (blob, NULL);
           int writer = g_array_index (track->writers, int, v);
-          CtRunVersion *version = current_version (track, writer, live_diff ? diff : NULL,
+          CtRunVersion *version = current_version (worker, track, writer, live_diff ? diff : NULL,
                                                    live_diff ? track->diff_stats : NULL);
 
           if (version == NULL && data != NULL)
             {
               g_autofree char *label = version_label (worker, writer);
 
-              version = ct_run_version_new (label, writer, ct_blob_get_shape (blob),
-                                            ct_blob_num_axes (blob), data, track->data_stats,
+              version = ct_run_version_new (worker->spares, label, writer,
+                                            ct_blob_get_shape (blob), ct_blob_num_axes (blob),
+                                            data, track->data_stats,
                                             live_diff ? diff : NULL,
                                             live_diff ? track->diff_stats : NULL);
             }

@@ -62,6 +62,8 @@ drop_net (CtRunWorker *worker, gboolean keep_weights)
     }
   ct_run_history_free_tracks (worker);
   ct_run_params_free (worker);
+  /* the next net's blobs may have other sizes */
+  ct_run_spares_clear (worker->spares);
   g_clear_pointer (&worker->layer_state, g_array_unref);
   g_clear_pointer (&worker->cleared, g_array_unref);
   if (keep_weights)
@@ -624,6 +626,7 @@ worker_free (CtRunWorker *worker)
   g_clear_error (&worker->error);
   g_async_queue_unref (worker->queue);
   ct_mailbox_unref (worker->mailbox);
+  ct_run_spares_close (worker->spares);
   g_free (worker);
 }
 
@@ -638,6 +641,7 @@ ct_run_worker_main (gpointer data)
   worker->inputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) ct_run_input_free);
   worker->stepped = g_array_new (FALSE, FALSE, sizeof (int));
+  worker->spares = ct_run_spares_new ();
   while (running)
     {
       CtRunCommand *command = g_async_queue_pop (worker->queue);

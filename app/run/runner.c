@@ -160,8 +160,6 @@ ct_runner_free (CtRunner *runner)
   g_async_queue_unref (runner->queue);
   ct_mailbox_unref (runner->mailbox);
   g_free (runner);
-  /* the copies kept for its next steps */
-  ct_run_spares_drop ();
 }
 
 void

@@ -1,7 +1,6 @@
 /* trainer.c: CtTrainer's public side: the commands queued to the worker,
  * CtTrainProgress, and how progress merges into the one the main context
  * has not taken yet (mailbox.h delivers it). */
-#include "runner-private.h"
 #include "trainer-private.h"
 
 G_DEFINE_QUARK (ct-train-error-quark, ct_train_error)
@@ -182,8 +181,6 @@ ct_trainer_free (CtTrainer *trainer)
   g_async_queue_unref (trainer->queue);
   ct_mailbox_unref (trainer->mailbox);
   g_free (trainer);
-  /* the buffers its followed blobs' copies let go of */
-  ct_run_spares_drop ();
 }
 
 void ct_trainer_start (CtTrainer *trainer) { push (trainer, CT_TRAIN_CMD_START, NULL, 0); }

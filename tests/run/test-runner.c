@@ -560,33 +560,39 @@ test_stats_shared (void)
   ct_test_run_clear (&run);
 }
 
-/* The buffer of a big copy let go of is the next copy of its size. */
+/* The buffer of a big copy let go of is the next copy of its size from
+ * the same spares; once they are closed, buffers let go of are freed. */
 static void
 test_spare_buffers (void)
 {
   static const gint64 dims[] = { 1, 1 << 18 };  /* 1 MiB of floats */
   g_autofree float *values = g_new (float, dims[1]);
-  CtRunVersion *first, *second, *other;
+  CtRunSpares *spares = ct_run_spares_new ();
+  CtRunVersion *first, *second, *other, *diff;
   gconstpointer memory;
 
-  ct_run_spares_drop ();
   for (gint64 i = 0; i < dims[1]; i++)
     values[i] = (float) i;
-  first = ct_run_version_new ("first", 0, dims, 2, values, NULL, NULL, NULL);
+  first = ct_run_version_new (spares, "first", 0, dims, 2, values, NULL, NULL, NULL);
   memory = g_bytes_get_data (first->data, NULL);
   ct_run_version_unref (first);
   values[7] = -1.0f;
   /* half the size: not that buffer */
-  other = ct_run_version_new ("other", 0, (const gint64[]) { 1, 1 << 17 }, 2, values, NULL,
-                              NULL, NULL);
+  other = ct_run_version_new (spares, "other", 0, (const gint64[]) { 1, 1 << 17 }, 2, values,
+                              NULL, NULL, NULL);
   g_assert_false (g_bytes_get_data (other->data, NULL) == memory);
-  second = ct_run_version_new ("second", 0, dims, 2, values, NULL, NULL, NULL);
+  second = ct_run_version_new (spares, "second", 0, dims, 2, values, NULL, NULL, NULL);
   g_assert_true (g_bytes_get_data (second->data, NULL) == memory);
   assert_floats_equal (g_bytes_get_data (second->data, NULL), values, dims[1]);
   g_assert_cmpfloat (second->data_stats->stats.min, ==, -1.0f);
+  /* a diff too, and copies that outlive their spares */
+  diff = ct_run_version_with_diff (spares, second, values, NULL);
+  g_assert_true (diff->data == second->data);
+  g_assert_false (g_bytes_get_data (diff->diff, NULL) == memory);
   ct_run_version_unref (second);
+  ct_run_spares_close (spares);
+  ct_run_version_unref (diff);
   ct_run_version_unref (other);
-  ct_run_spares_drop ();
 }
 
 int
