@@ -67,11 +67,13 @@
  * parameter blobs have statistics of their data, and full copies and the
  * gradients' statistics only for the layers watched with
  * ct_runner_watch_params. Statistics are recomputed only for
- * blobs a step wrote; unchanged ones, and unchanged copies, are shared
- * between snapshots. The runner never changes weights, so the statistics
- * (and copies) of the parameters' data are computed once per built net;
- * a version kept before an in-place layer is the copy last handed over
- * when there is one. A step's cost beyond its layers is then the
+ * blobs a step wrote (once for blobs sharing memory, such as a Split's
+ * tops); unchanged ones, and unchanged copies, are shared between
+ * snapshots. The runner never changes weights, so the statistics (and
+ * copies) of the parameters' data are computed once per built net; a
+ * version kept before an in-place layer, or given a new diff, shares the
+ * data copy last handed over; big copies reuse the buffers of copies the
+ * window let go of. A step's cost beyond its layers is then the
  * statistics of what it wrote (and copies where watched):
  * tests/bench/bench-step measures it. */
 #pragma once
