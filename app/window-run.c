@@ -70,6 +70,9 @@ take_config (CtWindow *self)
   self->run_applied.use_gpu = self->run_use_gpu;
   self->run_applied.gpu_device = self->run_gpu_device;
   self->run_applied.weights = weights_path (self);
+  /* the frames are drawn on the main thread: with every core computing,
+   * they wait for the compute threads (bench-frames measures it) */
+  self->run_applied.leave_a_core = TRUE;
 }
 
 /* Marks on the graph */

@@ -467,21 +467,27 @@ ct_net_reshape (CtNet *net, GError **error)
 }
 
 gboolean
-ct_net_clear_param_diffs (CtNet *net, GError **error)
+ct_net_clear_learnable_diff (CtNet *net, guint learnable_id, GError **error)
 {
   const gboolean gpu = net->use_gpu;
+  CtBlob *blob;
+  float *diff;
 
+  g_return_val_if_fail (learnable_id < net->learnables->len, FALSE);
+  blob = g_array_index (net->learnables, CtNetLearnable, learnable_id).blob;
+  diff = ct_blob_mutable_diff_on (blob, gpu, error);
+  return diff != NULL &&
+         ct_engine_check_status ((gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (blob), 0.0f,
+                                                                   diff),
+                                 _("Clearing the parameter gradients"), error);
+}
+
+gboolean
+ct_net_clear_param_diffs (CtNet *net, GError **error)
+{
   for (guint i = 0; i < net->learnables->len; i++)
-    {
-      CtBlob *blob = g_array_index (net->learnables, CtNetLearnable, i).blob;
-      float *diff = ct_blob_mutable_diff_on (blob, gpu, error);
-
-      if (diff == NULL ||
-          !ct_engine_check_status ((gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (blob), 0.0f,
-                                                                    diff),
-                                   _("Clearing the parameter gradients"), error))
-        return FALSE;
-    }
+    if (!ct_net_clear_learnable_diff (net, i, error))
+      return FALSE;
   return TRUE;
 }
 

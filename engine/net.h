@@ -164,6 +164,9 @@ gboolean ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **e
 gboolean ct_net_reshape (CtNet *net, GError **error);
 /* Zero every parameter diff. */
 gboolean ct_net_clear_param_diffs (CtNet *net, GError **error);
+/* Zero learnable parameter LEARNABLE_ID's diff (and so that of every
+ * parameter sharing it). */
+gboolean ct_net_clear_learnable_diff (CtNet *net, guint learnable_id, GError **error);
 
 /* Observers. */
 typedef enum {

@@ -53,6 +53,14 @@ void ct_cpu_parallel_for (int64_t n, int64_t grain, CtParallelFunc func, void *d
  * callers that keep a partial result per chunk and want one per thread. */
 void ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *data);
 
+/* Lets at most N threads of the pool, the calling one included, run the
+ * chunks of the jobs the calling thread starts from now on (N <= 0, or
+ * more than the pool has: all of them). Ranges are still cut by the
+ * pool's size, so results do not change, only who computes them: a
+ * thread stepping a net beside a window's main loop leaves that loop a
+ * core this way. Per thread: other threads' jobs are not limited. */
+void ct_cpu_set_thread_limit (int n);
+
 /* Element-wise loops: ranges of at least this many elements per chunk
  * (256 KiB of floats), below which handing work over costs more than it
  * saves. */

@@ -318,16 +318,20 @@ dev_bins_finite_sse (Split *s)
 }
 
 /* The bins of [FROM, TO), every value finite: four values' bins at once
- * (the kernel's arithmetic: double difference, times the scale, truncated),
- * counted into four histograms so that equal bins in a row do not wait on
- * each other. */
+ * (the kernel's arithmetic: double difference, times the scale,
+ * truncated), counted into four histograms so that equal bins in a row do
+ * not wait on each other. The kernel clamps the bin to [0, BINS - 1];
+ * here no clamp is needed on the way: a finite value is at least LO, so
+ * its difference (rounded or not) is at least 0, and at most HI, so the
+ * product is at most BINS times (1 + a few ulps), which truncates to BINS
+ * at most. The histograms have a bin BINS, added to the last at the end:
+ * the kernel's counts, with six instructions fewer for every four values. */
 static void
 bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale,
                  gint64 *bins)
 {
-  gint64 part[N_LANES][CT_BLOB_STATS_BINS] = { { 0 } };
+  gint64 part[N_LANES][CT_BLOB_STATS_BINS + 1] = { { 0 } };
   const __m128d vlo = _mm_set1_pd (lo), vscale = _mm_set1_pd (scale);
-  const __m128i last = _mm_set1_epi32 (CT_BLOB_STATS_BINS - 1), first = _mm_setzero_si128 ();
   gint64 i = from;
 
   for (; i + N_LANES <= to; i += N_LANES)
@@ -335,15 +339,9 @@ bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale
       __m128 v = _mm_loadu_ps (x + i);
       __m128d d01 = _mm_mul_pd (_mm_sub_pd (_mm_cvtps_pd (v), vlo), vscale);
       __m128d d23 = _mm_mul_pd (_mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (v, v)), vlo), vscale);
-      /* finite values lie in [lo, hi]: the products in [0, BINS], which
-       * 32 bits hold */
       __m128i b = _mm_unpacklo_epi64 (_mm_cvttpd_epi32 (d01), _mm_cvttpd_epi32 (d23));
       gint32 k[N_LANES];
 
-      /* min and max of 32-bit integers without SSE4.1 */
-      b = _mm_or_si128 (_mm_and_si128 (_mm_cmpgt_epi32 (b, last), last),
-                        _mm_andnot_si128 (_mm_cmpgt_epi32 (b, last), b));
-      b = _mm_and_si128 (b, _mm_cmpgt_epi32 (b, first));
       _mm_storeu_si128 ((__m128i *) (gpointer) k, b);
       part[0][k[0]]++;
       part[1][k[1]]++;
@@ -353,8 +351,11 @@ bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale
   for (; i < to; i++)
     bins[bin_of (x[i], lo, scale)]++;
   for (int l = 0; l < N_LANES; l++)
-    for (int b = 0; b < CT_BLOB_STATS_BINS; b++)
-      bins[b] += part[l][b];
+    {
+      for (int b = 0; b < CT_BLOB_STATS_BINS; b++)
+        bins[b] += part[l][b];
+      bins[CT_BLOB_STATS_BINS - 1] += part[l][CT_BLOB_STATS_BINS];
+    }
 }
 #endif
 

@@ -82,6 +82,20 @@ shown_version (CtRunBlobTrack *track, guint v, gboolean with_diff)
   return NULL;
 }
 
+/* The current version sharing the data of the copy last handed over,
+ * with DIFF (copied, may be NULL) and DIFF_STATS, when that copy still
+ * holds the data of writer WRITER's version; else NULL. */
+static CtRunVersion *
+current_version (CtRunWorker *worker, CtRunBlobTrack *track, int writer, const float *diff,
+                 CtBlobStats *diff_stats)
+{
+  if (track->current == NULL || track->current->layer_index != writer)
+    return NULL;
+  if (diff == NULL && track->current->diff == NULL)
+    return ct_run_version_ref (track->current);
+  return ct_run_version_with_diff (worker->spares, track->current, diff, diff_stats);
+}
+
 /* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
 static void
 keep_version (CtRunWorker *worker, guint blob_index)
@@ -92,9 +106,12 @@ keep_version (CtRunWorker *worker, guint blob_index)
   const float *data;
   g_autofree char *label = NULL;
 
+  int writer;
+
   if (!track->watched || !track->has_data || v == 0)
     return;
   v--;
+  writer = g_array_index (track->writers, int, v);
   data = ct_blob_cpu_data (blob, NULL);
   if (data == NULL || !fits_budget (worker, track, (gsize) ct_blob_count (blob) * sizeof (float)))
     return;
@@ -103,10 +120,11 @@ keep_version (CtRunWorker *worker, guint blob_index)
   ct_run_version_unref (track->versions->pdata[v]);
   track->versions->pdata[v] = shown_version (track, v, FALSE);
   if (track->versions->pdata[v] == NULL)
+    track->versions->pdata[v] = current_version (worker, track, writer, NULL, NULL);
+  if (track->versions->pdata[v] == NULL)
     {
-      label = version_label (worker, g_array_index (track->writers, int, v));
-      track->versions->pdata[v] = ct_run_version_new (label,
-                                                      g_array_index (track->writers, int, v),
+      label = version_label (worker, writer);
+      track->versions->pdata[v] = ct_run_version_new (worker->spares, label, writer,
                                                       ct_blob_get_shape (blob),
                                                       ct_blob_num_axes (blob), data,
                                                       known_data_stats (track), NULL, NULL);
@@ -155,7 +173,7 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         g_clear_pointer (&shown, ct_run_version_unref);
       track->versions->pdata[m] = shown != NULL
                                     ? shown
-                                    : ct_run_version_with_diff (stored, diff,
+                                    : ct_run_version_with_diff (worker->spares, stored, diff,
                                                                 known_diff_stats (track));
       ct_run_version_unref (stored);
     }
@@ -171,10 +189,13 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         }
       g_ptr_array_set_size (track->versions, m + 1);
       if (shown == NULL)
+        shown = current_version (worker, track, (int) layer_index, diff,
+                                 known_diff_stats (track));
+      if (shown == NULL)
         label = version_label (worker, (int) layer_index);
       track->versions->pdata[m] = shown != NULL
                                     ? shown
-                                    : ct_run_version_new (label, (int) layer_index,
+                                    : ct_run_version_new (worker->spares, label, (int) layer_index,
                                                           ct_blob_get_shape (blob),
                                                           ct_blob_num_axes (blob), data,
                                                           known_data_stats (track), diff,
@@ -209,6 +230,7 @@ observe (CtNet *net, CtNetEvent event, guint layer_index, gpointer user_data)
 
           track->has_data = TRUE;
           track->data_dirty = TRUE;
+          g_clear_pointer (&track->current, ct_run_version_unref);
           g_array_append_val (track->writers, writer);
           track->diff_version = (int) track->writers->len - 1;
           mark_stale (track);
@@ -268,6 +290,7 @@ clear_track (CtRunBlobTrack *track)
   g_ptr_array_set_size (track->versions, 0);
   track->diff_version = -1;
   track->history_cut = FALSE;
+  g_clear_pointer (&track->current, ct_run_version_unref);
   mark_stale (track);
 }
 
@@ -311,6 +334,7 @@ ct_run_history_drop_unwatched (CtRunWorker *worker)
         {
           g_ptr_array_set_size (track->versions, 0);
           track->history_cut = FALSE;
+          g_clear_pointer (&track->current, ct_run_version_unref);
         }
       for (guint v = 0; v < track->versions->len; v++)
         if (track->versions->pdata[v] != NULL)
@@ -356,21 +380,32 @@ shown_versions (CtRunWorker *worker, guint i)
 
       /* refresh_stats has just brought the track's statistics up to date. */
       if (stored != NULL)
-        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (stored, diff,
-                                                                      track->diff_stats)
+        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (worker->spares, stored,
+                                                                      diff, track->diff_stats)
                                           : ct_run_version_ref (stored));
       else if (v == k)
         {
           const float *data = ct_blob_cpu_data (blob, NULL);
           int writer = g_array_index (track->writers, int, v);
-          g_autofree char *label = version_label (worker, writer);
+          CtRunVersion *version = current_version (worker, track, writer, live_diff ? diff : NULL,
+                                                   live_diff ? track->diff_stats : NULL);
 
-          if (data != NULL)
-            g_ptr_array_add (shown, ct_run_version_new (label, writer, ct_blob_get_shape (blob),
-                                                        ct_blob_num_axes (blob), data,
-                                                        track->data_stats,
-                                                        live_diff ? diff : NULL,
-                                                        live_diff ? track->diff_stats : NULL));
+          if (version == NULL && data != NULL)
+            {
+              g_autofree char *label = version_label (worker, writer);
+
+              version = ct_run_version_new (worker->spares, label, writer,
+                                            ct_blob_get_shape (blob), ct_blob_num_axes (blob),
+                                            data, track->data_stats,
+                                            live_diff ? diff : NULL,
+                                            live_diff ? track->diff_stats : NULL);
+            }
+          if (version != NULL)
+            {
+              g_ptr_array_add (shown, version);
+              g_clear_pointer (&track->current, ct_run_version_unref);
+              track->current = ct_run_version_ref (version);
+            }
         }
     }
   return shown;
@@ -398,8 +433,27 @@ fill_layers (CtRunWorker *worker, CtRunSnapshot *snapshot)
     }
 }
 
+/* The statistics of the COUNT values at VALUES: those computed for this
+ * snapshot from the same memory when there are, else new ones (added to
+ * COMPUTED). Blobs share memory: a Split's tops (GoogLeNet's inception
+ * outputs feed four branches: 8 million values summarised four times),
+ * a Flatten's or Reshape's top and its bottom. In one snapshot the same
+ * memory holds the same values, so one summary serves them all. */
+static CtBlobStats *
+stats_of (GHashTable *computed, const float *values, gint64 count)
+{
+  CtBlobStats *stats = g_hash_table_lookup (computed, values);
+
+  if (stats != NULL && stats->stats.count == count)
+    return ct_blob_stats_ref (stats);
+  stats = ct_blob_stats_compute (values, count);
+  /* borrowed: the track keeps it while the snapshot is built */
+  g_hash_table_replace (computed, (gpointer) values, stats);
+  return stats;
+}
+
 static void
-refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
+refresh_stats (CtBlob *blob, CtRunBlobTrack *track, GHashTable *computed)
 {
   if (track->has_data && (track->data_dirty || track->data_stats == NULL))
     {
@@ -407,7 +461,7 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 
       g_clear_pointer (&track->data_stats, ct_blob_stats_unref);
       if (data != NULL)
-        track->data_stats = ct_blob_stats_compute (data, ct_blob_count (blob));
+        track->data_stats = stats_of (computed, data, ct_blob_count (blob));
       track->data_dirty = FALSE;
     }
   if (track->has_diff && (track->diff_dirty || track->diff_stats == NULL))
@@ -416,7 +470,7 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 
       g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
       if (diff != NULL)
-        track->diff_stats = ct_blob_stats_compute (diff, ct_blob_count (blob));
+        track->diff_stats = stats_of (computed, diff, ct_blob_count (blob));
       track->diff_dirty = FALSE;
     }
 }
@@ -424,13 +478,15 @@ refresh_stats (CtBlob *blob, CtRunBlobTrack *track)
 static void
 fill_blobs (CtRunWorker *worker, CtRunSnapshot *snapshot)
 {
+  g_autoptr (GHashTable) computed = g_hash_table_new (NULL, NULL);
+
   for (guint i = 0; i < worker->n_blobs; i++)
     {
       CtRunBlobTrack *track = &worker->blobs[i];
       CtBlob *engine_blob = ct_net_get_blob (worker->net, i);
       CtRunBlob *blob = ct_run_blob_new ();
 
-      refresh_stats (engine_blob, track);
+      refresh_stats (engine_blob, track, computed);
       blob->name = g_strdup (ct_net_get_blob_name (worker->net, i));
       blob->n_axes = ct_blob_num_axes (engine_blob);
       blob->dims = g_memdup2 (ct_blob_get_shape (engine_blob), blob->n_axes * sizeof (gint64));

@@ -32,16 +32,29 @@ struct _CtRunSnapshot {
 CtRunSnapshot *ct_run_snapshot_new (void);
 CtRunLayer *ct_run_layer_new (void);
 CtRunBlob *ct_run_blob_new (void);
+/* Where a runner's big copies get their buffers (run-snapshot.c): those
+ * of copies let go of, kept for the next copies of their size. Copies may
+ * be let go of in any thread. */
+typedef struct _CtRunSpares CtRunSpares;
+
+CtRunSpares *ct_run_spares_new (void);
+/* Frees the buffers kept. */
+void ct_run_spares_clear (CtRunSpares *spares);
+/* Frees the buffers kept and keeps none from now on (copies still held
+ * free theirs when let go); drops the caller's reference. */
+void ct_run_spares_close (CtRunSpares *spares);
+
 /* A version owning copies of DATA and DIFF (may be NULL), with their
  * statistics: DATA_STATS and DIFF_STATS when known (referenced), else
- * computed. */
-CtRunVersion *ct_run_version_new (const char *label, int layer_index, const gint64 *dims,
-                                  guint n_axes, const float *data, CtBlobStats *data_stats,
-                                  const float *diff, CtBlobStats *diff_stats);
+ * computed. Big copies take their buffers from SPARES (may be NULL). */
+CtRunVersion *ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
+                                  const gint64 *dims, guint n_axes, const float *data,
+                                  CtBlobStats *data_stats, const float *diff,
+                                  CtBlobStats *diff_stats);
 /* SOURCE's data with DIFF (copied, may be NULL) as its diff, and
  * DIFF_STATS as above. */
-CtRunVersion *ct_run_version_with_diff (CtRunVersion *source, const float *diff,
-                                        CtBlobStats *diff_stats);
+CtRunVersion *ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source,
+                                        const float *diff, CtBlobStats *diff_stats);
 gsize ct_run_version_bytes (const CtRunVersion *version);
 
 typedef enum {
@@ -99,6 +112,10 @@ typedef struct {
   int diff_version;
   gboolean history_cut;
   GPtrArray *shown;                  /* the versions last handed over, or NULL: stale */
+  /* The current version as last handed over, while the blob's data is
+   * still what it holds (dropped when a layer writes the blob): a new
+   * diff then shares its data instead of copying it again. */
+  CtRunVersion *current;
 } CtRunBlobTrack;
 
 typedef struct _CtRunParamData CtRunParamData;
@@ -119,6 +136,7 @@ typedef struct {
   CtRunPass pass;
   int next_layer;
   GArray *layer_state;               /* CtRunLayerState */
+  GArray *cleared;                   /* gboolean per learnable: diff zeroed in this backward pass */
   CtRunBlobTrack *blobs;             /* one per net blob */
   guint n_blobs;
   float pass_loss, loss;
@@ -128,6 +146,7 @@ typedef struct {
   GPtrArray *params;                 /* per layer: its CtRunParam* (a GPtrArray), or NULL: stale */
   GPtrArray *param_data;             /* per layer: CtRunParamData*, its data's statistics, or NULL */
   GHashTable *inputs;                /* name -> CtRunInput* */
+  CtRunSpares *spares;               /* the buffers of the copies let go of */
   gsize budget, history_bytes;
 
   GArray *stepped;                   /* int */

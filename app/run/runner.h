@@ -33,8 +33,9 @@
  *   Before the forward pass is complete, it first runs the rest of forward
  *   (gradients need the whole forward pass). Once the
  *   backward pass is complete it is refused (CT_RUN_ERROR_PASS_COMPLETE):
- *   step forward to start a new pass. Parameter diffs are cleared when a
- *   backward pass begins, so a step-through gives exactly what one
+ *   step forward to start a new pass. Parameter diffs start each backward
+ *   pass from zero (each is cleared just before the first layer using it
+ *   runs backward), so a step-through gives exactly what one
  *   ct_net_forward + ct_net_backward of a fresh net gives.
  * - Run the rest finishes the current pass; at a complete forward pass it
  *   runs the whole backward pass; at a complete backward pass, a whole new
@@ -66,11 +67,13 @@
  * parameter blobs have statistics of their data, and full copies and the
  * gradients' statistics only for the layers watched with
  * ct_runner_watch_params. Statistics are recomputed only for
- * blobs a step wrote; unchanged ones, and unchanged copies, are shared
- * between snapshots. The runner never changes weights, so the statistics
- * (and copies) of the parameters' data are computed once per built net;
- * a version kept before an in-place layer is the copy last handed over
- * when there is one. A step's cost beyond its layers is then the
+ * blobs a step wrote (once for blobs sharing memory, such as a Split's
+ * tops); unchanged ones, and unchanged copies, are shared between
+ * snapshots. The runner never changes weights, so the statistics (and
+ * copies) of the parameters' data are computed once per built net; a
+ * version kept before an in-place layer, or given a new diff, shares the
+ * data copy last handed over; big copies reuse the buffers of copies the
+ * window let go of. A step's cost beyond its layers is then the
  * statistics of what it wrote (and copies where watched):
  * tests/bench/bench-step measures it. */
 #pragma once
@@ -116,6 +119,11 @@ typedef struct {
    * can be used. */
   gboolean use_gpu;
   int gpu_device;
+  /* Run the layers on one thread fewer than the CPU pool has (at least
+   * one), leaving a core to the caller's main loop: a window sets it so
+   * that it keeps drawing while the worker computes. Results do not
+   * change (see ct_cpu_set_thread_limit). */
+  gboolean leave_a_core;
 } CtRunConfig;
 
 typedef enum {

@@ -225,7 +225,7 @@ ct_train_inspect_snapshot (CtTrainWorker *w, CtNet *net, CtRunPass pass, int lay
                                                     ct_solver_get_iter (w->solver));
 
           g_ptr_array_add (rb->versions,
-                           ct_run_version_new (label, layer, rb->dims, rb->n_axes,
+                           ct_run_version_new (NULL, label, layer, rb->dims, rb->n_axes,
                                                ct_blob_cpu_data (blob, NULL), rb->data_stats,
                                                rb->has_diff ? ct_blob_cpu_diff (blob, NULL)
                                                             : NULL,

@@ -25,6 +25,7 @@ typedef struct {
   void *data;
   int64_t n;
   int chunks;
+  int members;   /* the caller and workers 1 .. MEMBERS - 1 take chunks */
 } Job;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -45,6 +46,9 @@ static atomic_uint_fast64_t generation;
 
 /* Set while a thread runs a chunk: nested calls run serially. */
 static _Thread_local int inside;
+
+/* ct_cpu_set_thread_limit's N for the jobs this thread starts (0: all). */
+static _Thread_local int thread_limit;
 
 static int64_t
 now_ns (void)
@@ -70,15 +74,18 @@ chunk_range (int64_t n, int chunks, int c, int64_t *begin, int64_t *end)
   *end = n * (c + 1) / chunks;
 }
 
-/* Claims a chunk of generation GEN's job into *J and *CHUNK; 0 when none
- * is left (or that job is over). */
+/* Claims a chunk of generation GEN's job into *J and *CHUNK for MEMBER:
+ * 1; 0 when none is left (or that job is over); -1 when the job leaves
+ * MEMBER out (ct_cpu_set_thread_limit). */
 static int
-claim (uint64_t gen, Job *j, int *chunk)
+claim (uint64_t gen, int member, Job *j, int *chunk)
 {
   int ok = 0;
 
   pthread_mutex_lock (&lock);
-  if (atomic_load (&generation) == gen && next < job.chunks)
+  if (atomic_load (&generation) == gen && member >= job.members)
+    ok = -1;
+  else if (atomic_load (&generation) == gen && next < job.chunks)
     {
       *chunk = next++;
       *j = job;
@@ -88,13 +95,15 @@ claim (uint64_t gen, Job *j, int *chunk)
   return ok;
 }
 
-static void
-run_claimed (uint64_t gen)
+/* MEMBER: 0 for the caller, the worker's number otherwise. 0 when the
+ * job leaves MEMBER out. */
+static int
+run_claimed (uint64_t gen, int member)
 {
   Job j;
-  int c;
+  int c, ok;
 
-  while (claim (gen, &j, &c))
+  while ((ok = claim (gen, member, &j, &c)) == 1)
     {
       int64_t begin, end;
 
@@ -107,15 +116,17 @@ run_claimed (uint64_t gen)
         pthread_cond_signal (&finished);
       pthread_mutex_unlock (&lock);
     }
+  return ok == 0;
 }
 
+/* Spins first when SPIN: the next job is likely to follow closely. */
 static uint64_t
-wait_for_job (uint64_t seen)
+wait_for_job (uint64_t seen, int spin)
 {
   int64_t start = now_ns ();
   uint64_t gen;
 
-  for (int i = 0;; i++)
+  for (int i = 0; spin; i++)
     {
       if ((gen = atomic_load (&generation)) != seen)
         return gen;
@@ -133,13 +144,16 @@ wait_for_job (uint64_t seen)
 static void *
 worker (void *arg)
 {
+  int member = (int) (intptr_t) arg;
   uint64_t seen = 0;
+  int spin = 1;
 
-  (void) arg;
   for (;;)
     {
-      seen = wait_for_job (seen);
-      run_claimed (seen);
+      seen = wait_for_job (seen, spin);
+      /* A worker left out of a limited job sleeps at once: the core it
+       * would spin on is the one the limit leaves free. */
+      spin = run_claimed (seen, member);
     }
   return NULL;
 }
@@ -176,7 +190,7 @@ start_pool (void)
 
       pthread_attr_init (&attr);
       pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-      if (pthread_create (&thread, &attr, worker, NULL) != 0)
+      if (pthread_create (&thread, &attr, worker, (void *) (intptr_t) i) != 0)
         n_threads = i;
       pthread_attr_destroy (&attr);
       if (n_threads == i)
@@ -204,6 +218,12 @@ ct_cpu_parallel_chunks (int64_t n, int64_t grain)
   if (most < 1)
     return 1;
   return most < limit ? (int) most : (int) limit;
+}
+
+void
+ct_cpu_set_thread_limit (int n)
+{
+  thread_limit = n > 0 ? n : 0;
 }
 
 static void
@@ -234,6 +254,7 @@ ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *da
 {
   uint64_t gen;
   int64_t start;
+  int members;
 
   if (n <= 0)
     return;
@@ -243,7 +264,10 @@ ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *da
     chunks = CT_PARALLEL_MAX_CHUNKS;
   if (chunks < 1)
     chunks = 1;
-  if (ct_cpu_num_threads () == 1)
+  members = ct_cpu_num_threads ();
+  if (thread_limit > 0 && thread_limit < members)
+    members = thread_limit;
+  if (members == 1)
     {
       run_serially (n, chunks, func, data);
       return;
@@ -255,7 +279,7 @@ ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *da
     }
 
   pthread_mutex_lock (&lock);
-  job = (Job) { func, data, n, chunks };
+  job = (Job) { func, data, n, chunks, members };
   next = 0;
   atomic_store (&pending, chunks);
   gen = atomic_load (&generation) + 1;
@@ -263,7 +287,7 @@ ct_cpu_parallel_for_chunks (int64_t n, int chunks, CtParallelFunc func, void *da
   pthread_cond_broadcast (&wake);
   pthread_mutex_unlock (&lock);
 
-  run_claimed (gen);
+  run_claimed (gen, 0);
 
   start = now_ns ();
   for (int i = 0; atomic_load (&pending) > 0; i++)

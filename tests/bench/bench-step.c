@@ -26,7 +26,11 @@
  * watched. The goal is an overhead under 5 ms; the benchmark prints and
  * never fails on speed, since the build machines are shared.
  *
- * CT_BENCH_NETS=alexnet,lenet picks nets (default: all four). */
+ * CT_BENCH_NETS=alexnet,lenet picks nets (default: all four);
+ * CT_BENCH_LEAVE_CORE=1 runs them as the window does, on one compute
+ * thread fewer (CtRunConfig.leave_a_core); CT_BENCH_PASSES=N steps
+ * through N forward and backward passes and prints the last (a user
+ * stepping on: the copies of the passes before are let go by then). */
 #include <stdio.h>
 #include <string.h>
 
@@ -206,7 +210,7 @@ net_bytes (CtRunSnapshot *snapshot)
 }
 
 static gboolean
-bench_net (const BenchNet *net)
+bench_net (const BenchNet *net, guint n_passes)
 {
   g_autofree char *path = g_build_filename (g_getenv ("CT_TEST_DATA") != NULL
                                             ? g_getenv ("CT_TEST_DATA")
@@ -216,7 +220,8 @@ bench_net (const BenchNet *net)
   Caffe__NetParameter *param = (Caffe__NetParameter *)
     ct_text_parse_file (&caffe__net_parameter__descriptor, path, CT_TEXT_STRICT, &error);
   CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 1701,
-                         .batch_size = net->batch_size, .fill = CT_RUN_FILL_CAFFE_REF };
+                         .batch_size = net->batch_size, .fill = CT_RUN_FILL_CAFFE_REF,
+                         .leave_a_core = g_strcmp0 (g_getenv ("CT_BENCH_LEAVE_CORE"), "1") == 0 };
   Bench bench = { 0 };
   Figures forward = { g_array_new (FALSE, FALSE, sizeof (double)),
                       g_array_new (FALSE, FALSE, sizeof (double)),
@@ -257,6 +262,27 @@ bench_net (const BenchNet *net)
     }
   copies = copies_of (snapshot);
   n_layers = ct_run_snapshot_n_layers (snapshot);
+  for (guint pass = 1; pass < n_passes; pass++)
+    {
+      /* the passes before the last: run, not measured */
+      while ((guint) ct_run_snapshot_get_next_layer (snapshot) < n_layers)
+        {
+          ct_runner_step_forward (runner);
+          snapshot = wait_next (&bench);
+        }
+      do
+        {
+          ct_runner_step_backward (runner);
+          snapshot = wait_next (&bench);
+        }
+      while (ct_run_snapshot_get_next_layer (snapshot) >= 0);
+      /* forward from a complete backward pass begins the next one */
+      ct_runner_step_forward (runner);
+      snapshot = wait_next (&bench);
+      g_assert_null (ct_run_snapshot_get_error (snapshot));
+      g_clear_pointer (&copies, g_hash_table_unref);
+      copies = copies_of (snapshot);
+    }
   while ((guint) ct_run_snapshot_get_next_layer (snapshot) < n_layers)
     {
       t0 = g_get_monotonic_time ();
@@ -299,10 +325,12 @@ main (void)
 {
   const char *pick = g_getenv ("CT_BENCH_NETS");
   g_auto (GStrv) picked = pick != NULL ? g_strsplit (pick, ",", -1) : NULL;
+  const char *passes = g_getenv ("CT_BENCH_PASSES");
+  guint n_passes = passes != NULL ? MAX (1, (guint) g_ascii_strtoull (passes, NULL, 10)) : 1;
   gboolean ok = TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (nets); i++)
     if (picked == NULL || g_strv_contains ((const char *const *) picked, nets[i].name))
-      ok = bench_net (&nets[i]) && ok;
+      ok = bench_net (&nets[i], n_passes) && ok;
   return ok ? 0 : 1;
 }

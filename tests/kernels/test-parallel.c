@@ -5,7 +5,9 @@
  * and -inf included) and AVE pooling; im2col and col2im with a leading
  * dimension, and the batch pack/unpack around them; LRN across channels
  * in blocks; and element-wise kernels over blobs large enough to be
- * shared. The pool is given three threads so that chunks are uneven. */
+ * shared; a thread's limit on the pool's threads, which leaves the chunks
+ * as they were. The pool is given three threads so that chunks are
+ * uneven. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -95,6 +97,83 @@ test_parallel_for (void)
   }
   g_test_message ("%u lengths and grains covered", checked);
   g_assert_cmpuint (checked, ==, G_N_ELEMENTS (lengths) * 4);
+}
+
+/* The thread limit */
+
+typedef struct {
+  GThread *ran_in[CT_PARALLEL_MAX_CHUNKS];
+  gint64 begins[CT_PARALLEL_MAX_CHUNKS];
+} Ran;
+
+static void
+note_thread (gint64 begin, gint64 end, int chunk, void *data)
+{
+  Ran *ran = data;
+
+  ran->ran_in[chunk] = g_thread_self ();
+  ran->begins[chunk] = begin;
+  /* long enough that idle workers would take chunks if let */
+  g_usleep (2000);
+}
+
+static guint
+n_threads_in (const Ran *ran, int chunks)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (int k = 0; k < chunks; k++)
+    {
+      g_assert_nonnull (ran->ran_in[k]);
+      g_hash_table_add (seen, ran->ran_in[k]);
+    }
+  return g_hash_table_size (seen);
+}
+
+static gpointer
+limited_elsewhere (gpointer data)
+{
+  Ran *ran = data;
+
+  /* another thread's jobs are not limited by this one's limit */
+  ct_cpu_parallel_for (12, 1, note_thread, ran);
+  return NULL;
+}
+
+static void
+test_thread_limit (void)
+{
+  int chunks = ct_cpu_parallel_chunks (12, 1);
+  Ran all = { 0 }, one = { 0 }, two = { 0 }, other = { 0 };
+  GThread *thread;
+
+  /* three threads, four chunks each */
+  g_assert_cmpint (chunks, ==, 12);
+  ct_cpu_parallel_for (12, 1, note_thread, &all);
+
+  ct_cpu_set_thread_limit (1);
+  g_assert_cmpint (ct_cpu_parallel_chunks (12, 1), ==, chunks);
+  ct_cpu_parallel_for (12, 1, note_thread, &one);
+  g_assert_cmpuint (n_threads_in (&one, chunks), ==, 1);
+  g_assert_true (one.ran_in[0] == g_thread_self ());
+  thread = g_thread_new ("limited-elsewhere", limited_elsewhere, &other);
+  g_thread_join (thread);
+  g_assert_cmpuint (n_threads_in (&other, chunks), >=, 1);
+
+  ct_cpu_set_thread_limit (2);
+  ct_cpu_parallel_for (12, 1, note_thread, &two);
+  g_assert_cmpuint (n_threads_in (&two, chunks), <=, 2);
+
+  /* the same chunks whoever runs them, so the same results */
+  for (int k = 0; k < chunks; k++)
+    {
+      g_assert_cmpint (one.begins[k], ==, all.begins[k]);
+      g_assert_cmpint (two.begins[k], ==, all.begins[k]);
+      g_assert_cmpint (other.begins[k], ==, all.begins[k]);
+    }
+  ct_cpu_set_thread_limit (0);
+  g_test_message ("unlimited: %u threads; limited to 2: %u", n_threads_in (&all, chunks),
+                  n_threads_in (&two, chunks));
 }
 
 /* GEMM */
@@ -479,6 +558,7 @@ main (int argc, char **argv)
   g_setenv ("CT_NUM_THREADS", "3", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/parallel/for", test_parallel_for);
+  g_test_add_func ("/kernels/parallel/thread-limit", test_thread_limit);
   g_test_add_func ("/kernels/parallel/gemm", test_gemm_split);
   g_test_add_func ("/kernels/parallel/pooling", test_pool_fast_paths);
   g_test_add_func ("/kernels/parallel/im2col-batch", test_im2col_batch);

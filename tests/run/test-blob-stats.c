@@ -2,10 +2,10 @@
  * --stats` show (app/run/blob-stats.c) are the kernel's (kernels/stats.h)
  * bit for bit, also where large arrays are spread over the CPU pool: on
  * arrays whose sums depend on the order of addition (values of very
- * different sizes), with zeros of both signs, NaNs and infinities, all
- * values equal, none finite; the parallel path cut into 1, 2 or 4 lane
- * groups and 1 to 15 histogram slices. meson runs it with several
- * CT_NUM_THREADS. */
+ * different sizes, over the whole float range), with zeros of both
+ * signs, NaNs and infinities, all values equal, none finite; the
+ * parallel path cut into 1, 2 or 4 lane groups and 1 to 15 histogram
+ * slices. meson runs it with several CT_NUM_THREADS. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -68,6 +68,20 @@ test_same_as_kernel (void)
       for (gint64 i = 0; i < n; i += 7)
         x[i] = (i / 7) % 2 == 0 ? 0.0f : -0.0f;
       check_same (x, n);
+
+      /* the whole float range: differences to the minimum that round,
+       * products at the very top of the last bin */
+      {
+        g_autofree float *wide = g_memdup2 (x, (gsize) n * sizeof (float));
+
+        for (gint64 i = 0; i < n; i += 5)
+          wide[i] = (float) (g_rand_double_range (rand, -1.0, 1.0)
+                             * pow (10.0, g_rand_int_range (rand, -45, 39)));
+        wide[n / 5] = FLT_MAX;
+        wide[n / 4] = -FLT_MAX;
+        wide[n / 3] = FLT_TRUE_MIN;
+        check_same (wide, n);
+      }
 
       /* NaNs and infinities here and there, not in every block */
       x[n / 3] = NAN;

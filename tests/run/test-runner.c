@@ -2,13 +2,16 @@
  * inserted Split) without a display: the order of the layers stepped
  * forward and backward, the versions of a blob an in-place layer
  * overwrites, the diffs equal bit for bit to one whole ct_net_forward +
- * ct_net_backward of the same net, statistics in every snapshot, copies
- * only of the blobs watched, and the layers' parameters. */
+ * ct_net_backward of the same net, statistics in every snapshot (one
+ * summary for blobs sharing memory), copies only of the blobs watched
+ * (made once, and their buffers used again), and the layers' parameters,
+ * whose gradients start each pass from zero. */
 #include <math.h>
 #include <string.h>
 
 #include "blob-stats.h"
 #include "run-test-util.h"
+#include "runner-private.h"
 
 static const CtRunConfig small_config = { .phase = CAFFE__PHASE__TRAIN, .seed = 1701 };
 
@@ -413,6 +416,185 @@ test_params (void)
   ct_test_run_clear (&run);
 }
 
+/* The small net with a second InnerProduct sharing ip's parameters by
+ * name. */
+static const char shared_net[] =
+  "name: 'shared'\n"
+  "layer { name: 'data' type: 'Input' top: 'data' top: 'label'\n"
+  "  input_param { shape { dim: 2 dim: 1 dim: 5 dim: 5 } shape { dim: 2 } } }\n"
+  "layer { name: 'conv1' type: 'Convolution' bottom: 'data' top: 'conv1'\n"
+  "  convolution_param { num_output: 3 kernel_size: 3\n"
+  "    weight_filler { type: 'gaussian' std: 1 } bias_filler { type: 'constant' value: 0.1 } } }\n"
+  "layer { name: 'ip' type: 'InnerProduct' bottom: 'conv1' top: 'ip'\n"
+  "  param { name: 'w' } param { name: 'b' }\n"
+  "  inner_product_param { num_output: 3 weight_filler { type: 'gaussian' std: 0.5 } } }\n"
+  "layer { name: 'ip2' type: 'InnerProduct' bottom: 'conv1' top: 'ip2'\n"
+  "  param { name: 'w' } param { name: 'b' }\n"
+  "  inner_product_param { num_output: 3 weight_filler { type: 'gaussian' std: 0.5 } } }\n"
+  "layer { name: 'sum' type: 'Eltwise' bottom: 'ip' bottom: 'ip2' top: 'sum' }\n"
+  "layer { name: 'loss' type: 'SoftmaxWithLoss' bottom: 'sum' bottom: 'label' top: 'loss' }\n";
+
+/* Parameter gradients start every backward pass from zero: after two
+ * passes they are those of one whole pass of a fresh net, a gradient that
+ * two layers share included (both layers add to it: it is zeroed once,
+ * before the first of them runs backward). */
+static void
+test_param_diffs_per_pass (void)
+{
+  static const char *const layers[] = { "conv1", "ip", "ip2", NULL };
+  g_autoptr (Caffe__NetParameter) param = ct_test_parse (shared_net);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtNet) ref = ct_net_new (param, CAFFE__PHASE__TRAIN, 0, NULL, 1701, &error);
+  float data[CT_TEST_DATA_COUNT], label[2];
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+
+  g_assert_no_error (error);
+  ct_test_small_inputs (data, label);
+  memcpy (ct_blob_mutable_cpu_data (ct_net_blob_by_name (ref, "data"), NULL), data, sizeof data);
+  memcpy (ct_blob_mutable_cpu_data (ct_net_blob_by_name (ref, "label"), NULL), label,
+          sizeof label);
+  g_assert_true (ct_net_forward (ref, NULL, &error));
+  g_assert_true (ct_net_backward (ref, &error));
+  g_assert_no_error (error);
+
+  ct_test_run_init (&run, shared_net, &small_config);
+  ct_test_set_small_inputs (run.runner);
+  ct_runner_watch_params (run.runner, layers);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      /* a Split is inserted after conv1: seven layers */
+      ct_runner_run_pass (run.runner);
+      ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 7);
+      ct_runner_run_pass (run.runner);
+      snapshot = ct_test_run_until (&run, CT_RUN_PASS_BACKWARD, -1);
+      g_assert_null (ct_run_snapshot_get_error (snapshot));
+    }
+  for (guint l = 0; l < ct_run_snapshot_n_layers (snapshot); l++)
+    {
+      const CtRunLayer *layer = ct_run_snapshot_get_layer (snapshot, l);
+      CtLayer *want = ct_net_layer_by_name (ref, layer->name);
+
+      if (!g_strv_contains (layers, layer->name))
+        continue;
+      g_assert_cmpuint (layer->params->len, ==, 2);
+      for (guint k = 0; k < layer->params->len; k++)
+        {
+          const CtRunParam *got = layer->params->pdata[k];
+          CtBlob *blob = want->blobs->pdata[k];
+
+          g_assert_nonnull (got->diff);
+          assert_floats_equal (g_bytes_get_data (got->diff, NULL), ct_blob_cpu_diff (blob, NULL),
+                               ct_blob_count (blob));
+        }
+    }
+  ct_test_run_clear (&run);
+}
+
+/* A watched blob's copy is made once: beginning backward, and its diff
+ * arriving, hand over the data already handed over, not a new copy; a
+ * new forward pass copies it again. */
+static void
+test_copies_shared (void)
+{
+  static const char *const watch[] = { "ip", NULL };
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  CtRunVersion *forward, *now;
+
+  ct_test_run_init_small (&run, &small_config);
+  ct_runner_watch (run.runner, watch);
+  ct_runner_run_pass (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 7);
+  g_assert_cmpuint (ct_test_blob (snapshot, "ip")->versions->len, ==, 1);
+  forward = ct_run_version_ref (ct_test_blob (snapshot, "ip")->versions->pdata[0]);
+  g_assert_null (forward->diff);
+
+  /* loss, sum: ip's version is as it was */
+  for (int i = 0; i < 2; i++)
+    {
+      ct_runner_step_backward (run.runner);
+      snapshot = ct_test_run_next (&run);
+      g_assert_false (ct_test_blob (snapshot, "ip")->has_diff);
+      g_assert_true (ct_test_blob (snapshot, "ip")->versions->pdata[0] == forward);
+    }
+  /* the Split gives ip its diff: a new version, the same data */
+  ct_runner_step_backward (run.runner);
+  snapshot = ct_test_run_next (&run);
+  g_assert_true (ct_test_blob (snapshot, "ip")->has_diff);
+  now = ct_run_version_ref (ct_test_blob (snapshot, "ip")->versions->pdata[0]);
+  g_assert_nonnull (now->diff);
+  g_assert_true (now->data == forward->data);
+  ct_run_version_unref (forward);
+
+  /* a new forward pass writes ip again: a new copy */
+  ct_runner_run_pass (run.runner);
+  ct_test_run_until (&run, CT_RUN_PASS_BACKWARD, -1);
+  ct_runner_run_pass (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 7);
+  g_assert_false (((CtRunVersion *) ct_test_blob (snapshot, "ip")->versions->pdata[0])->data
+                  == now->data);
+  ct_run_version_unref (now);
+  ct_test_run_clear (&run);
+}
+
+/* The Split's tops share ip's memory: one summary serves both. */
+static void
+test_stats_shared (void)
+{
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  const CtRunBlob *top0, *top1;
+
+  ct_test_run_init_small (&run, &small_config);
+  for (int i = 0; i < 5; i++)
+    ct_runner_step_forward (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 5);
+  top0 = ct_run_snapshot_find_blob (snapshot, "ip_ip_0_split_0");
+  top1 = ct_run_snapshot_find_blob (snapshot, "ip_ip_0_split_1");
+  g_assert_true (top0->has_data && top1->has_data);
+  g_assert_true (top0->data_stats == top1->data_stats);
+  g_assert_cmpmem (&top0->data_stats->stats, sizeof (CtStats),
+                   &ct_run_snapshot_find_blob (snapshot, "ip")->data_stats->stats,
+                   sizeof (CtStats));
+  ct_test_run_clear (&run);
+}
+
+/* The buffer of a big copy let go of is the next copy of its size from
+ * the same spares; once they are closed, buffers let go of are freed. */
+static void
+test_spare_buffers (void)
+{
+  static const gint64 dims[] = { 1, 1 << 18 };  /* 1 MiB of floats */
+  g_autofree float *values = g_new (float, dims[1]);
+  CtRunSpares *spares = ct_run_spares_new ();
+  CtRunVersion *first, *second, *other, *diff;
+  gconstpointer memory;
+
+  for (gint64 i = 0; i < dims[1]; i++)
+    values[i] = (float) i;
+  first = ct_run_version_new (spares, "first", 0, dims, 2, values, NULL, NULL, NULL);
+  memory = g_bytes_get_data (first->data, NULL);
+  ct_run_version_unref (first);
+  values[7] = -1.0f;
+  /* half the size: not that buffer */
+  other = ct_run_version_new (spares, "other", 0, (const gint64[]) { 1, 1 << 17 }, 2, values,
+                              NULL, NULL, NULL);
+  g_assert_false (g_bytes_get_data (other->data, NULL) == memory);
+  second = ct_run_version_new (spares, "second", 0, dims, 2, values, NULL, NULL, NULL);
+  g_assert_true (g_bytes_get_data (second->data, NULL) == memory);
+  assert_floats_equal (g_bytes_get_data (second->data, NULL), values, dims[1]);
+  g_assert_cmpfloat (second->data_stats->stats.min, ==, -1.0f);
+  /* a diff too, and copies that outlive their spares */
+  diff = ct_run_version_with_diff (spares, second, values, NULL);
+  g_assert_true (diff->data == second->data);
+  g_assert_false (g_bytes_get_data (diff->diff, NULL) == memory);
+  ct_run_version_unref (second);
+  ct_run_spares_close (spares);
+  ct_run_version_unref (diff);
+  ct_run_version_unref (other);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -424,5 +606,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/only-watched-copied", test_only_watched_copied);
   g_test_add_func ("/runner/history-budget", test_history_budget);
   g_test_add_func ("/runner/params", test_params);
+  g_test_add_func ("/runner/param-diffs-per-pass", test_param_diffs_per_pass);
+  g_test_add_func ("/runner/copies-shared", test_copies_shared);
+  g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
+  g_test_add_func ("/runner/stats-shared", test_stats_shared);
   return g_test_run ();
 }
