@@ -103,6 +103,18 @@ gemm_block (const GemmJob *j, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
                j->alpha, a, lda, b, ldb, j->beta, j->c + m0 * j->n + n0, (blasint) j->n);
 }
 
+/* One block per thread (at least SPLIT_GRAIN wide): each block packs the
+ * shared operand again, so more, smaller blocks than threads cost more
+ * than they balance (LeNet's ip1 at batch 64). */
+static int
+gemm_chunks (int64_t n)
+{
+  int threads = ct_cpu_num_threads ();
+  int64_t most = n / SPLIT_GRAIN;
+
+  return most < threads ? (int) most : threads;
+}
+
 static void
 gemm_columns (int64_t begin, int64_t end, int chunk, void *data)
 {
@@ -149,9 +161,9 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
    * narrow), one per thread of the pool (parallel.h); the blocks depend
    * only on the shape and the thread count, so results repeat. */
   if (m * n > PARALLEL_MNK / k && n >= 2 * SPLIT_GRAIN)
-    ct_cpu_parallel_for (n, SPLIT_GRAIN, gemm_columns, &job);
+    ct_cpu_parallel_for_chunks (n, gemm_chunks (n), gemm_columns, &job);
   else if (m * n > PARALLEL_MNK / k && m >= 2 * SPLIT_GRAIN)
-    ct_cpu_parallel_for (m, SPLIT_GRAIN, gemm_rows, &job);
+    ct_cpu_parallel_for_chunks (m, gemm_chunks (m), gemm_rows, &job);
   else
     gemm_block (&job, 0, m, 0, n);
   return CT_STATUS_OK;
