@@ -7,10 +7,11 @@ G_BEGIN_DECLS
 
 /* Fill STATS (zeroed) with the statistics of the COUNT floats at VALUES,
  * the kernel's lanes cut into N_GROUPS groups (1, 2 or 4) and the
- * histogram into N_SLICES slices (1 to 16), on the CPU pool: the kernel's
+ * histogram into N_SLICES slices (1 to 16), on the CPU pool, copying them
+ * to COPY when not NULL: the kernel's
  * results bit for bit whatever the cut. ct_blob_stats_compute takes this
  * path for large arrays when the pool has threads to spare. */
 void ct_blob_stats_compute_lanes (CtBlobStats *stats, const float *values, gint64 count,
-                                  int n_groups, int n_slices);
+                                  float *copy, int n_groups, int n_slices);
 
 G_END_DECLS

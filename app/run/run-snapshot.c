@@ -344,31 +344,52 @@ spare_give_back (gpointer data)
   g_queue_clear_full (&dropped, (GDestroyNotify) spare_free);
 }
 
-/* COUNT floats at VALUES, copied; big copies into SPARES' buffers when
- * SPARES is not NULL. */
-static GBytes *
-copy_floats (CtRunSpares *spares, const float *values, gint64 count)
+GBytes *
+ct_run_copy_floats (CtRunSpares *spares, const float *values, gint64 count, CtBlobStats **stats)
 {
   gsize size = (gsize) count * sizeof (float);
+  float *memory;
   Spare *spare;
 
   if (spares == NULL || size < SPARE_MIN)
-    return g_bytes_new (values, size);
+    {
+      if (stats == NULL)
+        return g_bytes_new (values, size);
+      memory = g_malloc (size);
+      *stats = ct_blob_stats_compute_copy (values, count, memory);
+      return g_bytes_new_take (memory, size);
+    }
   spare = spare_take (spares, size);
-  memcpy (spare->memory, values, size);
+  if (stats != NULL)
+    *stats = ct_blob_stats_compute_copy (values, count, spare->memory);
+  else
+    memcpy (spare->memory, values, size);
   return g_bytes_new_with_free_func (spare->memory, size, spare_give_back, spare);
 }
 
-static CtBlobStats *
-stats_of (const float *values, gint64 count, CtBlobStats *known)
+/* COPY (a new reference) when given, else a copy of the COUNT floats at
+ * VALUES; *STATS: KNOWN (referenced) when given, else computed from
+ * VALUES (in the same pass when copied here). */
+static GBytes *
+copy_of (CtRunSpares *spares, const float *values, gint64 count, GBytes *copy,
+         CtBlobStats *known, CtBlobStats **stats)
 {
-  return known != NULL ? ct_blob_stats_ref (known) : ct_blob_stats_compute (values, count);
+  if (known != NULL)
+    *stats = ct_blob_stats_ref (known);
+  if (copy != NULL)
+    {
+      if (known == NULL)
+        *stats = ct_blob_stats_compute (values, count);
+      return g_bytes_ref (copy);
+    }
+  return ct_run_copy_floats (spares, values, count, known != NULL ? NULL : stats);
 }
 
 CtRunVersion *
-ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
-                    const gint64 *dims, guint n_axes, const float *data,
-                    CtBlobStats *data_stats, const float *diff, CtBlobStats *diff_stats)
+ct_run_version_new_full (CtRunSpares *spares, const char *label, int layer_index,
+                         const gint64 *dims, guint n_axes, const float *data, GBytes *data_copy,
+                         CtBlobStats *data_stats, const float *diff, GBytes *diff_copy,
+                         CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
   gint64 count = 1;
@@ -380,19 +401,24 @@ ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
   version->n_axes = n_axes;
   version->dims = g_memdup2 (dims, n_axes * sizeof (gint64));
   version->count = count;
-  version->data = copy_floats (spares, data, count);
-  version->data_stats = stats_of (data, count, data_stats);
+  version->data = copy_of (spares, data, count, data_copy, data_stats, &version->data_stats);
   if (diff != NULL)
-    {
-      version->diff = copy_floats (spares, diff, count);
-      version->diff_stats = stats_of (diff, count, diff_stats);
-    }
+    version->diff = copy_of (spares, diff, count, diff_copy, diff_stats, &version->diff_stats);
   return version;
 }
 
 CtRunVersion *
-ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float *diff,
-                          CtBlobStats *diff_stats)
+ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
+                    const gint64 *dims, guint n_axes, const float *data,
+                    CtBlobStats *data_stats, const float *diff, CtBlobStats *diff_stats)
+{
+  return ct_run_version_new_full (spares, label, layer_index, dims, n_axes, data, NULL,
+                                  data_stats, diff, NULL, diff_stats);
+}
+
+CtRunVersion *
+ct_run_version_with_diff_full (CtRunSpares *spares, CtRunVersion *source, const float *diff,
+                               GBytes *diff_copy, CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
 
@@ -404,11 +430,16 @@ ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float
   version->data = g_bytes_ref (source->data);
   version->data_stats = ct_blob_stats_ref (source->data_stats);
   if (diff != NULL)
-    {
-      version->diff = copy_floats (spares, diff, source->count);
-      version->diff_stats = stats_of (diff, source->count, diff_stats);
-    }
+    version->diff = copy_of (spares, diff, source->count, diff_copy, diff_stats,
+                             &version->diff_stats);
   return version;
+}
+
+CtRunVersion *
+ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float *diff,
+                          CtBlobStats *diff_stats)
+{
+  return ct_run_version_with_diff_full (spares, source, diff, NULL, diff_stats);
 }
 
 gsize

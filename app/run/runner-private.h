@@ -44,17 +44,35 @@ void ct_run_spares_clear (CtRunSpares *spares);
  * free theirs when let go); drops the caller's reference. */
 void ct_run_spares_close (CtRunSpares *spares);
 
+/* A copy of the COUNT floats at VALUES, in a buffer from SPARES when big
+ * (SPARES may be NULL); with STATS, their statistics too (*STATS, new),
+ * computed in the same pass over VALUES as the copy. */
+GBytes *ct_run_copy_floats (CtRunSpares *spares, const float *values, gint64 count,
+                            CtBlobStats **stats);
 /* A version owning copies of DATA and DIFF (may be NULL), with their
  * statistics: DATA_STATS and DIFF_STATS when known (referenced), else
- * computed. Big copies take their buffers from SPARES (may be NULL). */
+ * computed (a copy's first pass over its values reads them for the
+ * statistics too). Big copies take their buffers from SPARES (may be
+ * NULL). */
 CtRunVersion *ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
                                   const gint64 *dims, guint n_axes, const float *data,
                                   CtBlobStats *data_stats, const float *diff,
                                   CtBlobStats *diff_stats);
+/* The same, with DATA_COPY and DIFF_COPY (may be NULL) copies of DATA and
+ * DIFF already made (ct_run_copy_floats; referenced), taken instead of
+ * new ones. */
+CtRunVersion *ct_run_version_new_full (CtRunSpares *spares, const char *label, int layer_index,
+                                       const gint64 *dims, guint n_axes, const float *data,
+                                       GBytes *data_copy, CtBlobStats *data_stats,
+                                       const float *diff, GBytes *diff_copy,
+                                       CtBlobStats *diff_stats);
 /* SOURCE's data with DIFF (copied, may be NULL) as its diff, and
  * DIFF_STATS as above. */
 CtRunVersion *ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source,
                                         const float *diff, CtBlobStats *diff_stats);
+CtRunVersion *ct_run_version_with_diff_full (CtRunSpares *spares, CtRunVersion *source,
+                                             const float *diff, GBytes *diff_copy,
+                                             CtBlobStats *diff_stats);
 gsize ct_run_version_bytes (const CtRunVersion *version);
 
 typedef enum {

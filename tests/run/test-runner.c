@@ -595,6 +595,46 @@ test_spare_buffers (void)
   ct_run_version_unref (other);
 }
 
+/* A copy made with its statistics (in one pass over the values) holds the
+ * values and the statistics computed apart: small (the kernel's path),
+ * in a spare buffer, in a bigger one with a last block cut short, and in
+ * the same buffer again once the first copy is let go of. */
+static void
+test_copy_with_stats (void)
+{
+  static const gint64 counts[] = { 1000, 1 << 18, (3 << 19) + 3 };
+  CtRunSpares *spares = ct_run_spares_new ();
+
+  for (gsize c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      gint64 n = counts[c];
+      g_autofree float *values = g_new (float, n);
+      gconstpointer memory = NULL;
+
+      for (gint64 i = 0; i < n; i++)
+        values[i] = i % 3 == 0 ? 0.0f : (float) (i % 1001) - 500.25f;
+      for (int round = 0; round < 2; round++)
+        {
+          g_autoptr (CtBlobStats) want = ct_blob_stats_compute (values, n);
+          g_autoptr (CtBlobStats) stats = NULL;
+          GBytes *copy = ct_run_copy_floats (spares, values, n, &stats);
+
+          g_assert_cmpuint (g_bytes_get_size (copy), ==, (gsize) n * sizeof (float));
+          g_assert_cmpmem (g_bytes_get_data (copy, NULL), g_bytes_get_size (copy), values,
+                           (gsize) n * sizeof (float));
+          g_assert_cmpmem (&stats->stats, sizeof (CtStats), &want->stats, sizeof (CtStats));
+          g_assert_cmpmem (stats->histogram, sizeof stats->histogram, want->histogram,
+                           sizeof want->histogram);
+          if (round == 1 && n >= (1 << 18))
+            g_assert_true (g_bytes_get_data (copy, NULL) == memory);
+          memory = g_bytes_get_data (copy, NULL);
+          g_bytes_unref (copy);
+          values[n / 2] = -1e6f;
+        }
+    }
+  ct_run_spares_close (spares);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -610,5 +650,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/copies-shared", test_copies_shared);
   g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
   g_test_add_func ("/runner/stats-shared", test_stats_shared);
+  g_test_add_func ("/runner/copy-with-stats", test_copy_with_stats);
   return g_test_run ();
 }
