@@ -343,6 +343,31 @@ ct_run_history_drop_unwatched (CtRunWorker *worker)
     }
 }
 
+/* A pass copies a watched blob once as each of its writers' top (conv1,
+ * then relu1 in place), and its diff once per version in backward: two
+ * buffers per writer, made ahead so that the first pass's copies go into
+ * mapped pages. */
+void
+ct_run_history_prefill (CtRunWorker *worker)
+{
+  g_autofree guint *writers = g_new0 (guint, worker->n_blobs);
+
+  for (guint l = 0; l < ct_net_n_layers (worker->net); l++)
+    {
+      guint n_tops;
+      const guint *tops = ct_net_get_top_ids (worker->net, l, &n_tops);
+
+      for (guint j = 0; j < n_tops; j++)
+        writers[tops[j]]++;
+    }
+  for (guint i = 0; i < worker->n_blobs; i++)
+    if (worker->blobs[i].watched)
+      ct_run_spares_prefill (worker->spares,
+                             (gsize) ct_blob_count (ct_net_get_blob (worker->net, i))
+                               * sizeof (float),
+                             2 * writers[i]);
+}
+
 void
 ct_run_history_free_tracks (CtRunWorker *worker)
 {

@@ -43,6 +43,11 @@ void ct_run_spares_clear (CtRunSpares *spares);
 /* Frees the buffers kept and keeps none from now on (copies still held
  * free theirs when let go); drops the caller's reference. */
 void ct_run_spares_close (CtRunSpares *spares);
+/* Makes buffers of SIZE bytes (big ones only), their pages mapped, until
+ * N are kept, as far as the bound on the bytes kept allows. */
+void ct_run_spares_prefill (CtRunSpares *spares, gsize size, guint n);
+/* How many buffers of SIZE bytes are kept. */
+guint ct_run_spares_n_kept (CtRunSpares *spares, gsize size);
 
 /* A copy of the COUNT floats at VALUES, in a buffer from SPARES when big
  * (SPARES may be NULL); with STATS, their statistics too (*STATS, new),
@@ -182,6 +187,8 @@ void ct_run_history_attach (CtRunWorker *worker);
 void ct_run_history_clear_pass (CtRunWorker *worker);
 void ct_run_history_begin_backward (CtRunWorker *worker);
 void ct_run_history_drop_unwatched (CtRunWorker *worker);
+/* Spare buffers ahead for the copies a pass makes of the watched blobs. */
+void ct_run_history_prefill (CtRunWorker *worker);
 void ct_run_history_free_tracks (CtRunWorker *worker);
 /* runner-params.c: the layers' parameters as snapshots show them. */
 void ct_run_params_attach (CtRunWorker *worker);

@@ -635,6 +635,34 @@ test_copy_with_stats (void)
   ct_run_spares_close (spares);
 }
 
+/* Buffers made ahead are kept for the copies of their size, up to N, and
+ * never past the bound on the bytes kept (256 MiB); small sizes are not
+ * made ahead. */
+static void
+test_spares_prefill (void)
+{
+  static const gint64 dims[] = { 1, 1 << 18 };  /* 1 MiB of floats */
+  gsize size = (gsize) dims[1] * sizeof (float), big = (gsize) 96 << 20;
+  g_autofree float *values = g_new0 (float, dims[1]);
+  CtRunSpares *spares = ct_run_spares_new ();
+  CtRunVersion *version;
+
+  ct_run_spares_prefill (spares, size, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  version = ct_run_version_new (spares, "first", 0, dims, 2, values, NULL, NULL, NULL);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 2);
+  ct_run_spares_prefill (spares, size, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  ct_run_spares_prefill (spares, 4096, 2);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, 4096), ==, 0);
+  /* 3 MiB kept: two buffers of 96 MiB fit under 256 MiB, a third not */
+  ct_run_spares_prefill (spares, big, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, big), ==, 2);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  ct_run_version_unref (version);
+  ct_run_spares_close (spares);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -651,5 +679,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
   g_test_add_func ("/runner/stats-shared", test_stats_shared);
   g_test_add_func ("/runner/copy-with-stats", test_copy_with_stats);
+  g_test_add_func ("/runner/spares-prefill", test_spares_prefill);
   return g_test_run ();
 }
