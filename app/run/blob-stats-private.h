@@ -14,4 +14,8 @@ G_BEGIN_DECLS
 void ct_blob_stats_compute_lanes (CtBlobStats *stats, const float *values, gint64 count,
                                   float *copy, int n_groups, int n_slices);
 
+/* Whether the histogram may be counted with AVX2 where the CPU has it
+ * (the default): tests turn it off to check the SSE2 path too. */
+void ct_blob_stats_set_avx2 (gboolean use);
+
 G_END_DECLS

@@ -35,6 +35,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "blob-stats-private.h"
 #include "parallel.h"
@@ -99,6 +102,21 @@ first_finite (const float *x, gint64 begin, gint64 end, int l0, int nl, double *
 }
 
 #ifdef __SSE2__
+/* Blocks are read this many values ahead of where they are summed:
+ * the sums wait on their chains of additions, and without a hint the
+ * loads of each new 4 KiB page (which the hardware does not fetch ahead
+ * across) wait on memory in turn; the blob a layer has just written is
+ * often not in this core's cache. */
+#define PREFETCH_AHEAD (2 * BLOCK)
+
+/* Asks for the cache lines of block [AT, AT + BLOCK) (within N). */
+static inline void
+prefetch_block (const float *x, gint64 at, gint64 n)
+{
+  for (gint64 i = at; i < MIN (at + BLOCK, n); i += 64 / sizeof (float))
+    _mm_prefetch ((const char *) (x + i), _MM_HINT_T0);
+}
+
 /* Whether [BEGIN, END) holds only finite values: |v| <= FLT_MAX is false
  * for NaN and the infinities. */
 static gboolean
@@ -198,6 +216,9 @@ first_lanes_n (Split *s, int l0, int nl)
        * sums. Summing while copying, in one loop, was slower: the loop
        * waits on its chains of additions, so its loads no longer run
        * ahead of it as a plain copy's or the check's do. */
+#ifdef __SSE2__
+      prefetch_block (x, b + PREFETCH_AHEAD, s->n);
+#endif
       if (s->copy != NULL)
         memcpy (s->copy + b, x + b, (gsize) (end - b) * sizeof (float));
 #ifdef __SSE2__
@@ -310,6 +331,13 @@ dev_finite_sse_from (const float *x, gint64 begin, gint64 n, double mean, double
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_BINS_AVX2 1
+static void bins_finite_avx2 (const float *x, gint64 from, gint64 to, double lo,
+                              double scale, gint64 *bins);
+#endif
+/* set by tests to check the SSE2 path on machines with AVX2 */
+static gboolean avx2_off;
 static void bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale,
                              gint64 *bins);
 
@@ -325,7 +353,11 @@ dev_bins_finite_sse (Split *s)
 
       /* the block's deviations continue each lane's running sum */
       memcpy (dev, s->dev, sizeof dev);
-      dev_finite_sse_from (s->x, b, end, s->mean, dev);
+      for (gint64 c = b; c < end; c += BLOCK)
+        {
+          prefetch_block (s->x, c + PREFETCH_AHEAD, s->n);
+          dev_finite_sse_from (s->x, c, MIN (c + BLOCK, end), s->mean, dev);
+        }
       memcpy (s->dev, dev, sizeof dev);
       bins_finite_sse (s->x, b, end, s->lo_all, s->scale, s->bins[0]);
     }
@@ -344,6 +376,13 @@ static void
 bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale,
                  gint64 *bins)
 {
+#ifdef HAVE_BINS_AVX2
+  if (!avx2_off && __builtin_cpu_supports ("avx2"))
+    {
+      bins_finite_avx2 (x, from, to, lo, scale, bins);
+      return;
+    }
+#endif
   gint64 part[N_LANES][CT_BLOB_STATS_BINS + 1] = { { 0 } };
   const __m128d vlo = _mm_set1_pd (lo), vscale = _mm_set1_pd (scale);
   gint64 i = from;
@@ -365,6 +404,48 @@ bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale
   for (; i < to; i++)
     bins[bin_of (x[i], lo, scale)]++;
   for (int l = 0; l < N_LANES; l++)
+    {
+      for (int b = 0; b < CT_BLOB_STATS_BINS; b++)
+        bins[b] += part[l][b];
+      bins[CT_BLOB_STATS_BINS - 1] += part[l][CT_BLOB_STATS_BINS];
+    }
+}
+#endif
+
+#ifdef HAVE_BINS_AVX2
+
+/* bins_finite_sse eight values at a time in AVX2 registers: the same
+ * arithmetic (the difference, the product and the truncation of each
+ * value in double, exactly as SSE2 or the kernel rounds them: no multiply
+ * is fused, the target has no FMA), with half the instructions to find
+ * four bins. The counting stays one increment per value. */
+__attribute__ ((target ("avx2"))) static void
+bins_finite_avx2 (const float *x, gint64 from, gint64 to, double lo, double scale,
+                  gint64 *bins)
+{
+  gint64 part[2 * N_LANES][CT_BLOB_STATS_BINS + 1] = { { 0 } };
+  const __m256d vlo = _mm256_set1_pd (lo), vscale = _mm256_set1_pd (scale);
+  gint64 i = from;
+
+  for (; i + 2 * N_LANES <= to; i += 2 * N_LANES)
+    {
+      __m256d a = _mm256_cvtps_pd (_mm_loadu_ps (x + i));
+      __m256d b = _mm256_cvtps_pd (_mm_loadu_ps (x + i + N_LANES));
+      __m128i ka = _mm256_cvttpd_epi32 (_mm256_mul_pd (_mm256_sub_pd (a, vlo), vscale));
+      __m128i kb = _mm256_cvttpd_epi32 (_mm256_mul_pd (_mm256_sub_pd (b, vlo), vscale));
+
+      part[0][_mm_cvtsi128_si32 (ka)]++;
+      part[1][_mm_extract_epi32 (ka, 1)]++;
+      part[2][_mm_extract_epi32 (ka, 2)]++;
+      part[3][_mm_extract_epi32 (ka, 3)]++;
+      part[4][_mm_cvtsi128_si32 (kb)]++;
+      part[5][_mm_extract_epi32 (kb, 1)]++;
+      part[6][_mm_extract_epi32 (kb, 2)]++;
+      part[7][_mm_extract_epi32 (kb, 3)]++;
+    }
+  for (; i < to; i++)
+    bins[bin_of (x[i], lo, scale)]++;
+  for (int l = 0; l < 2 * N_LANES; l++)
     {
       for (int b = 0; b < CT_BLOB_STATS_BINS; b++)
         bins[b] += part[l][b];
@@ -549,4 +630,10 @@ ct_blob_stats_health (const CtBlobStats *data, const CtBlobStats *diff)
   if (data_norm == 0.0)
     return INFINITY;
   return diff_norm / data_norm;
+}
+
+void
+ct_blob_stats_set_avx2 (gboolean use)
+{
+  avx2_off = !use;
 }

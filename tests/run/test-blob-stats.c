@@ -127,10 +127,20 @@ test_same_as_kernel (void)
     }
 }
 
+/* The histogram counted with SSE2 alone (on machines with AVX2). */
+static void
+test_same_as_kernel_sse2 (void)
+{
+  ct_blob_stats_set_avx2 (FALSE);
+  test_same_as_kernel ();
+  ct_blob_stats_set_avx2 (TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/blob-stats/same-as-kernel", test_same_as_kernel);
+  g_test_add_func ("/blob-stats/same-as-kernel-sse2", test_same_as_kernel_sse2);
   return g_test_run ();
 }
