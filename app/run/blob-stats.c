@@ -42,6 +42,13 @@
 #include "blob-stats-private.h"
 #include "parallel.h"
 
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_BINS_AVX2 1
+#endif
+/* Where the CPU has AVX2 (checked at run time), the statistics take it;
+ * set by tests to check the SSE2 path on such machines too. */
+static gboolean avx2_off;
+
 #define N_LANES 4
 /* Below this many values the kernel is as quick (no Split to set up). */
 #define LANES_MIN ((gint64) 1 << 15)
@@ -192,6 +199,79 @@ first_finite_sse (const float *x, gint64 begin, gint64 end, double *sum, double 
 }
 #endif
 
+#ifdef HAVE_BINS_AVX2
+static inline gboolean
+use_avx2 (void)
+{
+  return !avx2_off && __builtin_cpu_supports ("avx2");
+}
+
+/* all_finite_sse eight values at a time. */
+__attribute__ ((target ("avx2"))) static gboolean
+all_finite_avx2 (const float *x, gint64 begin, gint64 end)
+{
+  const __m256 abs_mask = _mm256_castsi256_ps (_mm256_set1_epi32 (0x7fffffff));
+  const __m256 max = _mm256_set1_ps (FLT_MAX);
+  __m256 ok = _mm256_castsi256_ps (_mm256_set1_epi32 (-1));
+  gint64 i = begin;
+
+  for (; i + 2 * N_LANES <= end; i += 2 * N_LANES)
+    ok = _mm256_and_ps (ok, _mm256_cmp_ps (_mm256_and_ps (_mm256_loadu_ps (x + i), abs_mask),
+                                           max, _CMP_LE_OQ));
+  if (_mm256_movemask_ps (ok) != 0xff)
+    return FALSE;
+  for (; i < end; i++)
+    if (!(fabsf (x[i]) <= FLT_MAX))
+      return FALSE;
+  return TRUE;
+}
+
+/* first_finite_sse with the four lanes' sums in the four doubles of one
+ * AVX register instead of two SSE2 ones: fewer instructions, each lane
+ * still adding its values in index order (no multiply-add: the target
+ * has no FMA). */
+__attribute__ ((target ("avx2"))) static void
+first_finite_avx2 (const float *x, gint64 begin, gint64 end, double *sum, double *sumsq,
+                   float *lo, float *hi, gint64 *zeros)
+{
+  __m256d s = _mm256_loadu_pd (sum), q = _mm256_loadu_pd (sumsq);
+  __m128 vlo = _mm_loadu_ps (lo), vhi = _mm_loadu_ps (hi);
+  __m128i vzeros = _mm_setzero_si128 ();
+  const __m128 zero = _mm_setzero_ps ();
+  gint32 z[N_LANES];
+  gint64 i = begin;
+
+  for (; i + N_LANES <= end; i += N_LANES)
+    {
+      __m128 v = _mm_loadu_ps (x + i);
+      __m256d d = _mm256_cvtps_pd (v);
+
+      vlo = _mm_min_ps (v, vlo);
+      vhi = _mm_max_ps (v, vhi);
+      vzeros = _mm_sub_epi32 (vzeros, _mm_castps_si128 (_mm_cmpeq_ps (v, zero)));
+      s = _mm256_add_pd (s, d);
+      q = _mm256_add_pd (q, _mm256_mul_pd (d, d));
+    }
+  _mm256_storeu_pd (sum, s);
+  _mm256_storeu_pd (sumsq, q);
+  _mm_storeu_ps (lo, vlo);
+  _mm_storeu_ps (hi, vhi);
+  _mm_storeu_si128 ((__m128i *) (gpointer) z, vzeros);
+  for (int l = 0; l < N_LANES; l++)
+    zeros[l] += z[l];
+  for (int l = 0; i + l < end; l++)
+    {
+      float v = x[i + l];
+
+      sum[l] += (double) v;
+      sumsq[l] += (double) v * (double) v;
+      lo[l] = v < lo[l] ? v : lo[l];
+      hi[l] = v > hi[l] ? v : hi[l];
+      zeros[l] += v == 0.0f;
+    }
+}
+#endif
+
 static G_ALWAYS_INLINE inline void
 first_lanes_n (Split *s, int l0, int nl)
 {
@@ -222,7 +302,12 @@ first_lanes_n (Split *s, int l0, int nl)
       if (s->copy != NULL)
         memcpy (s->copy + b, x + b, (gsize) (end - b) * sizeof (float));
 #ifdef __SSE2__
-      bad = !all_finite_sse (x, b, end);
+#ifdef HAVE_BINS_AVX2
+      if (nl == N_LANES && use_avx2 ())
+        bad = !all_finite_avx2 (x, b, end);
+      else
+#endif
+        bad = !all_finite_sse (x, b, end);
 #else
       for (gint64 i = b; i < end; i++)
         bad |= !(fabsf (x[i]) <= FLT_MAX);
@@ -230,6 +315,11 @@ first_lanes_n (Split *s, int l0, int nl)
       if (!bad)
         {
 #ifdef __SSE2__
+#ifdef HAVE_BINS_AVX2
+          if (nl == N_LANES && use_avx2 ())
+            first_finite_avx2 (x, b, end, sum, sumsq, lo, hi, zeros);
+          else
+#endif
           if (nl == N_LANES)
             first_finite_sse (x, b, end, sum, sumsq, lo, hi, zeros);
           else
@@ -331,13 +421,10 @@ dev_finite_sse_from (const float *x, gint64 begin, gint64 n, double mean, double
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_BINS_AVX2 1
+#ifdef HAVE_BINS_AVX2
 static void bins_finite_avx2 (const float *x, gint64 from, gint64 to, double lo,
                               double scale, gint64 *bins);
 #endif
-/* set by tests to check the SSE2 path on machines with AVX2 */
-static gboolean avx2_off;
 static void bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale,
                              gint64 *bins);
 
@@ -377,7 +464,7 @@ bins_finite_sse (const float *x, gint64 from, gint64 to, double lo, double scale
                  gint64 *bins)
 {
 #ifdef HAVE_BINS_AVX2
-  if (!avx2_off && __builtin_cpu_supports ("avx2"))
+  if (use_avx2 ())
     {
       bins_finite_avx2 (x, from, to, lo, scale, bins);
       return;
