@@ -11,7 +11,10 @@
  * halves of two SSE2 registers, so the same sums, in the same order, come
  * out of vector code at about twice the speed (the square of a float is
  * exact in double; SSE2 fuses no multiply-add). Minimum, maximum and the
- * counts do not depend on order, nor does the histogram.
+ * counts do not depend on order, nor does the histogram. Where the CPU
+ * has AVX2 (asked at run time), the four lanes sit in one AVX register
+ * and the histogram finds eight bins at a time: the same arithmetic,
+ * with no FMA in the target, so the same bits.
  *
  * Threads: lanes are independent sequences, so lane groups can run on
  * separate threads, and the histogram can be cut into slices counted side
