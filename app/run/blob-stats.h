@@ -22,6 +22,10 @@ typedef struct {
 /* The statistics of the COUNT floats at VALUES (never NULL: a COUNT below
  * 0 is a programming error and counts as 0). */
 CtBlobStats *ct_blob_stats_compute (const float *values, gint64 count);
+/* The same, copying the values to COPY (room for COUNT floats, apart from
+ * VALUES) on the way: a big array is read once for its copy and the
+ * first of the statistics' two passes. */
+CtBlobStats *ct_blob_stats_compute_copy (const float *values, gint64 count, float *copy);
 CtBlobStats *ct_blob_stats_ref (CtBlobStats *stats);
 void ct_blob_stats_unref (CtBlobStats *stats);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtBlobStats, ct_blob_stats_unref)

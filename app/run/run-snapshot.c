@@ -262,6 +262,8 @@ spare_free (Spare *spare)
   g_free (spare);
 }
 
+static void spare_give_back (gpointer data);
+
 /* Frees the kept buffers; with CLOSE, keeps none from now on. */
 static void
 spares_empty (CtRunSpares *spares, gboolean close)
@@ -317,6 +319,54 @@ spare_take (CtRunSpares *spares, gsize size)
   return found;
 }
 
+/* The pages of a new buffer are mapped on their first write; a copy
+ * into them cost four times one into pages already mapped (AlexNet's
+ * conv1: 5 ms against 1.3). So when a run is built, or a blob is watched,
+ * the buffers its first pass will copy into are made ahead (and their
+ * pages written), in that command rather than in a step. They are the
+ * buffers that pass would allocate anyway, and the spares never keep more
+ * than SPARE_LIMIT bytes: prefilling stops there. */
+void
+ct_run_spares_prefill (CtRunSpares *spares, gsize size, guint n)
+{
+  guint have = ct_run_spares_n_kept (spares, size);
+
+  if (size < SPARE_MIN)
+    return;
+  for (; have < n; have++)
+    {
+      Spare *spare;
+      gboolean keep;
+
+      g_mutex_lock (&spares->lock);
+      keep = !spares->closed && spares->bytes + size <= SPARE_LIMIT;
+      g_mutex_unlock (&spares->lock);
+      if (!keep)
+        return;
+      spare = g_new (Spare, 1);
+      g_atomic_ref_count_inc (&spares->ref);
+      spare->spares = spares;
+      spare->size = size;
+      spare->memory = g_malloc (size);
+      /* one write per page maps it; the system hands pages zeroed */
+      for (gsize at = 0; at < size; at += 4096)
+        ((volatile guint8 *) spare->memory)[at] = 0;
+      spare_give_back (spare);
+    }
+}
+
+guint
+ct_run_spares_n_kept (CtRunSpares *spares, gsize size)
+{
+  guint n = 0;
+
+  g_mutex_lock (&spares->lock);
+  for (GList *l = spares->kept.head; l != NULL; l = l->next)
+    n += ((Spare *) l->data)->size == size;
+  g_mutex_unlock (&spares->lock);
+  return n;
+}
+
 /* A copy's GBytes let go (in any thread): keep its buffer. */
 static void
 spare_give_back (gpointer data)
@@ -344,31 +394,52 @@ spare_give_back (gpointer data)
   g_queue_clear_full (&dropped, (GDestroyNotify) spare_free);
 }
 
-/* COUNT floats at VALUES, copied; big copies into SPARES' buffers when
- * SPARES is not NULL. */
-static GBytes *
-copy_floats (CtRunSpares *spares, const float *values, gint64 count)
+GBytes *
+ct_run_copy_floats (CtRunSpares *spares, const float *values, gint64 count, CtBlobStats **stats)
 {
   gsize size = (gsize) count * sizeof (float);
+  float *memory;
   Spare *spare;
 
   if (spares == NULL || size < SPARE_MIN)
-    return g_bytes_new (values, size);
+    {
+      if (stats == NULL)
+        return g_bytes_new (values, size);
+      memory = g_malloc (size);
+      *stats = ct_blob_stats_compute_copy (values, count, memory);
+      return g_bytes_new_take (memory, size);
+    }
   spare = spare_take (spares, size);
-  memcpy (spare->memory, values, size);
+  if (stats != NULL)
+    *stats = ct_blob_stats_compute_copy (values, count, spare->memory);
+  else
+    memcpy (spare->memory, values, size);
   return g_bytes_new_with_free_func (spare->memory, size, spare_give_back, spare);
 }
 
-static CtBlobStats *
-stats_of (const float *values, gint64 count, CtBlobStats *known)
+/* COPY (a new reference) when given, else a copy of the COUNT floats at
+ * VALUES; *STATS: KNOWN (referenced) when given, else computed from
+ * VALUES (in the same pass when copied here). */
+static GBytes *
+copy_of (CtRunSpares *spares, const float *values, gint64 count, GBytes *copy,
+         CtBlobStats *known, CtBlobStats **stats)
 {
-  return known != NULL ? ct_blob_stats_ref (known) : ct_blob_stats_compute (values, count);
+  if (known != NULL)
+    *stats = ct_blob_stats_ref (known);
+  if (copy != NULL)
+    {
+      if (known == NULL)
+        *stats = ct_blob_stats_compute (values, count);
+      return g_bytes_ref (copy);
+    }
+  return ct_run_copy_floats (spares, values, count, known != NULL ? NULL : stats);
 }
 
 CtRunVersion *
-ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
-                    const gint64 *dims, guint n_axes, const float *data,
-                    CtBlobStats *data_stats, const float *diff, CtBlobStats *diff_stats)
+ct_run_version_new_full (CtRunSpares *spares, const char *label, int layer_index,
+                         const gint64 *dims, guint n_axes, const float *data, GBytes *data_copy,
+                         CtBlobStats *data_stats, const float *diff, GBytes *diff_copy,
+                         CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
   gint64 count = 1;
@@ -380,19 +451,24 @@ ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
   version->n_axes = n_axes;
   version->dims = g_memdup2 (dims, n_axes * sizeof (gint64));
   version->count = count;
-  version->data = copy_floats (spares, data, count);
-  version->data_stats = stats_of (data, count, data_stats);
+  version->data = copy_of (spares, data, count, data_copy, data_stats, &version->data_stats);
   if (diff != NULL)
-    {
-      version->diff = copy_floats (spares, diff, count);
-      version->diff_stats = stats_of (diff, count, diff_stats);
-    }
+    version->diff = copy_of (spares, diff, count, diff_copy, diff_stats, &version->diff_stats);
   return version;
 }
 
 CtRunVersion *
-ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float *diff,
-                          CtBlobStats *diff_stats)
+ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
+                    const gint64 *dims, guint n_axes, const float *data,
+                    CtBlobStats *data_stats, const float *diff, CtBlobStats *diff_stats)
+{
+  return ct_run_version_new_full (spares, label, layer_index, dims, n_axes, data, NULL,
+                                  data_stats, diff, NULL, diff_stats);
+}
+
+CtRunVersion *
+ct_run_version_with_diff_full (CtRunSpares *spares, CtRunVersion *source, const float *diff,
+                               GBytes *diff_copy, CtBlobStats *diff_stats)
 {
   CtRunVersion *version = g_atomic_rc_box_new0 (CtRunVersion);
 
@@ -404,11 +480,16 @@ ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float
   version->data = g_bytes_ref (source->data);
   version->data_stats = ct_blob_stats_ref (source->data_stats);
   if (diff != NULL)
-    {
-      version->diff = copy_floats (spares, diff, source->count);
-      version->diff_stats = stats_of (diff, source->count, diff_stats);
-    }
+    version->diff = copy_of (spares, diff, source->count, diff_copy, diff_stats,
+                             &version->diff_stats);
   return version;
+}
+
+CtRunVersion *
+ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source, const float *diff,
+                          CtBlobStats *diff_stats)
+{
+  return ct_run_version_with_diff_full (spares, source, diff, NULL, diff_stats);
 }
 
 gsize

@@ -83,17 +83,18 @@ shown_version (CtRunBlobTrack *track, guint v, gboolean with_diff)
 }
 
 /* The current version sharing the data of the copy last handed over,
- * with DIFF (copied, may be NULL) and DIFF_STATS, when that copy still
- * holds the data of writer WRITER's version; else NULL. */
+ * with DIFF (copied unless DIFF_COPY is, may be NULL) and DIFF_STATS, when
+ * that copy still holds the data of writer WRITER's version; else NULL. */
 static CtRunVersion *
 current_version (CtRunWorker *worker, CtRunBlobTrack *track, int writer, const float *diff,
-                 CtBlobStats *diff_stats)
+                 GBytes *diff_copy, CtBlobStats *diff_stats)
 {
   if (track->current == NULL || track->current->layer_index != writer)
     return NULL;
   if (diff == NULL && track->current->diff == NULL)
     return ct_run_version_ref (track->current);
-  return ct_run_version_with_diff (worker->spares, track->current, diff, diff_stats);
+  return ct_run_version_with_diff_full (worker->spares, track->current, diff, diff_copy,
+                                        diff_stats);
 }
 
 /* Before in-place layer writes BLOB_INDEX: keep the version it overwrites. */
@@ -120,7 +121,7 @@ keep_version (CtRunWorker *worker, guint blob_index)
   ct_run_version_unref (track->versions->pdata[v]);
   track->versions->pdata[v] = shown_version (track, v, FALSE);
   if (track->versions->pdata[v] == NULL)
-    track->versions->pdata[v] = current_version (worker, track, writer, NULL, NULL);
+    track->versions->pdata[v] = current_version (worker, track, writer, NULL, NULL, NULL);
   if (track->versions->pdata[v] == NULL)
     {
       label = version_label (worker, writer);
@@ -189,7 +190,7 @@ freeze_diff (CtRunWorker *worker, guint blob_index, guint layer_index)
         }
       g_ptr_array_set_size (track->versions, m + 1);
       if (shown == NULL)
-        shown = current_version (worker, track, (int) layer_index, diff,
+        shown = current_version (worker, track, (int) layer_index, diff, NULL,
                                  known_diff_stats (track));
       if (shown == NULL)
         label = version_label (worker, (int) layer_index);
@@ -342,6 +343,31 @@ ct_run_history_drop_unwatched (CtRunWorker *worker)
     }
 }
 
+/* A pass copies a watched blob once as each of its writers' top (conv1,
+ * then relu1 in place), and its diff once per version in backward: two
+ * buffers per writer, made ahead so that the first pass's copies go into
+ * mapped pages. */
+void
+ct_run_history_prefill (CtRunWorker *worker)
+{
+  g_autofree guint *writers = g_new0 (guint, worker->n_blobs);
+
+  for (guint l = 0; l < ct_net_n_layers (worker->net); l++)
+    {
+      guint n_tops;
+      const guint *tops = ct_net_get_top_ids (worker->net, l, &n_tops);
+
+      for (guint j = 0; j < n_tops; j++)
+        writers[tops[j]]++;
+    }
+  for (guint i = 0; i < worker->n_blobs; i++)
+    if (worker->blobs[i].watched)
+      ct_run_spares_prefill (worker->spares,
+                             (gsize) ct_blob_count (ct_net_get_blob (worker->net, i))
+                               * sizeof (float),
+                             2 * writers[i]);
+}
+
 void
 ct_run_history_free_tracks (CtRunWorker *worker)
 {
@@ -358,9 +384,12 @@ ct_run_history_free_tracks (CtRunWorker *worker)
   worker->history_bytes = 0;
 }
 
-/* The versions of watched blob I as the window sees them now. */
+/* The versions of watched blob I as the window sees them now. DATA_COPY
+ * and DIFF_COPY (may be NULL) are copies of the live data and diff that
+ * refresh_stats made with their statistics, to take instead of copying
+ * again. */
 static GPtrArray *
-shown_versions (CtRunWorker *worker, guint i)
+shown_versions (CtRunWorker *worker, guint i, GBytes *data_copy, GBytes *diff_copy)
 {
   CtRunBlobTrack *track = &worker->blobs[i];
   CtBlob *blob = ct_net_get_blob (worker->net, i);
@@ -380,25 +409,30 @@ shown_versions (CtRunWorker *worker, guint i)
 
       /* refresh_stats has just brought the track's statistics up to date. */
       if (stored != NULL)
-        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff (worker->spares, stored,
-                                                                      diff, track->diff_stats)
+        g_ptr_array_add (shown, live_diff ? ct_run_version_with_diff_full (worker->spares,
+                                                                           stored, diff,
+                                                                           diff_copy,
+                                                                           track->diff_stats)
                                           : ct_run_version_ref (stored));
       else if (v == k)
         {
           const float *data = ct_blob_cpu_data (blob, NULL);
           int writer = g_array_index (track->writers, int, v);
-          CtRunVersion *version = current_version (worker, track, writer, live_diff ? diff : NULL,
+          CtRunVersion *version = current_version (worker, track, writer,
+                                                   live_diff ? diff : NULL,
+                                                   live_diff ? diff_copy : NULL,
                                                    live_diff ? track->diff_stats : NULL);
 
           if (version == NULL && data != NULL)
             {
               g_autofree char *label = version_label (worker, writer);
 
-              version = ct_run_version_new (worker->spares, label, writer,
-                                            ct_blob_get_shape (blob), ct_blob_num_axes (blob),
-                                            data, track->data_stats,
-                                            live_diff ? diff : NULL,
-                                            live_diff ? track->diff_stats : NULL);
+              version = ct_run_version_new_full (worker->spares, label, writer,
+                                                 ct_blob_get_shape (blob),
+                                                 ct_blob_num_axes (blob), data, data_copy,
+                                                 track->data_stats, live_diff ? diff : NULL,
+                                                 live_diff ? diff_copy : NULL,
+                                                 live_diff ? track->diff_stats : NULL);
             }
           if (version != NULL)
             {
@@ -440,37 +474,60 @@ fill_layers (CtRunWorker *worker, CtRunSnapshot *snapshot)
  * a Flatten's or Reshape's top and its bottom. In one snapshot the same
  * memory holds the same values, so one summary serves them all. */
 static CtBlobStats *
-stats_of (GHashTable *computed, const float *values, gint64 count)
+stats_of (GHashTable *computed, const float *values, gint64 count, CtRunSpares *spares,
+          GBytes **copy)
 {
   CtBlobStats *stats = g_hash_table_lookup (computed, values);
 
   if (stats != NULL && stats->stats.count == count)
     return ct_blob_stats_ref (stats);
-  stats = ct_blob_stats_compute (values, count);
+  if (copy != NULL)
+    *copy = ct_run_copy_floats (spares, values, count, &stats);
+  else
+    stats = ct_blob_stats_compute (values, count);
   /* borrowed: the track keeps it while the snapshot is built */
   g_hash_table_replace (computed, (gpointer) values, stats);
   return stats;
 }
 
+/* Brings the track's statistics up to date. Of a watched blob whose
+ * versions are to be handed over again, the live data and diff are
+ * copied in the same pass that computes their statistics (*DATA_COPY and
+ * *DIFF_COPY, new; else left NULL), for shown_versions to take: a big
+ * blob is then read once for both (AlexNet's conv1: 11 MiB). A copy the
+ * versions then do not take (the live diff belongs to no version shown)
+ * is let go of. */
 static void
-refresh_stats (CtBlob *blob, CtRunBlobTrack *track, GHashTable *computed)
+refresh_stats (CtRunWorker *worker, CtBlob *blob, CtRunBlobTrack *track, GHashTable *computed,
+               GBytes **data_copy, GBytes **diff_copy)
 {
+  gboolean copies = track->watched && track->shown == NULL;
+
   if (track->has_data && (track->data_dirty || track->data_stats == NULL))
     {
       const float *data = ct_blob_cpu_data (blob, NULL);
+      /* a copy of the current version only when it is not kept already */
+      gboolean copy = copies && track->writers->len > 0 &&
+                      (track->current == NULL ||
+                       track->current->layer_index !=
+                         g_array_index (track->writers, int, track->writers->len - 1));
 
       g_clear_pointer (&track->data_stats, ct_blob_stats_unref);
       if (data != NULL)
-        track->data_stats = stats_of (computed, data, ct_blob_count (blob));
+        track->data_stats = stats_of (computed, data, ct_blob_count (blob), worker->spares,
+                                      copy ? data_copy : NULL);
       track->data_dirty = FALSE;
     }
   if (track->has_diff && (track->diff_dirty || track->diff_stats == NULL))
     {
       const float *diff = ct_blob_cpu_diff (blob, NULL);
+      gboolean copy = copies && track->has_data && track->diff_version >= 0 &&
+                      (guint) track->diff_version < track->writers->len;
 
       g_clear_pointer (&track->diff_stats, ct_blob_stats_unref);
       if (diff != NULL)
-        track->diff_stats = stats_of (computed, diff, ct_blob_count (blob));
+        track->diff_stats = stats_of (computed, diff, ct_blob_count (blob), worker->spares,
+                                      copy ? diff_copy : NULL);
       track->diff_dirty = FALSE;
     }
 }
@@ -485,8 +542,10 @@ fill_blobs (CtRunWorker *worker, CtRunSnapshot *snapshot)
       CtRunBlobTrack *track = &worker->blobs[i];
       CtBlob *engine_blob = ct_net_get_blob (worker->net, i);
       CtRunBlob *blob = ct_run_blob_new ();
+      g_autoptr (GBytes) data_copy = NULL;
+      g_autoptr (GBytes) diff_copy = NULL;
 
-      refresh_stats (engine_blob, track, computed);
+      refresh_stats (worker, engine_blob, track, computed, &data_copy, &diff_copy);
       blob->name = g_strdup (ct_net_get_blob_name (worker->net, i));
       blob->n_axes = ct_blob_num_axes (engine_blob);
       blob->dims = g_memdup2 (ct_blob_get_shape (engine_blob), blob->n_axes * sizeof (gint64));
@@ -503,7 +562,7 @@ fill_blobs (CtRunWorker *worker, CtRunSnapshot *snapshot)
       if (track->watched)
         {
           if (track->shown == NULL)
-            track->shown = shown_versions (worker, i);
+            track->shown = shown_versions (worker, i, data_copy, diff_copy);
           blob->versions = g_ptr_array_ref (track->shown);
         }
       blob->history_cut = track->history_cut;

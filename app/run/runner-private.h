@@ -43,18 +43,41 @@ void ct_run_spares_clear (CtRunSpares *spares);
 /* Frees the buffers kept and keeps none from now on (copies still held
  * free theirs when let go); drops the caller's reference. */
 void ct_run_spares_close (CtRunSpares *spares);
+/* Makes buffers of SIZE bytes (big ones only), their pages mapped, until
+ * N are kept, as far as the bound on the bytes kept allows. */
+void ct_run_spares_prefill (CtRunSpares *spares, gsize size, guint n);
+/* How many buffers of SIZE bytes are kept. */
+guint ct_run_spares_n_kept (CtRunSpares *spares, gsize size);
 
+/* A copy of the COUNT floats at VALUES, in a buffer from SPARES when big
+ * (SPARES may be NULL); with STATS, their statistics too (*STATS, new),
+ * computed in the same pass over VALUES as the copy. */
+GBytes *ct_run_copy_floats (CtRunSpares *spares, const float *values, gint64 count,
+                            CtBlobStats **stats);
 /* A version owning copies of DATA and DIFF (may be NULL), with their
  * statistics: DATA_STATS and DIFF_STATS when known (referenced), else
- * computed. Big copies take their buffers from SPARES (may be NULL). */
+ * computed (a copy's first pass over its values reads them for the
+ * statistics too). Big copies take their buffers from SPARES (may be
+ * NULL). */
 CtRunVersion *ct_run_version_new (CtRunSpares *spares, const char *label, int layer_index,
                                   const gint64 *dims, guint n_axes, const float *data,
                                   CtBlobStats *data_stats, const float *diff,
                                   CtBlobStats *diff_stats);
+/* The same, with DATA_COPY and DIFF_COPY (may be NULL) copies of DATA and
+ * DIFF already made (ct_run_copy_floats; referenced), taken instead of
+ * new ones. */
+CtRunVersion *ct_run_version_new_full (CtRunSpares *spares, const char *label, int layer_index,
+                                       const gint64 *dims, guint n_axes, const float *data,
+                                       GBytes *data_copy, CtBlobStats *data_stats,
+                                       const float *diff, GBytes *diff_copy,
+                                       CtBlobStats *diff_stats);
 /* SOURCE's data with DIFF (copied, may be NULL) as its diff, and
  * DIFF_STATS as above. */
 CtRunVersion *ct_run_version_with_diff (CtRunSpares *spares, CtRunVersion *source,
                                         const float *diff, CtBlobStats *diff_stats);
+CtRunVersion *ct_run_version_with_diff_full (CtRunSpares *spares, CtRunVersion *source,
+                                             const float *diff, GBytes *diff_copy,
+                                             CtBlobStats *diff_stats);
 gsize ct_run_version_bytes (const CtRunVersion *version);
 
 typedef enum {
@@ -164,6 +187,8 @@ void ct_run_history_attach (CtRunWorker *worker);
 void ct_run_history_clear_pass (CtRunWorker *worker);
 void ct_run_history_begin_backward (CtRunWorker *worker);
 void ct_run_history_drop_unwatched (CtRunWorker *worker);
+/* Spare buffers ahead for the copies a pass makes of the watched blobs. */
+void ct_run_history_prefill (CtRunWorker *worker);
 void ct_run_history_free_tracks (CtRunWorker *worker);
 /* runner-params.c: the layers' parameters as snapshots show them. */
 void ct_run_params_attach (CtRunWorker *worker);

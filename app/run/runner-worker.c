@@ -223,6 +223,7 @@ build (CtRunWorker *worker, GError **error)
   g_array_set_size (worker->layer_state, ct_net_n_layers (worker->net));
   worker->cleared = g_array_new (FALSE, TRUE, sizeof (gboolean));
   ct_run_history_attach (worker);
+  ct_run_history_prefill (worker);
   ct_run_params_attach (worker);
   worker->pass = CT_RUN_PASS_FORWARD;
   worker->next_layer = 0;
@@ -570,6 +571,7 @@ handle (CtRunWorker *worker, CtRunCommand *command)
       if (worker->net == NULL)
         return TRUE;
       ct_run_history_drop_unwatched (worker);
+      ct_run_history_prefill (worker);
       break;
     case CT_RUN_CMD_WATCH_PARAMS:
       set_names (worker->watch_params, command->names);

@@ -73,8 +73,11 @@
  * copies) of the parameters' data are computed once per built net; a
  * version kept before an in-place layer, or given a new diff, shares the
  * data copy last handed over; big copies reuse the buffers of copies the
- * window let go of. A step's cost beyond its layers is then the
- * statistics of what it wrote (and copies where watched):
+ * window let go of, and those of a pass's first copies are made (their
+ * pages mapped) when the run is built or a blob watched, at most 256 MiB;
+ * a watched blob written by a step is copied in the same pass over its
+ * values as its statistics' first. A step's cost beyond its layers is
+ * then the statistics of what it wrote (and copies where watched):
  * tests/bench/bench-step measures it. */
 #pragma once
 

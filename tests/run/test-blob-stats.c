@@ -5,17 +5,31 @@
  * different sizes, over the whole float range), with zeros of both
  * signs, NaNs and infinities, all values equal, none finite; the
  * parallel path cut into 1, 2 or 4 lane groups and 1 to 15 histogram
- * slices. meson runs it with several CT_NUM_THREADS. */
+ * slices; and the same while copying the values on the way, the copy
+ * exact to the bit. meson runs it with several CT_NUM_THREADS. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "blob-stats-private.h"
 
+/* STATS are GOT's to the bit, and COPY holds X's N values to the bit
+ * (NaN payloads, signs of zeros). */
+static void
+assert_same_copy (const CtBlobStats *got, const CtBlobStats *stats, const float *x,
+                  const float *copy, gint64 n)
+{
+  g_assert_cmpmem (&stats->stats, sizeof (CtStats), &got->stats, sizeof (CtStats));
+  g_assert_cmpmem (stats->histogram, sizeof stats->histogram, got->histogram,
+                   sizeof got->histogram);
+  g_assert_cmpmem (copy, (gsize) n * sizeof (float), x, (gsize) n * sizeof (float));
+}
+
 static void
 check_same (const float *x, gint64 n)
 {
   g_autoptr (CtBlobStats) got = ct_blob_stats_compute (x, n);
+  g_autofree float *copy = g_new (float, n);
   CtStats want;
   gint64 bins[CT_BLOB_STATS_BINS];
 
@@ -34,15 +48,27 @@ check_same (const float *x, gint64 n)
   g_assert_cmpmem (&got->stats.zero_share, sizeof (double), &want.zero_share, sizeof (double));
   g_assert_cmpmem (got->histogram, sizeof bins, bins, sizeof bins);
 
-  /* and the parallel path, however it is cut */
+  /* the same while copying the values (one pass reads them for both) */
+  {
+    g_autoptr (CtBlobStats) copied = NULL;
+
+    memset (copy, 0xa5, (gsize) n * sizeof (float));
+    copied = ct_blob_stats_compute_copy (x, n, copy);
+    assert_same_copy (got, copied, x, copy, n);
+  }
+
+  /* and the parallel path, however it is cut, copying or not */
   for (int groups = 1; groups <= 4; groups *= 2)
     for (int slices = 1; slices <= 16; slices += 7)
       {
-        CtBlobStats lanes = { 0 };
+        CtBlobStats lanes = { 0 }, copied = { 0 };
 
-        ct_blob_stats_compute_lanes (&lanes, x, n, groups, slices);
+        ct_blob_stats_compute_lanes (&lanes, x, n, NULL, groups, slices);
         g_assert_cmpmem (&lanes.stats, sizeof (CtStats), &got->stats, sizeof (CtStats));
         g_assert_cmpmem (lanes.histogram, sizeof bins, bins, sizeof bins);
+        memset (copy, 0xa5, (gsize) n * sizeof (float));
+        ct_blob_stats_compute_lanes (&copied, x, n, copy, groups, slices);
+        assert_same_copy (got, &copied, x, copy, n);
       }
 }
 
@@ -101,10 +127,20 @@ test_same_as_kernel (void)
     }
 }
 
+/* The histogram counted with SSE2 alone (on machines with AVX2). */
+static void
+test_same_as_kernel_sse2 (void)
+{
+  ct_blob_stats_set_avx2 (FALSE);
+  test_same_as_kernel ();
+  ct_blob_stats_set_avx2 (TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/blob-stats/same-as-kernel", test_same_as_kernel);
+  g_test_add_func ("/blob-stats/same-as-kernel-sse2", test_same_as_kernel_sse2);
   return g_test_run ();
 }

@@ -595,6 +595,74 @@ test_spare_buffers (void)
   ct_run_version_unref (other);
 }
 
+/* A copy made with its statistics (in one pass over the values) holds the
+ * values and the statistics computed apart: small (the kernel's path),
+ * in a spare buffer, in a bigger one with a last block cut short, and in
+ * the same buffer again once the first copy is let go of. */
+static void
+test_copy_with_stats (void)
+{
+  static const gint64 counts[] = { 1000, 1 << 18, (3 << 19) + 3 };
+  CtRunSpares *spares = ct_run_spares_new ();
+
+  for (gsize c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      gint64 n = counts[c];
+      g_autofree float *values = g_new (float, n);
+      gconstpointer memory = NULL;
+
+      for (gint64 i = 0; i < n; i++)
+        values[i] = i % 3 == 0 ? 0.0f : (float) (i % 1001) - 500.25f;
+      for (int round = 0; round < 2; round++)
+        {
+          g_autoptr (CtBlobStats) want = ct_blob_stats_compute (values, n);
+          g_autoptr (CtBlobStats) stats = NULL;
+          GBytes *copy = ct_run_copy_floats (spares, values, n, &stats);
+
+          g_assert_cmpuint (g_bytes_get_size (copy), ==, (gsize) n * sizeof (float));
+          g_assert_cmpmem (g_bytes_get_data (copy, NULL), g_bytes_get_size (copy), values,
+                           (gsize) n * sizeof (float));
+          g_assert_cmpmem (&stats->stats, sizeof (CtStats), &want->stats, sizeof (CtStats));
+          g_assert_cmpmem (stats->histogram, sizeof stats->histogram, want->histogram,
+                           sizeof want->histogram);
+          if (round == 1 && n >= (1 << 18))
+            g_assert_true (g_bytes_get_data (copy, NULL) == memory);
+          memory = g_bytes_get_data (copy, NULL);
+          g_bytes_unref (copy);
+          values[n / 2] = -1e6f;
+        }
+    }
+  ct_run_spares_close (spares);
+}
+
+/* Buffers made ahead are kept for the copies of their size, up to N, and
+ * never past the bound on the bytes kept (256 MiB); small sizes are not
+ * made ahead. */
+static void
+test_spares_prefill (void)
+{
+  static const gint64 dims[] = { 1, 1 << 18 };  /* 1 MiB of floats */
+  gsize size = (gsize) dims[1] * sizeof (float), big = (gsize) 96 << 20;
+  g_autofree float *values = g_new0 (float, dims[1]);
+  CtRunSpares *spares = ct_run_spares_new ();
+  CtRunVersion *version;
+
+  ct_run_spares_prefill (spares, size, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  version = ct_run_version_new (spares, "first", 0, dims, 2, values, NULL, NULL, NULL);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 2);
+  ct_run_spares_prefill (spares, size, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  ct_run_spares_prefill (spares, 4096, 2);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, 4096), ==, 0);
+  /* 3 MiB kept: two buffers of 96 MiB fit under 256 MiB, a third not */
+  ct_run_spares_prefill (spares, big, 3);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, big), ==, 2);
+  g_assert_cmpuint (ct_run_spares_n_kept (spares, size), ==, 3);
+  ct_run_version_unref (version);
+  ct_run_spares_close (spares);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -610,5 +678,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/copies-shared", test_copies_shared);
   g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
   g_test_add_func ("/runner/stats-shared", test_stats_shared);
+  g_test_add_func ("/runner/copy-with-stats", test_copy_with_stats);
+  g_test_add_func ("/runner/spares-prefill", test_spares_prefill);
   return g_test_run ();
 }
