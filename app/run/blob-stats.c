@@ -147,6 +147,27 @@ all_finite_sse (const float *x, gint64 begin, gint64 end)
   return TRUE;
 }
 
+/* The end of a vector first pass: the vector's zero counts Z added in,
+ * then the values [I, END) (fewer than N_LANES) one per lane, as the
+ * kernel adds them. */
+static inline void
+first_finite_tail (const float *x, gint64 i, gint64 end, const gint32 *z, double *sum,
+                   double *sumsq, float *lo, float *hi, gint64 *zeros)
+{
+  for (int l = 0; l < N_LANES; l++)
+    zeros[l] += z[l];
+  for (int l = 0; i + l < end; l++)
+    {
+      float v = x[i + l];
+
+      sum[l] += (double) v;
+      sumsq[l] += (double) v * (double) v;
+      lo[l] = v < lo[l] ? v : lo[l];
+      hi[l] = v > hi[l] ? v : hi[l];
+      zeros[l] += v == 0.0f;
+    }
+}
+
 /* All four lanes of the first pass over [BEGIN, END) (BEGIN a multiple of
  * N_LANES), all values finite, in SSE2 registers: lane l is element l of
  * each vector, and each lane's sums are added in index order exactly as
@@ -187,18 +208,7 @@ first_finite_sse (const float *x, gint64 begin, gint64 end, double *sum, double 
   _mm_storeu_ps (lo, vlo);
   _mm_storeu_ps (hi, vhi);
   _mm_storeu_si128 ((__m128i *) (gpointer) z, vzeros);
-  for (int l = 0; l < N_LANES; l++)
-    zeros[l] += z[l];
-  for (int l = 0; i + l < end; l++)
-    {
-      float v = x[i + l];
-
-      sum[l] += (double) v;
-      sumsq[l] += (double) v * (double) v;
-      lo[l] = v < lo[l] ? v : lo[l];
-      hi[l] = v > hi[l] ? v : hi[l];
-      zeros[l] += v == 0.0f;
-    }
+  first_finite_tail (x, i, end, z, sum, sumsq, lo, hi, zeros);
 }
 #endif
 
@@ -260,18 +270,7 @@ first_finite_avx2 (const float *x, gint64 begin, gint64 end, double *sum, double
   _mm_storeu_ps (lo, vlo);
   _mm_storeu_ps (hi, vhi);
   _mm_storeu_si128 ((__m128i *) (gpointer) z, vzeros);
-  for (int l = 0; l < N_LANES; l++)
-    zeros[l] += z[l];
-  for (int l = 0; i + l < end; l++)
-    {
-      float v = x[i + l];
-
-      sum[l] += (double) v;
-      sumsq[l] += (double) v * (double) v;
-      lo[l] = v < lo[l] ? v : lo[l];
-      hi[l] = v > hi[l] ? v : hi[l];
-      zeros[l] += v == 0.0f;
-    }
+  first_finite_tail (x, i, end, z, sum, sumsq, lo, hi, zeros);
 }
 #endif
 
