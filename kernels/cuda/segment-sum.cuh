@@ -55,6 +55,24 @@ ct_segment_lock (void)
   return lock;
 }
 
+/* Adds SUMS[0 .. LANES) into SUMS[0] in a fixed tree (LANES a power of
+ * two, LANE the calling thread's): the same bits every run. Every thread
+ * of the block calls it, as it synchronises the block. */
+__device__ static inline void
+ct_segment_tree_sum (double2 *sums, unsigned lane, unsigned lanes)
+{
+  __syncthreads ();
+  for (unsigned half = lanes / 2; half > 0; half /= 2)
+    {
+      if (lane < half)
+        {
+          sums[lane].x += sums[lane + half].x;
+          sums[lane].y += sums[lane + half].y;
+        }
+      __syncthreads ();
+    }
+}
+
 /* SEGMENT_MAJOR: consecutive threads take consecutive segments (segment s's
  * element k at k * stride + s, as in column sums, so that a warp's loads are
  * contiguous); otherwise consecutive threads take consecutive elements of
@@ -85,16 +103,7 @@ ct_segment_sum_kernel (int64_t n_segments, int64_t len, int segment_major, Op op
             sum.y += v.y;
           }
       mine[lane] = sum;
-      __syncthreads ();
-      for (unsigned half = lanes / 2; half > 0; half /= 2)
-        {
-          if (lane < half)
-            {
-              mine[lane].x += mine[lane + half].x;
-              mine[lane].y += mine[lane + half].y;
-            }
-          __syncthreads ();
-        }
+      ct_segment_tree_sum (mine, lane, lanes);
       if (segment < n_segments)
         op.finish (segment, mine[0], lane, lanes);
       /* Every thread has read mine[0] before the next round overwrites it. */
@@ -123,16 +132,7 @@ ct_segment_chunk_kernel (int64_t len, int64_t chunk_len, Op op)
       sum.y += v.y;
     }
   sums[threadIdx.x] = sum;
-  __syncthreads ();
-  for (unsigned half = CT_SEGMENT_THREADS / 2; half > 0; half /= 2)
-    {
-      if (threadIdx.x < half)
-        {
-          sums[threadIdx.x].x += sums[threadIdx.x + half].x;
-          sums[threadIdx.x].y += sums[threadIdx.x + half].y;
-        }
-      __syncthreads ();
-    }
+  ct_segment_tree_sum (sums, threadIdx.x, CT_SEGMENT_THREADS);
   if (threadIdx.x == 0)
     ct_segment_scratch[segment * gridDim.x + blockIdx.x] = sums[0];
 }
@@ -155,16 +155,7 @@ ct_segment_finish_kernel (unsigned chunks, Op op)
       sum.y += parts[j].y;
     }
   sums[threadIdx.x] = sum;
-  __syncthreads ();
-  for (unsigned half = CT_SEGMENT_THREADS / 2; half > 0; half /= 2)
-    {
-      if (threadIdx.x < half)
-        {
-          sums[threadIdx.x].x += sums[threadIdx.x + half].x;
-          sums[threadIdx.x].y += sums[threadIdx.x + half].y;
-        }
-      __syncthreads ();
-    }
+  ct_segment_tree_sum (sums, threadIdx.x, CT_SEGMENT_THREADS);
   op.finish (segment, sums[0], blockIdx.x * CT_SEGMENT_THREADS + threadIdx.x,
              gridDim.x * CT_SEGMENT_THREADS);
 }
