@@ -186,12 +186,14 @@ shape_taken (const CtConvShape *s)
 }
 
 /* oneDNN's blocked kernels work on 16 channels at a time: other channel
- * counts are padded, and a small padded group wastes what the direct
- * convolution wins (LeNet's conv1, 1 -> 20, gains nothing). From 16
- * channels in and out the padding costs less than im2col's copies: on
- * the Intel Xeon machine (Sapphire Rapids, 2 cores) LeNet's conv2, 20 ->
- * 50, took 1.25 against 1.44 ms forward and 2.6 against 2.8 ms backward
- * (on the AMD EPYC machine it had measured slower). An input of a few
+ * counts are padded, and the padding's multiply-adds are wasted (LeNet's
+ * conv1, 1 -> 20, gains nothing). From 16 channels in and out, and at
+ * most PADDING_WASTE times the multiply-adds, the direct convolution beats
+ * im2col. LeNet's conv2, 20 -> 50, runs 32 -> 64 padded (2.05 times): on
+ * the Intel Xeon machine (Sapphire Rapids, 2 cores) it took 1.30 against
+ * 1.02 ms forward and 2.73 against 2.02 ms backward on im2col with
+ * oneDNN's sgemm (cpu/blas.c). Every other net in the benchmarks has
+ * multiples of 16 but GoogLeNet's 24 -> 64 (1.33). An input of a few
  * channels (a first layer) has kernels of its own, forward
  * and for the weights, which beat im2col at strides 1 and 2 (CIFAR-10's
  * conv1: 2.9 against 4.7 ms forward, 3.3 against 6.6 backward; GoogLeNet's
@@ -200,6 +202,15 @@ shape_taken (const CtConvShape *s)
  * Intel Xeon machine) but its weight gradient does not (43 against 26);
  * its backward-data ran 3x slower than im2col, and training never needs
  * it there. */
+#define PADDING_WASTE 1.5
+
+/* Channels as oneDNN's blocked layouts hold them. */
+static int64_t
+padded (int64_t channels)
+{
+  return (channels + 15) / 16 * 16;
+}
+
 int
 ct_dnnl_conv_takes (const CtConvShape *s, int pass)
 {
@@ -211,7 +222,7 @@ ct_dnnl_conv_takes (const CtConvShape *s, int pass)
   if (atomic_load (&forced))
     return 1;
   if (in >= 16 && out >= 16)
-    return 1;
+    return padded (in) * padded (out) <= PADDING_WASTE * (double) (in * out);
   if (out % 16 != 0)
     return 0;
   if (in > SMALL_INPUT_CHANNELS)

@@ -1,11 +1,24 @@
 /* cpu/im2col.c: the CPU side of im2col.h.
  *
- * For each (channel, kernel offset) row of the column buffer and each output
- * row, the output columns that read inside the image form one contiguous
- * range, found once per kernel offset; the loops copy that range (a memcpy
- * at stride 1) and fill the rest with zeros, instead of testing every
- * element. col2im walks the same entries in the same order as Caffe, so its
- * sums round identically. */
+ * Small planes (every plane of the nets in the benchmarks, past their first
+ * layer) take the window path: a padded plane is copied once per channel
+ * into a zero-bordered buffer on the stack, after which every (kernel
+ * offset, output row) of the column buffer is a plain strided copy, with
+ * no bounds to test. Unpadded planes are read in place. Per output row
+ * the general path below costs a few calls and branches, which for rows of
+ * 8 to 16 floats was most of the work: LeNet's conv2 (20 channels of 12 x
+ * 12, 5 x 5 kernel) took 0.78 ms for 64 images on the general path and
+ * 0.36-0.42 ms on the window path (one core of the Intel Xeon machine).
+ *
+ * Larger planes take the general path: for each (channel, kernel offset)
+ * row of the column buffer and each output row, the output columns that
+ * read inside the image form one contiguous range, found once per kernel
+ * offset; the loops copy that range (a memcpy at stride 1) and fill the
+ * rest with zeros, instead of testing every element.
+ *
+ * col2im walks the entries in the same order as Caffe on both paths (the
+ * window path sums into the padded buffer, then copies its interior out),
+ * so its sums round identically. */
 #include <string.h>
 
 #include "im2col.h"
@@ -102,6 +115,150 @@ output_size (int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t di
   return (in + 2 * pad - extent) / stride + 1;
 }
 
+/* Padded planes up to this many floats take the window path (16 KiB of
+ * stack): a 58 x 58 plane, GoogLeNet's 56 x 56 with a pad of 1, fits. */
+#define WINDOW_PLANE_MAX 4096
+
+/* The sizes of the window path: a plane PITCH floats wide, padded or not,
+ * from which every window lies inside. */
+typedef struct {
+  int64_t kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w;
+  int64_t out_h, out_w, pitch;
+} Windows;
+
+/* Whether the window path takes a plane: it is read in place, or its
+ * padded copy fits. (The callers have checked that height + 2 pad_h and
+ * width + 2 pad_w fit.) */
+static int
+windows_take (int64_t height, int64_t width, int64_t pad_h, int64_t pad_w)
+{
+  int64_t rows = height + 2 * pad_h, cols = width + 2 * pad_w;
+
+  if (pad_h == 0 && pad_w == 0)
+    return 1;
+  return rows <= WINDOW_PLANE_MAX && cols <= WINDOW_PLANE_MAX && rows * cols <= WINDOW_PLANE_MAX;
+}
+
+/* PLANE (one channel, row pitch W->pitch) into its rows of the column
+ * buffer, one per kernel offset, each LD_COL floats apart. The sizes are
+ * read into locals: the build has -fno-strict-aliasing, under which every
+ * store to the column buffer could change W, and the loops would reload
+ * it. */
+static float *
+windows_to_col (const Windows *w, const float *plane, float *col, int64_t ld_col)
+{
+  const int64_t out_h = w->out_h, out_w = w->out_w, stride_w = w->stride_w;
+  const int64_t row_step = w->stride_h * w->pitch;
+
+  for (int64_t kh = 0; kh < w->kernel_h; kh++)
+    for (int64_t kw = 0; kw < w->kernel_w; kw++, col += ld_col)
+      {
+        const float *src = plane + kh * w->dilation_h * w->pitch + kw * w->dilation_w;
+        float *dst = col;
+
+        if (stride_w == 1)
+          for (int64_t oh = 0; oh < out_h; oh++, dst += out_w, src += row_step)
+            for (int64_t ow = 0; ow < out_w; ow++)
+              dst[ow] = src[ow];
+        else
+          for (int64_t oh = 0; oh < out_h; oh++, dst += out_w, src += row_step)
+            for (int64_t ow = 0; ow < out_w; ow++)
+              dst[ow] = src[ow * stride_w];
+      }
+  return col;
+}
+
+/* The adjoint: the column buffer's rows of one channel added into PLANE,
+ * in Caffe's order. Returns where the next channel's rows start. */
+static const float *
+windows_from_col (const Windows *w, const float *col, int64_t ld_col, float *plane)
+{
+  const int64_t out_h = w->out_h, out_w = w->out_w, stride_w = w->stride_w;
+  const int64_t row_step = w->stride_h * w->pitch;
+
+  for (int64_t kh = 0; kh < w->kernel_h; kh++)
+    for (int64_t kw = 0; kw < w->kernel_w; kw++, col += ld_col)
+      {
+        float *dst = plane + kh * w->dilation_h * w->pitch + kw * w->dilation_w;
+        const float *src = col;
+
+        if (stride_w == 1)
+          for (int64_t oh = 0; oh < out_h; oh++, src += out_w, dst += row_step)
+            for (int64_t ow = 0; ow < out_w; ow++)
+              dst[ow] += src[ow];
+        else
+          for (int64_t oh = 0; oh < out_h; oh++, src += out_w, dst += row_step)
+            for (int64_t ow = 0; ow < out_w; ow++)
+              dst[ow * stride_w] += src[ow];
+      }
+  return col;
+}
+
+/* Copies rows x cols floats between planes of pitches FROM_PITCH and
+ * TO_PITCH. */
+static void
+copy_plane (const float *from, int64_t from_pitch, float *to, int64_t to_pitch, int64_t rows,
+            int64_t cols)
+{
+  for (int64_t r = 0; r < rows; r++)
+    memcpy (to + r * to_pitch, from + r * from_pitch, (size_t) cols * sizeof (float));
+}
+
+static void
+im2col_windows (const float *data_im, int64_t channels, int64_t height, int64_t width,
+                int64_t pad_h, int64_t pad_w, const Windows *geometry, float *data_col,
+                int64_t ld_col)
+{
+  float padded[WINDOW_PLANE_MAX];
+  Windows w = *geometry;
+  const int64_t plane = height * width;
+
+  if (pad_h == 0 && pad_w == 0)
+    {
+      w.pitch = width;
+      for (int64_t c = 0; c < channels; c++)
+        data_col = windows_to_col (&w, data_im + c * plane, data_col, ld_col);
+      return;
+    }
+  /* The border is zeroed once; each channel overwrites the interior. */
+  w.pitch = width + 2 * pad_w;
+  memset (padded, 0, (size_t) ((height + 2 * pad_h) * w.pitch) * sizeof (float));
+  for (int64_t c = 0; c < channels; c++)
+    {
+      copy_plane (data_im + c * plane, width, padded + pad_h * w.pitch + pad_w, w.pitch, height,
+                  width);
+      data_col = windows_to_col (&w, padded, data_col, ld_col);
+    }
+}
+
+static void
+col2im_windows (const float *data_col, int64_t ld_col, int64_t channels, int64_t height,
+                int64_t width, int64_t pad_h, int64_t pad_w, const Windows *geometry,
+                float *data_im)
+{
+  float padded[WINDOW_PLANE_MAX];
+  Windows w = *geometry;
+  const int64_t plane = height * width;
+
+  if (pad_h == 0 && pad_w == 0)
+    {
+      w.pitch = width;
+      memset (data_im, 0, (size_t) (channels * plane) * sizeof (float));
+      for (int64_t c = 0; c < channels; c++)
+        data_col = windows_from_col (&w, data_col, ld_col, data_im + c * plane);
+      return;
+    }
+  w.pitch = width + 2 * pad_w;
+  for (int64_t c = 0; c < channels; c++)
+    {
+      /* Sums start from 0, as Caffe's do; the border's are dropped. */
+      memset (padded, 0, (size_t) ((height + 2 * pad_h) * w.pitch) * sizeof (float));
+      data_col = windows_from_col (&w, data_col, ld_col, padded);
+      copy_plane (padded + pad_h * w.pitch + pad_w, w.pitch, data_im + c * plane, width, height,
+                  width);
+    }
+}
+
 CtStatus
 ct_cpu_im2col (const float *data_im, int64_t channels, int64_t height, int64_t width,
                int64_t kernel_h, int64_t kernel_w, int64_t pad_h, int64_t pad_w,
@@ -130,6 +287,14 @@ ct_cpu_im2col_ld (const float *data_im, int64_t channels, int64_t height, int64_
 
   if (channels < 0 || out_h < 0 || out_w < 0 || ld_col < out_h * out_w)
     return CT_STATUS_INVALID;
+  if (windows_take (height, width, pad_h, pad_w))
+    {
+      Windows w = { kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w,
+                    out_h, out_w, 0 };
+
+      im2col_windows (data_im, channels, height, width, pad_h, pad_w, &w, data_col, ld_col);
+      return CT_STATUS_OK;
+    }
 
   for (int64_t c = 0; c < channels; c++)
     {
@@ -200,6 +365,14 @@ ct_cpu_col2im_ld (const float *data_col, int64_t ld_col, int64_t channels, int64
 
   if (channels < 0 || out_h < 0 || out_w < 0 || ld_col < out_h * out_w)
     return CT_STATUS_INVALID;
+  if (windows_take (height, width, pad_h, pad_w))
+    {
+      Windows w = { kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w,
+                    out_h, out_w, 0 };
+
+      col2im_windows (data_col, ld_col, channels, height, width, pad_h, pad_w, &w, data_im);
+      return CT_STATUS_OK;
+    }
 
   memset (data_im, 0, (size_t) (channels * plane) * sizeof (float));
   for (int64_t c = 0; c < channels; c++)
