@@ -7,7 +7,7 @@
  * the data (data -= diff), updating the solver's history in place. Every
  * rule works one element at a time, so the CPU versions fuse Caffe's chains
  * of vector calls into one loop while keeping Caffe's order of float
- * operations (powf for squares and square roots, as Caffe's powx).
+ * operations (x * x and sqrtf for Caffe's powx squares and square roots).
  *
  * Counts are int64_t; a negative count gives CT_STATUS_INVALID without
  * touching memory. Each rule has a CUDA twin (kernels/cuda/solver-update.cu)
@@ -30,6 +30,12 @@ CtStatus ct_cpu_l1_decay (int64_t n, float decay, const float *data, float *diff
 /* SGD with momentum: h = momentum * h + rate * diff; diff = h. */
 CtStatus ct_cpu_sgd_update (int64_t n, float momentum, float rate,
                             float *diff, float *history);
+
+/* The same, then the step taken: data -= diff, in the same pass (one
+ * pass over the three arrays instead of two; data - diff rounds as
+ * Caffe's axpy with -1 does). */
+CtStatus ct_cpu_sgd_step (int64_t n, float momentum, float rate,
+                          float *diff, float *history, float *data);
 
 /* Nesterov: h' = momentum * h + rate * diff;
  * diff = (1 + momentum) * h' - momentum * h. */
@@ -60,8 +66,8 @@ CtStatus ct_cpu_adam_update (int64_t n, float beta1, float beta2, float eps_hat,
 
 /* The CUDA twins: the same arguments, device pointers, and per element the
  * same float operations in the same order, each rounded on its own (no
- * fused multiply-add); squares and roots are x * x and sqrtf where the CPU
- * calls powf, so the two agree to powf's last bit. */
+ * fused multiply-add), squares and roots x * x and sqrtf as on the CPU, so
+ * the two agree to the last bit. */
 CtStatus ct_cuda_l1_decay (int64_t n, float decay, const float *data, float *diff);
 CtStatus ct_cuda_sgd_update (int64_t n, float momentum, float rate,
                              float *diff, float *history);

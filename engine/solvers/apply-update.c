@@ -3,7 +3,8 @@
  * norm; then per parameter: scale by 1/iter_size, add the weight-decay
  * gradient (weight_decay times its decay_mult, L2 or L1), turn the result
  * into a step with the update rule at the learning rate times its lr_mult;
- * finally data -= step for every parameter.
+ * finally data -= step for every parameter (on the CPU, rules that can
+ * take that step in the pass that computes it do: SGD).
  *
  * All of it runs on the device the train net runs on: the diffs, the
  * weights and the solver's history stay on the GPU of a net trained there,
@@ -86,12 +87,22 @@ regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint
                                  error);
 }
 
+/* Whether the rule takes its step in the pass that computes it: on the
+ * CPU, where the parameters are memory-bound arrays (LeNet's ip1: 400,000
+ * weights, each pass over data, diff and history 5 MB). */
+static gboolean
+fused (CtSolver *solver, gboolean gpu)
+{
+  return !gpu && solver->type->compute_and_apply != NULL;
+}
+
 static gboolean
 update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GError **error)
 {
   const CtNetLearnable *learnable = ct_net_get_learnable (solver->net, learnable_id);
   gint64 n = ct_blob_count (learnable->blob);
   float *diff = ct_blob_mutable_diff_on (learnable->blob, gpu, error);
+  float *data;
 
   if (diff == NULL)
     return FALSE;
@@ -101,8 +112,13 @@ update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GErr
     return FALSE;
   if (!regularize (solver, learnable, diff, n, gpu, error))
     return FALSE;
-  return solver->type->compute_update (solver, learnable_id, rate * learnable->lr_mult, diff, n,
-                                       gpu, error);
+  if (!fused (solver, gpu))
+    return solver->type->compute_update (solver, learnable_id, rate * learnable->lr_mult, diff,
+                                         n, gpu, error);
+  if ((data = ct_blob_mutable_data_on (learnable->blob, FALSE, error)) == NULL)
+    return FALSE;
+  return solver->type->compute_and_apply (solver, learnable_id, rate * learnable->lr_mult, diff,
+                                          data, n, error);
 }
 
 gboolean
@@ -116,6 +132,8 @@ ct_solver_apply_update (CtSolver *solver, float rate, GError **error)
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
     if (!update_one (solver, i, rate, gpu, error))
       return FALSE;
+  if (fused (solver, gpu))
+    return TRUE;
   for (guint i = 0; i < ct_net_n_learnable (net); i++)
     {
       CtBlob *blob = ct_net_get_learnable (net, i)->blob;

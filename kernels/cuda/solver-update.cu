@@ -4,9 +4,8 @@
  * Each kernel performs the CPU loop's float operations in the CPU loop's
  * order. nvcc would contract a * b + c into one fused multiply-add, which
  * rounds once where the CPU rounds twice; the __fmul_rn / __fadd_rn
- * intrinsics forbid that, so a step on the GPU equals the CPU's step but
- * for powf (which the CPU uses for squares and square roots, and which is
- * x * x and sqrtf here, both correctly rounded). Division and sqrtf are
+ * intrinsics forbid that, so a step on the GPU equals the CPU's step
+ * (squares are x * x and roots sqrtf on both). Division and sqrtf are
  * IEEE-rounded as long as the build does not ask for fast math. */
 #include "cuda-private.cuh"
 #include "solver-update.h"

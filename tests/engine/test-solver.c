@@ -219,6 +219,49 @@ test_kernels_by_hand (void)
   g_assert_cmpint (ct_cpu_sgd_update (-1, 0.9f, 0.1f, diff, h), ==, CT_STATUS_INVALID);
 }
 
+/* Arrays longer than the kernels' parallel grain (cut into chunks for the
+ * pool's threads): every element as the one-element rule gives it, and
+ * SGD's fused step as the update followed by data -= diff, bit for bit. */
+static void
+test_kernels_long (void)
+{
+  const gint64 n = 300007;
+  g_autofree float *diff = g_new (float, n), *h = g_new (float, n), *data = g_new (float, n);
+  g_autofree float *diff2 = g_new (float, n), *h2 = g_new (float, n), *data2 = g_new (float, n);
+  g_autofree float *m = g_new (float, n), *m2 = g_new (float, n);
+  GRand *rand = g_rand_new_with_seed (5);
+
+  for (gint64 i = 0; i < n; i++)
+    {
+      diff[i] = diff2[i] = (float) g_rand_double_range (rand, -1, 1);
+      h[i] = h2[i] = (float) g_rand_double_range (rand, -1, 1);
+      data[i] = data2[i] = (float) g_rand_double_range (rand, -1, 1);
+      m[i] = m2[i] = (float) g_rand_double_range (rand, 0, 1);
+    }
+  g_rand_free (rand);
+
+  g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, diff, h, data), ==, CT_STATUS_OK);
+  for (gint64 i = 0; i < n; i += 1000)
+    g_assert_cmpint (ct_cpu_sgd_update (1, 0.9f, 0.01f, diff2 + i, h2 + i), ==, CT_STATUS_OK);
+  for (gint64 i = 0; i < n; i++)
+    if (i % 1000 != 0)
+      g_assert_cmpint (ct_cpu_sgd_update (1, 0.9f, 0.01f, diff2 + i, h2 + i), ==, CT_STATUS_OK);
+  for (gint64 i = 0; i < n; i++)
+    data2[i] -= diff2[i];
+  g_assert_cmpmem (diff, n * sizeof (float), diff2, n * sizeof (float));
+  g_assert_cmpmem (h, n * sizeof (float), h2, n * sizeof (float));
+  g_assert_cmpmem (data, n * sizeof (float), data2, n * sizeof (float));
+
+  /* A two-history rule, whole against one element at a time. */
+  g_assert_cmpint (ct_cpu_adam_update (n, 0.9f, 0.999f, 1e-8f, 0.001f, diff, h, m), ==,
+                   CT_STATUS_OK);
+  for (gint64 i = 0; i < n; i++)
+    ct_cpu_adam_update (1, 0.9f, 0.999f, 1e-8f, 0.001f, diff2 + i, h2 + i, m2 + i);
+  g_assert_cmpmem (diff, n * sizeof (float), diff2, n * sizeof (float));
+  g_assert_cmpmem (m, n * sizeof (float), m2, n * sizeof (float));
+  g_assert_cmpint (ct_cpu_sgd_step (-1, 0.9f, 0.1f, diff, h, data), ==, CT_STATUS_INVALID);
+}
+
 /* ---- learning-rate policies ---- */
 
 static float
@@ -449,6 +492,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/solver/rule/sgd-by-hand", test_sgd_by_hand);
   g_test_add_func ("/solver/kernels-by-hand", test_kernels_by_hand);
+  g_test_add_func ("/solver/kernels-long", test_kernels_long);
   g_test_add_func ("/solver/lr-policies", test_lr_policies);
   g_test_add_func ("/solver/iter-size", test_iter_size);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
