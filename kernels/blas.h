@@ -72,6 +72,11 @@ CtStatus ct_cpu_sub (int64_t n, const float *a, const float *b, float *y);
 CtStatus ct_cpu_mul (int64_t n, const float *a, const float *b, float *y);
 CtStatus ct_cpu_div (int64_t n, const float *a, const float *b, float *y);
 
+/* y = x[0] + x[1] + ... + x[n - 1], added in that order for each element,
+ * as a chain of ct_cpu_add and ct_cpu_axpy calls with alpha 1 adds them,
+ * in one pass over memory; y may be one of the x (CPU only). */
+CtStatus ct_cpu_sum (int64_t count, int n, const float *const *x, float *y);
+
 /* The CUDA twins: same arguments, device pointers; *OUT of dot/asum is a
  * host pointer, as in Caffe's GPU math. */
 CtStatus ct_cuda_gemm (CtTranspose trans_a, CtTranspose trans_b,

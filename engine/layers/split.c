@@ -38,6 +38,21 @@ split_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
   return TRUE;
 }
 
+/* The tops' diffs added in one pass (GoogLeNet's splits feed four
+ * branches: one pass instead of four), in the order of the chain of adds
+ * below, so with the same roundings. */
+static gboolean
+split_backward_cpu (CtLayer *layer, GPtrArray *top, gint64 count, float *in_diff,
+                    GError **error)
+{
+  g_autofree const float **diffs = g_new (const float *, top->len);
+
+  for (guint i = 0; i < top->len; i++)
+    if ((diffs[i] = ct_blob_diff_on (CT_TOP (top, i), FALSE, error)) == NULL)
+      return FALSE;
+  return ct_common_check (layer, ct_cpu_sum (count, (int) top->len, diffs, in_diff), error);
+}
+
 static gboolean
 split_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                    GPtrArray *bottom, gboolean gpu, GError **error)
@@ -57,6 +72,8 @@ split_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
     return ct_common_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (count, first, in_diff),
                             error);
 
+  if (!gpu)
+    return split_backward_cpu (layer, top, count, in_diff, error);
   second = ct_blob_diff_on (CT_TOP (top, 1), gpu, error);
   if (second == NULL
       || !ct_common_check (layer, (gpu ? ct_cuda_add : ct_cpu_add) (count, first, second,

@@ -351,11 +351,14 @@ set_range (int64_t begin, int64_t end, int chunk, void *data)
 {
   const Elements *e = data;
 
-  if (e->alpha == 0.0f)
-    memset (e->y + begin, 0, (size_t) (end - begin) * sizeof (float));
+  const float alpha = e->alpha;
+  float *y = e->y;
+
+  if (alpha == 0.0f)
+    memset (y + begin, 0, (size_t) (end - begin) * sizeof (float));
   else
     for (int64_t i = begin; i < end; i++)
-      e->y[i] = e->alpha;
+      y[i] = alpha;
 }
 
 CtStatus
@@ -373,9 +376,12 @@ static void
 scale_range (int64_t begin, int64_t end, int chunk, void *data)
 {
   const Elements *e = data;
+  const float alpha = e->alpha;
+  const float *a = e->a;
+  float *y = e->y;
 
   for (int64_t i = begin; i < end; i++)
-    e->y[i] = e->alpha * e->a[i];
+    y[i] = alpha * a[i];
 }
 
 CtStatus
@@ -390,15 +396,19 @@ ct_cpu_scale (int64_t n, float alpha, const float *x, float *y)
 }
 
 /* The element-wise binary ops share one shape; a macro keeps the four
- * definitions identical but for the operator. */
+ * definitions identical but for the operator. The loops read the pointers
+ * into locals: the build has -fno-strict-aliasing, under which every store
+ * to Y could change *E, and the loop would reload them and stay scalar. */
 #define CT_DEFINE_BINARY(name, OP)                                        \
   static void                                                             \
   name##_range (int64_t begin, int64_t end, int chunk, void *data)        \
   {                                                                       \
     const Elements *e = data;                                             \
+    const float *a = e->a, *b = e->b;                                     \
+    float *y = e->y;                                                      \
                                                                           \
     for (int64_t i = begin; i < end; i++)                                 \
-      e->y[i] = e->a[i] OP e->b[i];                                       \
+      y[i] = a[i] OP b[i];                                                \
   }                                                                       \
                                                                           \
   CtStatus                                                                \
@@ -416,3 +426,51 @@ CT_DEFINE_BINARY (ct_cpu_add, +)
 CT_DEFINE_BINARY (ct_cpu_sub, -)
 CT_DEFINE_BINARY (ct_cpu_mul, *)
 CT_DEFINE_BINARY (ct_cpu_div, /)
+
+typedef struct {
+  int n;
+  const float *const *x;
+  float *y;
+} Sum;
+
+/* Blocks of this many floats stay in the L1 cache while the inputs are
+ * added into them one after another. */
+#define SUM_BLOCK 1024
+
+static void
+sum_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Sum *s = data;
+  const int n = s->n;
+  const float *const *x = s->x;
+  float *y = s->y;
+
+  for (int64_t b0 = begin; b0 < end; b0 += SUM_BLOCK)
+    {
+      const int64_t b1 = b0 + SUM_BLOCK < end ? b0 + SUM_BLOCK : end;
+      const float *x0 = x[0], *x1 = x[1];
+
+      for (int64_t i = b0; i < b1; i++)
+        y[i] = x0[i] + x1[i];
+      for (int k = 2; k < n; k++)
+        {
+          const float *xk = x[k];
+
+          for (int64_t i = b0; i < b1; i++)
+            y[i] = y[i] + xk[i];
+        }
+    }
+}
+
+CtStatus
+ct_cpu_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  Sum s = { n, x, y };
+
+  if (!fits_bytes (count) || n < 1)
+    return CT_STATUS_INVALID;
+  if (n == 1)
+    return ct_cpu_copy (count, x[0], y);
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, sum_range, &s);
+  return CT_STATUS_OK;
+}

@@ -428,6 +428,45 @@ test_vector_invalid (void)
   g_assert_cmpint (ct_cpu_copy (INT64_MAX, NULL, NULL), ==, CT_STATUS_INVALID);
 }
 
+/* ct_cpu_sum against the chain of ct_cpu_add and ct_cpu_axpy (alpha 1) it
+ * replaces, bit for bit: one to five inputs, a count past the parallel
+ * grain and not a multiple of the sum's blocks, and Y the first input. */
+static void
+test_sum (void)
+{
+  const int64_t count = 150001;
+  float *x[5];
+  g_autofree float *y = g_new (float, count), *want = g_new (float, count);
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (int k = 0; k < 5; k++)
+    {
+      x[k] = g_new (float, count);
+      for (int64_t i = 0; i < count; i++)
+        x[k][i] = (float) g_rand_double_range (rand, -1e3, 1e3);
+    }
+  g_rand_free (rand);
+  for (int n = 1; n <= 5; n++)
+    {
+      if (n == 1)
+        memcpy (want, x[0], (size_t) count * sizeof (float));
+      else
+        g_assert_cmpint (ct_cpu_add (count, x[0], x[1], want), ==, CT_STATUS_OK);
+      for (int k = 2; k < n; k++)
+        g_assert_cmpint (ct_cpu_axpy (count, 1.0f, x[k], want), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_sum (count, n, (const float *const *) x, y), ==, CT_STATUS_OK);
+      g_assert_cmpmem (y, count * sizeof (float), want, count * sizeof (float));
+    }
+  /* In place: x[0] = x[0] + x[1] + x[2] */
+  g_assert_cmpint (ct_cpu_add (count, x[0], x[1], want), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_axpy (count, 1.0f, x[2], want), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_sum (count, 3, (const float *const *) x, x[0]), ==, CT_STATUS_OK);
+  g_assert_cmpmem (x[0], count * sizeof (float), want, count * sizeof (float));
+  g_assert_cmpint (ct_cpu_sum (count, 0, (const float *const *) x, y), ==, CT_STATUS_INVALID);
+  for (int k = 0; k < 5; k++)
+    g_free (x[k]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -443,5 +482,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/blas/vector", test_vector_ops);
   g_test_add_func ("/kernels/blas/strided-dot", test_strided_dot);
   g_test_add_func ("/kernels/blas/invalid-vector", test_vector_invalid);
+  g_test_add_func ("/kernels/blas/sum", test_sum);
   return g_test_run ();
 }

@@ -92,41 +92,47 @@ max_pool_naive (const CtPoolGeometry *g, const float *in, float *top, int32_t *m
         }
 }
 
-/* Rows long enough for the kernel's four-output groups, at strides 1, 2
- * and 3, kernels 2 and 3, with and without padding, over values with many
- * ties, NaNs and infinities: winners and values equal the definition's,
- * and the planes' last window reads nothing past the input (ASan). */
+/* Rows long enough for the kernel's four- and eight-output groups (widths
+ * 9 to 39: rows of interior outputs that are and are not multiples of 4
+ * and 8), at strides 1, 2 and 3, kernels 2 and 3, with and without
+ * padding, over values with many ties, NaNs and infinities, on the AVX2
+ * rows (where the CPU has them) and then the SSE2 and scalar ones: winners
+ * and values equal the definition's, and the planes' last window reads
+ * nothing past the input (ASan). */
 static void
 test_max_rows (void)
 {
-  for (int stride = 1; stride <= 3; stride++)
-    for (int kernel = 2; kernel <= 3; kernel++)
-      for (int pad = 0; pad < kernel && pad <= 1; pad++)
-        for (int width = 9; width <= 21; width += 3)
-          {
-            CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
-            int64_t n = g.planes * g.height * g.width, out;
-            g_autofree float *in = NULL, *top = NULL, *want = NULL;
-            g_autofree int32_t *mask = NULL, *want_mask = NULL;
+  for (int avx2 = 1; avx2 >= 0; avx2--)
+    for (int stride = 1; stride <= 3; stride++)
+      for (int kernel = 2; kernel <= 3; kernel++)
+        for (int pad = 0; pad < kernel && pad <= 1; pad++)
+          for (int width = 9; width <= 39; width += 3)
+            {
+              CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+              int64_t n = g.planes * g.height * g.width, out;
+              g_autofree float *in = NULL, *top = NULL, *want = NULL;
+              g_autofree int32_t *mask = NULL, *want_mask = NULL;
 
-            g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
-            g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
-            out = g.planes * g.pooled_height * g.pooled_width;
-            in = g_new (float, n);
-            top = g_new (float, out);
-            want = g_new (float, out);
-            mask = g_new (int32_t, out);
-            want_mask = g_new (int32_t, out);
-            for (int64_t i = 0; i < n; i++)
-              in[i] = (float) ((i * 7919 + width) % 5) - 2.0f;
-            in[3] = NAN;
-            in[n / 2] = INFINITY;
-            in[n - 1] = -NAN;
-            max_pool_naive (&g, in, want, want_mask);
-            g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
-            g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
-            g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
-          }
+              g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
+              g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
+              out = g.planes * g.pooled_height * g.pooled_width;
+              in = g_new (float, n);
+              top = g_new (float, out);
+              want = g_new (float, out);
+              mask = g_new (int32_t, out);
+              want_mask = g_new (int32_t, out);
+              for (int64_t i = 0; i < n; i++)
+                in[i] = (float) ((i * 7919 + width) % 5) - 2.0f;
+              in[3] = NAN;
+              in[n / 2] = INFINITY;
+              in[n - 1] = -NAN;
+              max_pool_naive (&g, in, want, want_mask);
+              ct_cpu_max_pool_set_avx2 (avx2);
+              g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
+              ct_cpu_max_pool_set_avx2 (1);
+              g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
+              g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+            }
 }
 
 static void
