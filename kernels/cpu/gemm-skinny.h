@@ -1,5 +1,6 @@
-/* cpu/gemm-skinny.h: C = A B with few rows of C, streaming B once instead
- * of packing it; ct_cpu_gemm (cpu/blas.c) offers it every product. */
+/* cpu/gemm-skinny.h: C = A B and C = A B^T with few rows of C, streaming B
+ * once instead of packing it; ct_cpu_gemm (cpu/blas.c) offers it every
+ * product. */
 #pragma once
 
 #include <stdint.h>

@@ -19,13 +19,14 @@ random_floats (GRand *rand, gsize n)
   return v;
 }
 
-/* |got - want| within float rounding of a sum of MAGNITUDE. */
+/* |got - want| within float rounding of a sum of MAGNITUDE (a NaN never
+ * is, so a beta 0 that let a NaN of C through fails). */
 static void
 assert_close (float got, double want, double magnitude)
 {
   double tolerance = 1e-5 * (1.0 + magnitude);
 
-  if (fabs (got - want) > tolerance)
+  if (!(fabs (got - want) <= tolerance))
     g_error ("got %.9g, want %.9g (tolerance %.3g)", got, want, tolerance);
 }
 
@@ -126,6 +127,55 @@ test_gemm_few_rows (void)
               assert_close (c[i * n + j], alpha * sum[j] + beta * c0[i * n + j],
                             fabs (alpha) * mag[j] + fabs (beta * c0[i * n + j]));
           }
+      }
+}
+
+/* The forward product of an inner product at a small batch, C = A B^T
+ * with few rows and a large B (N x K), which cpu/gemm-skinny.c computes
+ * as dot products: against the naive sum for M = 1, even and odd M, M = 16
+ * and just past it, N not a multiple of its groups of rows, K not a
+ * multiple of its lanes or K blocks, every alpha/beta case; beta 0
+ * overwrites NaNs. */
+static void
+test_gemm_few_rows_transposed (void)
+{
+  static const int64_t sizes[][3] = {
+    { 1, 1031, 1040 }, { 10, 1300, 1013 }, { 7, 2049, 600 }, { 16, 1100, 1000 },
+    { 3, 300, 4000 },  { 17, 1200, 1024 },
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (4096);
+
+  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (gsize ab = 0; ab < G_N_ELEMENTS (alphas); ab++)
+      {
+        int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
+        g_autofree float *a = random_floats (rand, m * k);
+        g_autofree float *b = random_floats (rand, n * k);
+        g_autofree float *c = random_floats (rand, m * n);
+        g_autofree float *c0 = g_memdup2 (c, m * n * sizeof (float));
+        float alpha = alphas[ab], beta = betas[ab];
+
+        if (beta == 0.0f)
+          {
+            c[0] = NAN;
+            c[m * n - 1] = NAN;
+          }
+        g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, n, k, alpha, a, b, beta, c),
+                         ==, CT_STATUS_OK);
+        for (int64_t i = 0; i < m; i++)
+          for (int64_t j = 0; j < n; j++)
+            {
+              double sum = 0, mag = 0;
+
+              for (int64_t l = 0; l < k; l++)
+                {
+                  double x = (double) a[i * k + l] * b[j * k + l];
+                  sum += x;
+                  mag += fabs (x);
+                }
+              assert_close (c[i * n + j], alpha * sum + beta * c0[i * n + j],
+                            fabs (alpha) * mag + fabs (beta * c0[i * n + j]));
+            }
       }
 }
 
@@ -473,6 +523,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/blas/gemm", test_gemm);
   g_test_add_func ("/kernels/blas/gemm-few-rows", test_gemm_few_rows);
+  g_test_add_func ("/kernels/blas/gemm-few-rows-transposed", test_gemm_few_rows_transposed);
   g_test_add_func ("/kernels/blas/gemm-known", test_gemm_known);
   g_test_add_func ("/kernels/blas/gemm-beta-zero", test_gemm_beta_zero_overwrites);
   g_test_add_func ("/kernels/blas/gemm-degenerate", test_gemm_degenerate);
