@@ -135,6 +135,57 @@ test_max_rows (void)
             }
 }
 
+/* AVE pooling by the definition, as Caffe computes it: the clipped
+ * window's sum in row-major order over the window's size clipped to the
+ * padded image. */
+static void
+ave_pool_naive (const CtPoolGeometry *g, const float *in, float *top)
+{
+  for (int64_t p = 0; p < g->planes; p++)
+    for (int64_t ph = 0; ph < g->pooled_height; ph++)
+      for (int64_t pw = 0; pw < g->pooled_width; pw++)
+        {
+          int64_t h0 = ph * g->stride_h - g->pad_h, w0 = pw * g->stride_w - g->pad_w;
+          int64_t size = (MIN (h0 + g->kernel_h, g->height + g->pad_h) - h0)
+                         * (MIN (w0 + g->kernel_w, g->width + g->pad_w) - w0);
+          float sum = 0.0f;
+
+          for (int64_t h = MAX (h0, 0); h < MIN (h0 + g->kernel_h, g->height); h++)
+            for (int64_t w = MAX (w0, 0); w < MIN (w0 + g->kernel_w, g->width); w++)
+              sum += in[(p * g->height + h) * g->width + w];
+          top[(p * g->pooled_height + ph) * g->pooled_width + pw] = sum / (float) size;
+        }
+}
+
+/* AVE rows against the definition, bit for bit (the four-output groups add
+ * in the scalar order): the geometries of test_max_rows, over values of
+ * mixed magnitudes, so that a different order of adds would show. */
+static void
+test_ave_rows (void)
+{
+  for (int stride = 1; stride <= 3; stride++)
+    for (int kernel = 2; kernel <= 3; kernel++)
+      for (int pad = 0; pad < kernel && pad <= 1; pad++)
+        for (int width = 9; width <= 39; width += 3)
+          {
+            CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+            int64_t n = g.planes * g.height * g.width, out;
+            g_autofree float *in = NULL, *top = NULL, *want = NULL;
+
+            g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
+            g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
+            out = g.planes * g.pooled_height * g.pooled_width;
+            in = g_new (float, n);
+            top = g_new (float, out);
+            want = g_new (float, out);
+            for (int64_t i = 0; i < n; i++)
+              in[i] = (float) ((i * 7919 + width) % 13 - 6) * (i % 3 == 0 ? 1e-7f : 1.0f);
+            ave_pool_naive (&g, in, want);
+            g_assert_cmpint (ct_cpu_ave_pool_forward (&g, in, top), ==, CT_STATUS_OK);
+            g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+          }
+}
+
 static void
 test_ave (void)
 {
@@ -278,6 +329,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/pooling/max", test_max);
   g_test_add_func ("/kernels/pooling/max-rows", test_max_rows);
+  g_test_add_func ("/kernels/pooling/ave-rows", test_ave_rows);
   g_test_add_func ("/kernels/pooling/ave", test_ave);
   g_test_add_func ("/kernels/pooling/stochastic", test_stochastic);
   g_test_add_func ("/kernels/pooling/invalid", test_invalid_geometry);
