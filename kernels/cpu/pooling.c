@@ -414,21 +414,36 @@ max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
   const int64_t in_plane = g->height * g->width;
   const int64_t out_plane = g->pooled_height * g->pooled_width;
 
+  /* Locals: under -fno-strict-aliasing every store to a diff could
+   * change *J, and the loop would reload it. */
+  const int32_t *mask = j->mask_in;
+  const float *top_mask = j->top_mask_in;
+
   for (int64_t p = begin; p < end; p++)
     {
       float *diff = j->bottom_diff + p * in_plane;
       const float *td = j->top_diff + p * out_plane;
 
-      for (int64_t i = 0; i < out_plane; i++)
-        {
-          int64_t winner = j->mask_in != NULL ? j->mask_in[p * out_plane + i]
-                                              : (int64_t) j->top_mask_in[p * out_plane + i];
+      /* A mask may have been edited by the caller (a mask top): ignore
+       * what does not point into the plane. */
+      if (mask != NULL)
+        for (int64_t i = 0; i < out_plane; i++)
+          {
+            int64_t winner = mask[p * out_plane + i];
 
-          /* A mask top may have been edited by the caller: ignore what
-           * does not point into the plane. */
-          if (winner >= 0 && winner < in_plane)
-            diff[winner] += td[i];
-        }
+            if (winner >= 0 && winner < in_plane)
+              diff[winner] += td[i];
+          }
+      else
+        for (int64_t i = 0; i < out_plane; i++)
+          {
+            float at = top_mask[p * out_plane + i];
+
+            /* Compared as a float first: converting a NaN or a huge
+             * value to an integer is undefined. */
+            if (at >= 0.0f && at < (float) in_plane && (int64_t) at < in_plane)
+              diff[(int64_t) at] += td[i];
+          }
     }
 }
 

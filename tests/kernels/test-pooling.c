@@ -48,6 +48,26 @@ test_max (void)
   g_assert_cmpfloat (diff[12 + 0], ==, -2);
   g_assert_cmpfloat (diff[0], ==, 0);
 
+  /* An edited mask top: what does not name an element of the plane (NaN,
+   * negative, past the end, too large for an integer) is ignored. */
+  {
+    float edited[12];
+    float d[24] = { 0 };
+
+    memcpy (edited, top_mask, sizeof edited);
+    edited[0] = NAN;
+    edited[1] = -1.0f;
+    edited[2] = 12.0f;
+    edited[3] = 1e30f;
+    edited[4] = -INFINITY;
+    g_assert_cmpint (ct_cpu_max_pool_backward (&g, expected, NULL, edited, d), ==, CT_STATUS_OK);
+    /* Of plane 0's outputs only the last (winner 11) is left. */
+    g_assert_cmpfloat (d[5], ==, 0);
+    g_assert_cmpfloat (d[2], ==, 0);
+    g_assert_cmpfloat (d[11], ==, 11);
+    g_assert_cmpfloat (d[12 + 0], ==, -1);
+  }
+
   /* A window of -inf only has no winner; its gradient goes nowhere. */
   {
     float inf_plane[12], t[6], d[12] = { 0 };
