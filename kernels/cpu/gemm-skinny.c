@@ -25,12 +25,29 @@
  * 256, 0.46 against 0.42 ms). With AVX2 alone the sums spill out of the
  * 16 registers; fc6's product still took 9.5 ms in a microbenchmark.
  *
- * The data gradient, dx = dy W, is C = A B: rows_axpy adds each row of B,
- * scaled, into the M rows of a block of C held in a local array, so that
- * B is read once, in place. Measured on AlexNet (Intel Xeon, 2 cores):
- * fc6's backward pass 34 against 41 ms. The weight gradient with a short
- * sum (K = the batch) was tried and left to BLAS, which was faster (37-38
- * against 34 ms for fc6's backward).
+ * The data gradient, dx = dy W, is C = A B: rows_axpy gives each thread
+ * one range of C's columns and sums it strip by strip (M x W floats, 32
+ * KiB on the stack), eight rows of B at a time: tiles of 64 columns of up
+ * to five rows of A, held in registers (every load of B feeds five
+ * products), while the same columns of the next eight rows are
+ * prefetched. Measured with `cortado-cli time` on AlexNet at batch 10 (on
+ * the Intel Xeon machine, 2 cores; medians of 7 runs alternated with the
+ * previous build): backward fc6 26.1 -> 17.1 ms, fc7 10.5 -> 6.9 ms, fc8
+ * 2.61 -> 1.67 ms, forward-backward 194 -> 180 ms. In a microbenchmark
+ * fc6's product went from 20.4 to 8.2-9.7 ms (7 -> 16-18 GB/s of weights):
+ * two rows of A per load of B were bound by the loads (7 GB/s on one core
+ * with B in the L3 cache, against 13.5 now); 512 columns at a time,
+ * whatever the tiles, read every row of B from another page and stayed at
+ * 7-11 GB/s; without the prefetches it took twice as long. One core sums
+ * at most about 15 GB/s of B at M = 10 (B in the L2 cache), so the two
+ * cores are not far from their arithmetic. Summing each thread's whole
+ * range at once in an array of its own ran it in 6.2 ms, but needs M x N
+ * / 2 floats (180 KiB for fc6, 290 at M = 16); summing straight into C,
+ * whose rows both threads then write, took 8-10 ms. The AVX2 clone spills
+ * the sums (40 of 16 registers; not measured). The weight
+ * gradient, dW += dy^T x (A^T B, K = the batch, beta 1), is left to
+ * oneDNN's sgemm (cpu/blas.c): it already reads and writes fc6's weight
+ * diff at 26 GB/s (11.6 ms), the machine's streaming bandwidth.
  *
  * Every element of C is computed by one thread in an order that depends
  * on the shape only, so results repeat for any thread count. The loops
@@ -51,8 +68,6 @@
 /* M up to this, and at least SKINNY_MIN_FLOATS of B to stream. */
 #define SKINNY_MAX_SMALL 16
 #define SKINNY_MIN_FLOATS ((int64_t) 1 << 20)
-/* Columns per block of C: M rows of them stay in the L1 cache. */
-#define COLUMN_BLOCK 512
 
 typedef struct {
   int64_t m, n, k;
@@ -68,42 +83,150 @@ combine (float alpha, float sum, float beta, float c)
   return beta == 0.0f ? alpha * sum : alpha * sum + beta * c;
 }
 
-/* Column blocks [B0, B1) of C = alpha A B + beta C, A being M x K and B
- * K x N: each block of C's M rows is summed in a local array while the
- * rows of B go by once. */
+/* The tiles below are inlined into the clones of rows_axpy and rows_dot,
+ * so that they are compiled for each instruction set. */
+#define TILE static inline __attribute__ ((always_inline)) void
+
+/* Columns of C in a tile of the A B kernel (four AVX-512 vectors per row
+ * of C), rows of A summed at once (at most: M is shared out evenly), rows
+ * of B in its K blocks, and sums of C in a strip (32 KiB on the stack). */
+#define AXPY_COLUMNS 64
+#define AXPY_ROWS 5
+#define AXPY_K_BLOCK 8
+#define AXPY_SUMS 8192
+/* Where prefetched rows of B go: prefetcht1, the L2 cache. */
+#define AXPY_PREFETCH_LOCALITY 2
+
+/* Adds to ROWS rows of ACC (LD apart, AXPY_COLUMNS each) the products of
+ * ROWS rows of A from A (K apart) with the rows of B from B (N apart),
+ * over [0, LEN): every load of B feeds ROWS products. ROWS is a constant
+ * where this is inlined, so that the sums stay in registers. Prefetches
+ * the same columns of the first NPF rows from PF (N apart) on the way. */
+TILE
+axpy_rows (int rows, const float *a, int64_t k, const float *b, int64_t n, int64_t len,
+           float *acc, int64_t ld, const float *pf, int64_t npf)
+{
+  float s[AXPY_ROWS][AXPY_COLUMNS];
+
+  for (int r = 0; r < rows; r++)
+    memcpy (s[r], acc + r * ld, sizeof s[r]);
+  for (int64_t p = 0; p < len; p++)
+    {
+      const float *const row = b + p * n;
+      float x[AXPY_ROWS];
+
+      if (p < npf)
+        for (int q = 0; q < AXPY_COLUMNS; q += 16)
+          __builtin_prefetch (pf + p * n + q, 0, AXPY_PREFETCH_LOCALITY);
+      for (int r = 0; r < rows; r++)
+        x[r] = a[r * k + p];
+      for (int l = 0; l < AXPY_COLUMNS; l++)
+        {
+          const float y = row[l];
+
+          for (int r = 0; r < rows; r++)
+            s[r][l] += x[r] * y;
+        }
+    }
+  for (int r = 0; r < rows; r++)
+    memcpy (acc + r * ld, s[r], sizeof s[r]);
+}
+
+/* axpy_rows with ROWS from 1 to AXPY_ROWS, each inlined with its own. */
+TILE
+axpy_group (int rows, const float *a, int64_t k, const float *b, int64_t n, int64_t len,
+            float *acc, int64_t ld, const float *pf, int64_t npf)
+{
+  _Static_assert (AXPY_ROWS == 5, "one case per size of group");
+
+  switch (rows)
+    {
+    case 1:
+      axpy_rows (1, a, k, b, n, len, acc, ld, pf, npf);
+      break;
+    case 2:
+      axpy_rows (2, a, k, b, n, len, acc, ld, pf, npf);
+      break;
+    case 3:
+      axpy_rows (3, a, k, b, n, len, acc, ld, pf, npf);
+      break;
+    case 4:
+      axpy_rows (4, a, k, b, n, len, acc, ld, pf, npf);
+      break;
+    default:
+      axpy_rows (5, a, k, b, n, len, acc, ld, pf, npf);
+      break;
+    }
+}
+
+/* Chunk [T0, T1) of the tiles of C = alpha A B + beta C, A being M x K
+ * and B K x N: the chunk's columns go by in strips, each summed in a
+ * local array (M rows of W), K block by K block, tile by tile, while the
+ * next K block is prefetched (the next strip's first during the last),
+ * then combined with C. Each sum runs over K in order, whatever the strip
+ * or chunk. */
 CLONES static void
-rows_axpy (int64_t b0, int64_t b1, int chunk, void *data)
+rows_axpy (int64_t t0, int64_t t1, int chunk, void *data)
 {
   const Skinny *s = data;
   const int64_t m = s->m, n = s->n, k = s->k;
-  float acc[SKINNY_MAX_SMALL][COLUMN_BLOCK];
+  const float alpha = s->alpha, beta = s->beta;
+  const float *const a = s->a, *const b = s->b;
+  float *const c = s->c;
+  const int64_t groups = (m + AXPY_ROWS - 1) / AXPY_ROWS;
+  const int64_t strip = AXPY_SUMS / m / AXPY_COLUMNS * AXPY_COLUMNS;
+  const int64_t c1 = t1 * AXPY_COLUMNS < n ? t1 * AXPY_COLUMNS : n;
+  float acc[AXPY_SUMS];
 
-  for (int64_t blk = b0; blk < b1; blk++)
+  _Static_assert (AXPY_SUMS / SKINNY_MAX_SMALL >= AXPY_COLUMNS, "a tile in every strip");
+
+  for (int64_t j0 = t0 * AXPY_COLUMNS; j0 < c1; j0 += strip)
     {
-      const int64_t j0 = blk * COLUMN_BLOCK;
-      const int64_t w = n - j0 < COLUMN_BLOCK ? n - j0 : COLUMN_BLOCK;
+      const int64_t w = c1 - j0 < strip ? c1 - j0 : strip;
+      const int64_t wvec = w / AXPY_COLUMNS * AXPY_COLUMNS;
+      const int64_t rest = c1 - j0 - w;
+      const int64_t wnext = (rest < strip ? rest : strip) / AXPY_COLUMNS * AXPY_COLUMNS;
 
-      for (int64_t i = 0; i < m; i++)
-        memset (acc[i], 0, (size_t) w * sizeof (float));
-      for (int64_t p = 0; p < k; p++)
+      memset (acc, 0, (size_t) (m * w) * sizeof (float));
+      for (int64_t p0 = 0; p0 < k; p0 += AXPY_K_BLOCK)
         {
-          const float *row = s->b + p * n + j0;
+          const int64_t len = k - p0 < AXPY_K_BLOCK ? k - p0 : AXPY_K_BLOCK;
+          const int64_t after = k - p0 - len;
+          const float *const block = b + p0 * n + j0;
+          /* What comes next: this strip's next K block, or the next
+           * strip's first; each tile prefetches its own columns of it. */
+          const float *const next = after > 0 ? block + len * n : b + j0 + w;
+          const int64_t nrows = after > 0 ? (after < len ? after : len) : (k < len ? k : len);
+          const int64_t nwidth = after > 0 ? wvec : wnext;
 
-          for (int64_t i = 0; i < m; i++)
-            {
-              const float v = s->a[i * k + p];
-              float *to = acc[i];
+          for (int64_t jt = 0; jt < wvec; jt += AXPY_COLUMNS)
+            for (int64_t g = 0; g < groups; g++)
+              {
+                const int64_t i = g * m / groups, rows = (g + 1) * m / groups - i;
+                const int64_t npf = g == 0 && jt < nwidth ? nrows : 0;
 
-              for (int64_t j = 0; j < w; j++)
-                to[j] += v * row[j];
-            }
+                axpy_group ((int) rows, a + i * k + p0, k, block + jt, n, len, acc + i * w + jt,
+                            w, npf > 0 ? next + jt : block, npf);
+              }
+          /* The last columns of C, fewer than a tile. */
+          for (int64_t p = 0; p < len; p++)
+            for (int64_t i = 0; i < m; i++)
+              {
+                const float x = a[i * k + p0 + p];
+                const float *const row = block + p * n;
+                float *const to = acc + i * w;
+
+                for (int64_t j = wvec; j < w; j++)
+                  to[j] += x * row[j];
+              }
         }
       for (int64_t i = 0; i < m; i++)
         {
-          float *c = s->c + i * n + j0;
+          const float *const from = acc + i * w;
+          float *const to = c + i * n + j0;
 
           for (int64_t j = 0; j < w; j++)
-            c[j] = combine (s->alpha, acc[i][j], s->beta, c[j]);
+            to[j] = combine (alpha, from[j], beta, to[j]);
         }
     }
 }
@@ -119,10 +242,6 @@ rows_axpy (int64_t b0, int64_t b1, int chunk, void *data)
 #define DOT_GRAIN 64
 /* Where prefetched rows of B go: prefetcht1, the L2 cache. */
 #define DOT_PREFETCH_LOCALITY 2
-
-/* The tiles below are inlined into the clones of rows_dot, so that they
- * are compiled for each instruction set. */
-#define TILE static inline __attribute__ ((always_inline)) void
 
 /* Adds to V and W (DOT_ROWS x DOT_LANES each) the lane sums of rows A and
  * A + K of A with DOT_ROWS rows of B from B (K apart), over [0, LEN), a
@@ -315,7 +434,10 @@ ct_cpu_gemm_skinny (CtTranspose trans_a, CtTranspose trans_b, int64_t m, int64_t
   if (m <= SKINNY_MAX_SMALL && trans_a == CT_NO_TRANS && trans_b == CT_NO_TRANS && n >= 256
       && k >= 256 && n * k >= SKINNY_MIN_FLOATS)
     {
-      ct_cpu_parallel_for ((n + COLUMN_BLOCK - 1) / COLUMN_BLOCK, 1, rows_axpy, &s);
+      /* One range of columns per thread: strips of the same range in
+       * turn read B in longer runs than strips taken by any thread. */
+      ct_cpu_parallel_for_chunks ((n + AXPY_COLUMNS - 1) / AXPY_COLUMNS, ct_cpu_num_threads (),
+                                  rows_axpy, &s);
       return 1;
     }
   /* K of 512 or more: see the top of the file. */

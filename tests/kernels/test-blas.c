@@ -87,13 +87,17 @@ test_gemm (void)
 
 /* Products with few rows and a large B (an inner product's data gradient
  * at a small batch), which cpu/gemm-skinny.c streams: against the naive
- * sum for M from 1 to 16 and just past it, N not a multiple of its column
- * block, every alpha/beta case; beta 0 overwrites NaNs. */
+ * sum for M = 1, a group of rows, M = 10, 13 (uneven groups), 16 and just
+ * past it; N off its tiles, over several strips (M = 1 and 10) and at its
+ * limit; K off its blocks and at its limit; N and K one past their limits
+ * (left to BLAS); every alpha/beta case; beta 0 overwrites NaNs. */
 static void
 test_gemm_few_rows (void)
 {
   static const int64_t sizes[][3] = {
-    { 1, 1100, 1024 }, { 10, 1300, 1000 }, { 16, 700, 1600 }, { 17, 600, 2048 }, { 3, 4099, 300 },
+    { 1, 8300, 256 },  { 5, 1100, 1001 }, { 10, 1700, 1003 }, { 16, 700, 1600 },
+    { 17, 600, 2048 }, { 3, 4099, 300 },  { 2, 256, 4099 },   { 7, 255, 4500 },
+    { 4, 4200, 255 },  { 13, 1000, 1111 },
   };
   g_autoptr (GRand) rand = g_rand_new_with_seed (42);
 
@@ -109,7 +113,12 @@ test_gemm_few_rows (void)
         float alpha = alphas[ab], beta = betas[ab];
 
         if (beta == 0.0f)
-          c[m * n - 1] = NAN;
+          for (int64_t i = 0; i < m; i++)
+            {
+              c[i * n] = NAN;
+              c[i * n + n / 2] = NAN;
+              c[i * n + n - 1] = NAN;
+            }
         g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, n, k, alpha, a, b, beta, c),
                          ==, CT_STATUS_OK);
         for (int64_t i = 0; i < m; i++)
