@@ -117,6 +117,17 @@ blend4 (__m128 mask, __m128 a, __m128 b)
  * taking a value only when it is larger (so ties and NaNs keep the first
  * winner). At stride 2 the lanes' values are gathered from two loads of
  * four that end at the last lane's element, never beyond it. */
+/* The four values AT[0], AT[S], AT[2 S], AT[3 S] for a stride S of 1 or 2;
+ * at stride 2 they are gathered from two loads of four that end at the
+ * last one, never beyond it. */
+static inline __attribute__ ((always_inline)) __m128
+load_four (const float *at, int64_t stride_w)
+{
+  return stride_w == 1 ? _mm_loadu_ps (at)
+                       : _mm_shuffle_ps (_mm_loadu_ps (at), _mm_loadu_ps (at + 3),
+                                         _MM_SHUFFLE (3, 1, 2, 0));
+}
+
 static inline __attribute__ ((always_inline)) void
 max_four_interior (const float *window, int32_t first, int64_t width, int64_t stride_w,
                    int64_t kh, int64_t kw, float *top, int32_t *mask)
@@ -129,9 +140,7 @@ max_four_interior (const float *window, int32_t first, int64_t width, int64_t st
     for (int64_t w = 0; w < kw; w++)
       {
         const float *at = window + h * width + w;
-        __m128 v = stride_w == 1 ? _mm_loadu_ps (at)
-                                 : _mm_shuffle_ps (_mm_loadu_ps (at), _mm_loadu_ps (at + 3),
-                                                   _MM_SHUFFLE (3, 1, 2, 0));
+        __m128 v = load_four (at, stride_w);
         __m128 take = _mm_cmpgt_ps (v, best);
         __m128i index = _mm_add_epi32 (lanes, _mm_set1_epi32 (first + (int32_t) (h * width + w)));
 
@@ -485,9 +494,7 @@ ave_four_interior (const float *window, int64_t width, int64_t stride_w, int64_t
     for (int64_t w = 0; w < kw; w++)
       {
         const float *at = window + h * width + w;
-        __m128 v = stride_w == 1 ? _mm_loadu_ps (at)
-                                 : _mm_shuffle_ps (_mm_loadu_ps (at), _mm_loadu_ps (at + 3),
-                                                   _MM_SHUFFLE (3, 1, 2, 0));
+        __m128 v = load_four (at, stride_w);
 
         sum = _mm_add_ps (sum, v);
       }

@@ -85,23 +85,16 @@ test_gemm (void)
   g_assert_cmpuint (cases, ==, 4 * 6 * 5);
 }
 
-/* Products with few rows and a large B (an inner product's data gradient
- * at a small batch), which cpu/gemm-skinny.c streams: against the naive
- * sum for M = 1, a group of rows, M = 10, 13 (uneven groups), 16 and just
- * past it; N off its tiles, over several strips (M = 1 and 10) and at its
- * limit; K off its blocks and at its limit; N and K one past their limits
- * (left to BLAS); every alpha/beta case; beta 0 overwrites NaNs. */
+/* C = alpha A op(B) + beta C with few rows against the naive sum, over
+ * every alpha/beta case, for each (M, N, K) of SIZES; beta 0 must
+ * overwrite the NaNs put in every row of C. The naive sums walk B in its
+ * storage order (rows of B for NoTrans, so one row of C at a time). */
 static void
-test_gemm_few_rows (void)
+check_few_rows (CtTranspose trans_b, const int64_t (*sizes)[3], gsize n_sizes, guint32 seed)
 {
-  static const int64_t sizes[][3] = {
-    { 1, 8300, 256 },  { 5, 1100, 1001 }, { 10, 1700, 1003 }, { 16, 700, 1600 },
-    { 17, 600, 2048 }, { 3, 4099, 300 },  { 2, 256, 4099 },   { 7, 255, 4500 },
-    { 4, 4200, 255 },  { 13, 1000, 1111 },
-  };
-  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
 
-  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+  for (gsize s = 0; s < n_sizes; s++)
     for (gsize ab = 0; ab < G_N_ELEMENTS (alphas); ab++)
       {
         int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
@@ -119,19 +112,28 @@ test_gemm_few_rows (void)
               c[i * n + n / 2] = NAN;
               c[i * n + n - 1] = NAN;
             }
-        g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, CT_NO_TRANS, m, n, k, alpha, a, b, beta, c),
-                         ==, CT_STATUS_OK);
+        g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, trans_b, m, n, k, alpha, a, b, beta, c), ==,
+                         CT_STATUS_OK);
         for (int64_t i = 0; i < m; i++)
           {
             memset (sum, 0, n * sizeof (double));
             memset (mag, 0, n * sizeof (double));
-            for (int64_t l = 0; l < k; l++)
+            if (trans_b == CT_NO_TRANS)
+              for (int64_t l = 0; l < k; l++)
+                for (int64_t j = 0; j < n; j++)
+                  {
+                    double x = (double) a[i * k + l] * b[l * n + j];
+                    sum[j] += x;
+                    mag[j] += fabs (x);
+                  }
+            else
               for (int64_t j = 0; j < n; j++)
-                {
-                  double x = (double) a[i * k + l] * b[l * n + j];
-                  sum[j] += x;
-                  mag[j] += fabs (x);
-                }
+                for (int64_t l = 0; l < k; l++)
+                  {
+                    double x = (double) a[i * k + l] * b[j * k + l];
+                    sum[j] += x;
+                    mag[j] += fabs (x);
+                  }
             for (int64_t j = 0; j < n; j++)
               assert_close (c[i * n + j], alpha * sum[j] + beta * c0[i * n + j],
                             fabs (alpha) * mag[j] + fabs (beta * c0[i * n + j]));
@@ -139,12 +141,28 @@ test_gemm_few_rows (void)
       }
 }
 
+/* Products with few rows and a large B (an inner product's data gradient
+ * at a small batch), which cpu/gemm-skinny.c streams: M = 1, a group of
+ * rows, M = 10, 13 (uneven groups), 16 and just past it; N off its tiles,
+ * over several strips (M = 1 and 10) and at its limit; K off its blocks
+ * and at its limit; N and K one past their limits (left to BLAS). */
+static void
+test_gemm_few_rows (void)
+{
+  static const int64_t sizes[][3] = {
+    { 1, 8300, 256 },  { 5, 1100, 1001 }, { 10, 1700, 1003 }, { 16, 700, 1600 },
+    { 17, 600, 2048 }, { 3, 4099, 300 },  { 2, 256, 4099 },   { 7, 255, 4500 },
+    { 4, 4200, 255 },  { 13, 1000, 1111 },
+  };
+
+  check_few_rows (CT_NO_TRANS, sizes, G_N_ELEMENTS (sizes), 42);
+}
+
 /* The forward product of an inner product at a small batch, C = A B^T
  * with few rows and a large B (N x K), which cpu/gemm-skinny.c computes
- * as dot products: against the naive sum for M = 1, even and odd M, M = 16
- * and just past it, N not a multiple of its groups of rows, K not a
- * multiple of its lanes or K blocks, every alpha/beta case; beta 0
- * overwrites NaNs. */
+ * as dot products: M = 1, even and odd M, M = 16 and just past it, N not a
+ * multiple of its groups of rows, K not a multiple of its lanes or K
+ * blocks. */
 static void
 test_gemm_few_rows_transposed (void)
 {
@@ -152,40 +170,8 @@ test_gemm_few_rows_transposed (void)
     { 1, 1031, 1040 }, { 10, 1300, 1013 }, { 7, 2049, 600 }, { 16, 1100, 1000 },
     { 3, 300, 4000 },  { 17, 1200, 1024 },
   };
-  g_autoptr (GRand) rand = g_rand_new_with_seed (4096);
 
-  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (gsize ab = 0; ab < G_N_ELEMENTS (alphas); ab++)
-      {
-        int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
-        g_autofree float *a = random_floats (rand, m * k);
-        g_autofree float *b = random_floats (rand, n * k);
-        g_autofree float *c = random_floats (rand, m * n);
-        g_autofree float *c0 = g_memdup2 (c, m * n * sizeof (float));
-        float alpha = alphas[ab], beta = betas[ab];
-
-        if (beta == 0.0f)
-          {
-            c[0] = NAN;
-            c[m * n - 1] = NAN;
-          }
-        g_assert_cmpint (ct_cpu_gemm (CT_NO_TRANS, CT_TRANS, m, n, k, alpha, a, b, beta, c),
-                         ==, CT_STATUS_OK);
-        for (int64_t i = 0; i < m; i++)
-          for (int64_t j = 0; j < n; j++)
-            {
-              double sum = 0, mag = 0;
-
-              for (int64_t l = 0; l < k; l++)
-                {
-                  double x = (double) a[i * k + l] * b[j * k + l];
-                  sum += x;
-                  mag += fabs (x);
-                }
-              assert_close (c[i * n + j], alpha * sum + beta * c0[i * n + j],
-                            fabs (alpha) * mag + fabs (beta * c0[i * n + j]));
-            }
-      }
+  check_few_rows (CT_TRANS, sizes, G_N_ELEMENTS (sizes), 4096);
 }
 
 static void

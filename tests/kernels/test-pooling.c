@@ -112,6 +112,18 @@ max_pool_naive (const CtPoolGeometry *g, const float *in, float *top, int32_t *m
         }
 }
 
+/* Three planes of 5 rows of WIDTH, square windows, with Caffe's pooled
+ * sizes (rounded up). */
+static CtPoolGeometry
+row_geometry (int stride, int kernel, int pad, int width)
+{
+  CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+
+  g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
+  g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
+  return g;
+}
+
 /* Rows long enough for the kernel's four- and eight-output groups (widths
  * 9 to 39: rows of interior outputs that are and are not multiples of 4
  * and 8), at strides 1, 2 and 3, kernels 2 and 3, with and without
@@ -128,13 +140,11 @@ test_max_rows (void)
         for (int pad = 0; pad < kernel && pad <= 1; pad++)
           for (int width = 9; width <= 39; width += 3)
             {
-              CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+              CtPoolGeometry g = row_geometry (stride, kernel, pad, width);
               int64_t n = g.planes * g.height * g.width, out;
               g_autofree float *in = NULL, *top = NULL, *want = NULL;
               g_autofree int32_t *mask = NULL, *want_mask = NULL;
 
-              g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
-              g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
               out = g.planes * g.pooled_height * g.pooled_width;
               in = g_new (float, n);
               top = g_new (float, out);
@@ -188,12 +198,10 @@ test_ave_rows (void)
       for (int pad = 0; pad < kernel && pad <= 1; pad++)
         for (int width = 9; width <= 39; width += 3)
           {
-            CtPoolGeometry g = { 3, 5, width, 0, 0, kernel, kernel, stride, stride, pad, pad };
+            CtPoolGeometry g = row_geometry (stride, kernel, pad, width);
             int64_t n = g.planes * g.height * g.width, out;
             g_autofree float *in = NULL, *top = NULL, *want = NULL;
 
-            g.pooled_height = (g.height + 2 * pad - kernel + stride - 1) / stride + 1;
-            g.pooled_width = (g.width + 2 * pad - kernel + stride - 1) / stride + 1;
             out = g.planes * g.pooled_height * g.pooled_width;
             in = g_new (float, n);
             top = g_new (float, out);
