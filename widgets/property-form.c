@@ -22,6 +22,7 @@ struct _CtPropertyForm {
   GHashTable *focusables;    /* focus key -> widget (borrowed): see set_focus_key */
   char *pending_focus;       /* the focus key to give the focus to, after a rebuild */
   guint pending_frames;
+  double pending_scroll;     /* where the panel around the form stood before the rebuild */
   guint focus_tick;
   gboolean building;
 };
@@ -795,6 +796,16 @@ focused_key (CtPropertyForm *self)
   return NULL;
 }
 
+/* The vertical scrolling of the panel the form sits in, if any. */
+static GtkAdjustment *
+panel_scroll (CtPropertyForm *self)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+
+  return scroller != NULL ? gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller))
+                          : NULL;
+}
+
 static gboolean
 restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
@@ -812,6 +823,13 @@ restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   root = gtk_widget_get_root (widget);
   if (editor != NULL && root != NULL && gtk_root_get_focus (root) == NULL)
     {
+      GtkAdjustment *scroll = panel_scroll (self);
+
+      /* While the rows were gone the panel may have moved (its length
+       * shrank, or GTK scrolled to another row): put it back first, so
+       * that focusing the field, already in view, does not move it. */
+      if (scroll != NULL && self->pending_scroll >= 0)
+        gtk_adjustment_set_value (scroll, self->pending_scroll);
       gtk_widget_grab_focus (editor);
       if (GTK_IS_EDITABLE (editor))
         gtk_editable_set_position (GTK_EDITABLE (editor), -1);
@@ -839,6 +857,12 @@ ct_property_form_set_message (CtPropertyForm *self, const ProtobufCMessage *msg,
 
   g_return_if_fail (CT_IS_PROPERTY_FORM (self));
   focus = focused_key (self);
+  if (focus != NULL)
+    {
+      GtkAdjustment *scroll = panel_scroll (self);
+
+      self->pending_scroll = scroll != NULL ? gtk_adjustment_get_value (scroll) : -1;
+    }
   {
     /* Take the focus off the rows about to go: GTK would hand it to the
      * first row left, and the panel would scroll up to it. */
@@ -941,6 +965,7 @@ ct_property_form_init (CtPropertyForm *self)
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->editors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->focusables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->pending_scroll = -1;
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 }

@@ -454,6 +454,26 @@ focus_of (CtWindow *window)
   return gtk_root_get_focus (GTK_ROOT (window));
 }
 
+/* Waits until the inspector has come to rest: a rebuilt form gives the
+ * focus back a couple of frames later, and GTK animates the scroll to a
+ * newly focused row over a few more; a loaded machine draws them late. */
+static void
+wait_panel_at_rest (CtWindow *window, GtkAdjustment *adjustment)
+{
+  double last = gtk_adjustment_get_value (adjustment);
+  guint still = 0;
+
+  for (guint waited = 0; still < 5 && waited < 3000; waited += 30)
+    {
+      double now;
+
+      ct_gui_test_spin (30);
+      now = gtk_adjustment_get_value (adjustment);
+      still = now == last && gtk_root_get_focus (GTK_ROOT (window)) != NULL ? still + 1 : 0;
+      last = now;
+    }
+}
+
 static void
 test_inspector_tab (void)
 {
@@ -472,7 +492,7 @@ test_inspector_tab (void)
   /* The field in view, low in the panel, as a user would have it. */
   gtk_widget_grab_focus (entry);
   ct_gui_test_settle (window);
-  ct_gui_test_spin (300);
+  wait_panel_at_rest (window, adjustment);
   scrolled = gtk_adjustment_get_value (adjustment);
   g_assert_cmpfloat (scrolled, >, 50);
   /* A late validation may have rebuilt the form (it keeps the focus on the
@@ -488,6 +508,7 @@ test_inspector_tab (void)
   next = focus_of (window);
   g_test_message ("Tab went to a %s", G_OBJECT_TYPE_NAME (next));
   ct_gui_test_settle (window);
+  wait_panel_at_rest (window, adjustment);
   {
     const Caffe__NetParameter *net = ct_document_get_net (ct_window_get_document (window));
     const Caffe__LayerParameter *conv1 = NULL;
@@ -524,6 +545,7 @@ test_inspector_tab (void)
                                              &before));
     g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
     ct_gui_test_settle (window);
+    wait_panel_at_rest (window, adjustment);
     g_assert_true (gtk_widget_compute_point (focus_of (window), GTK_WIDGET (form),
                                              &GRAPHENE_POINT_INIT (0, 0), &after));
     g_assert_cmpfloat (after.y, >=, before.y);
