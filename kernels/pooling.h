@@ -57,6 +57,12 @@ CtStatus ct_cuda_max_pool_forward (const CtPoolGeometry *g, const float *bottom,
 CtStatus ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                    const int32_t *mask, const float *top_mask,
                                    float *bottom_diff);
+/* The same, but BOTTOM_DIFF is written, not added to: zero where no winner
+ * lies. Each plane is cleared just before its diffs land, while it is in
+ * cache, instead of in a pass over the whole blob of its own. */
+CtStatus ct_cpu_max_pool_backward_set (const CtPoolGeometry *g, const float *top_diff,
+                                       const int32_t *mask, const float *top_mask,
+                                       float *bottom_diff);
 CtStatus ct_cuda_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                     const int32_t *mask, const float *top_mask,
                                     float *bottom_diff);
@@ -65,6 +71,10 @@ CtStatus ct_cpu_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, 
 CtStatus ct_cuda_ave_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top);
 CtStatus ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                    float *bottom_diff);
+/* The same, writing BOTTOM_DIFF instead of adding to it (as
+ * ct_cpu_max_pool_backward_set). */
+CtStatus ct_cpu_ave_pool_backward_set (const CtPoolGeometry *g, const float *top_diff,
+                                       float *bottom_diff);
 CtStatus ct_cuda_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff,
                                     float *bottom_diff);
 

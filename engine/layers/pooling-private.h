@@ -37,7 +37,8 @@ CtPoolGeometry ct_pool_window_geometry (const CtPoolWindow *w, gint64 planes, gi
  * CUDA twins, every array on that device. INDEX (one per output) holds MAX
  * winners when TOP_MASK is NULL, and STOCHASTIC samples; SAMPLE chooses
  * STOCHASTIC's training behaviour, with UNIFORM (one draw per output). The
- * backward pass adds into BOTTOM_DIFF. */
+ * backward pass adds into BOTTOM_DIFF, or with OVERWRITE writes it (zero
+ * where nothing lands). */
 gboolean ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
                           gboolean gpu, const CtPoolGeometry *g, const float *bottom,
                           const float *uniform, float *top, int32_t *index, float *top_mask,
@@ -45,7 +46,8 @@ gboolean ct_pool_forward (const CtLayer *layer, const CtPoolWindow *w, gboolean 
 gboolean ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample,
                            gboolean gpu, const CtPoolGeometry *g, const float *bottom,
                            const float *top, const float *top_diff, const int32_t *index,
-                           const float *top_mask, float *bottom_diff, GError **error);
+                           const float *top_mask, float *bottom_diff, gboolean overwrite,
+                           GError **error);
 
 /* Make *MEM (NULL at first) hold at least N elements of ELEMENT_SIZE bytes:
  * the winners' indices and the draws live in CtMem, so that they follow

@@ -140,15 +140,31 @@ gboolean
 ct_pool_backward (const CtLayer *layer, const CtPoolWindow *w, gboolean sample, gboolean gpu,
                   const CtPoolGeometry *g, const float *bottom, const float *top,
                   const float *top_diff, const int32_t *index, const float *top_mask,
-                  float *bottom_diff, GError **error)
+                  float *bottom_diff, gboolean overwrite, GError **error)
 {
   CtStatus status;
+  const int32_t *mask = top_mask != NULL ? NULL : index;
+
+  /* On the CPU, MAX and AVE clear each plane as they reach it. */
+  if (!gpu && overwrite && w->method == CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX)
+    return ct_vision_check (layer, ct_cpu_max_pool_backward_set (g, top_diff, mask, top_mask,
+                                                                 bottom_diff),
+                            _("pooling"), error);
+  if (!gpu && overwrite && w->method == CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE)
+    return ct_vision_check (layer, ct_cpu_ave_pool_backward_set (g, top_diff, bottom_diff),
+                            _("pooling"), error);
+  if (overwrite
+      && !ct_vision_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (g->planes * g->height
+                                                                    * g->width, 0.0f,
+                                                                    bottom_diff),
+                           _("clearing the bottom diff"), error))
+    return FALSE;
 
   switch (w->method)
     {
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__MAX:
       status = (gpu ? ct_cuda_max_pool_backward : ct_cpu_max_pool_backward)
-               (g, top_diff, top_mask != NULL ? NULL : index, top_mask, bottom_diff);
+               (g, top_diff, mask, top_mask, bottom_diff);
       break;
     case CAFFE__POOLING_PARAMETER__POOL_METHOD__AVE:
       status = (gpu ? ct_cuda_ave_pool_backward : ct_cpu_ave_pool_backward)
@@ -406,12 +422,8 @@ pooling_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
   if (self->index != NULL && mask == NULL
       && (index = ct_pool_mem_on (layer, self->index, gpu, FALSE, error)) == NULL)
     return FALSE;
-  if (!ct_vision_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (ct_blob_count (input), 0.0f,
-                                                                 in_diff),
-                        _("clearing the bottom diff"), error))
-    return FALSE;
   return ct_pool_backward (layer, &self->window, samples (self), gpu, &self->geometry, in, out,
-                           out_diff, index, mask, in_diff, error);
+                           out_diff, index, mask, in_diff, TRUE, error);
 }
 
 static gboolean

@@ -222,7 +222,7 @@ spp_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
         if (!ct_pool_backward (layer, &level->window, sampling (self), gpu, &level->geometry,
                                in + n * self->in_dim, out + at, out_diff + at,
                                index != NULL ? index + at : NULL, NULL,
-                               in_diff + n * self->in_dim, error))
+                               in_diff + n * self->in_dim, FALSE, error))
           return FALSE;
       }
   return TRUE;

@@ -62,6 +62,7 @@ typedef struct {
   float *top_mask;
   const float *top_mask_in;
   float *bottom_diff;
+  int clear;            /* backward: each bottom diff plane zeroed before its diffs land */
 } PoolJob;
 
 /* The first largest value of a window clipped to [HSTART, HEND) x [WSTART,
@@ -433,6 +434,8 @@ max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
       float *diff = j->bottom_diff + p * in_plane;
       const float *td = j->top_diff + p * out_plane;
 
+      if (j->clear)
+        memset (diff, 0, (size_t) in_plane * sizeof (float));
       /* A mask may have been edited by the caller (a mask top): ignore
        * what does not point into the plane. */
       if (mask != NULL)
@@ -456,17 +459,31 @@ max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
     }
 }
 
-CtStatus
-ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
-                          const int32_t *mask, const float *top_mask, float *bottom_diff)
+static CtStatus
+max_backward (const CtPoolGeometry *g, const float *top_diff, const int32_t *mask,
+              const float *top_mask, float *bottom_diff, int clear)
 {
   PoolJob j = { .g = g, .top_diff = top_diff, .mask_in = mask, .top_mask_in = top_mask,
-                .bottom_diff = bottom_diff };
+                .bottom_diff = bottom_diff, .clear = clear };
 
   if (!valid_geometry (g) || (mask == NULL && top_mask == NULL))
     return CT_STATUS_INVALID;
   ct_cpu_parallel_for (g->planes, plane_grain (g), max_backward_planes, &j);
   return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_max_pool_backward (const CtPoolGeometry *g, const float *top_diff,
+                          const int32_t *mask, const float *top_mask, float *bottom_diff)
+{
+  return max_backward (g, top_diff, mask, top_mask, bottom_diff, 0);
+}
+
+CtStatus
+ct_cpu_max_pool_backward_set (const CtPoolGeometry *g, const float *top_diff,
+                              const int32_t *mask, const float *top_mask, float *bottom_diff)
+{
+  return max_backward (g, top_diff, mask, top_mask, bottom_diff, 1);
 }
 
 /* The divisor of an AVE window: its extent clipped to the padded image. */
@@ -592,43 +609,61 @@ static void
 ave_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
 {
   const PoolJob *j = data;
-  const CtPoolGeometry *g = j->g;
-  const int64_t in_plane = g->height * g->width;
-  const int64_t out_plane = g->pooled_height * g->pooled_width;
+  /* A copy of the geometry, and locals: under -fno-strict-aliasing every
+   * store to a diff could change *J->G, and the loops would reload it. */
+  const CtPoolGeometry g = *j->g;
+  const int64_t in_plane = g.height * g.width, out_plane = g.pooled_height * g.pooled_width;
+  const float *top_diff = j->top_diff;
+  float *bottom_diff = j->bottom_diff;
+  const int clear = j->clear;
 
   for (int64_t p = begin; p < end; p++)
     {
-      float *diff = j->bottom_diff + p * in_plane;
+      float *diff = bottom_diff + p * in_plane;
+      const float *td = top_diff + p * out_plane;
 
-      for (int64_t ph = 0; ph < g->pooled_height; ph++)
-        for (int64_t pw = 0; pw < g->pooled_width; pw++)
+      if (clear)
+        memset (diff, 0, (size_t) in_plane * sizeof (float));
+      for (int64_t ph = 0; ph < g.pooled_height; ph++)
+        for (int64_t pw = 0; pw < g.pooled_width; pw++)
           {
-            int64_t hstart = ph * g->stride_h - g->pad_h;
-            int64_t wstart = pw * g->stride_w - g->pad_w;
-            int64_t pool_size = ave_pool_size (g, hstart, wstart);
-            int64_t hend = min64 (hstart + g->kernel_h, g->height);
-            int64_t wend = min64 (wstart + g->kernel_w, g->width);
-            float share = j->top_diff[p * out_plane + ph * g->pooled_width + pw]
-                          / (float) pool_size;
+            int64_t hstart = ph * g.stride_h - g.pad_h;
+            int64_t wstart = pw * g.stride_w - g.pad_w;
+            int64_t pool_size = ave_pool_size (&g, hstart, wstart);
+            int64_t hend = min64 (hstart + g.kernel_h, g.height);
+            int64_t wend = min64 (wstart + g.kernel_w, g.width);
+            float share = td[ph * g.pooled_width + pw] / (float) pool_size;
 
             hstart = max64 (hstart, 0);
             wstart = max64 (wstart, 0);
             for (int64_t h = hstart; h < hend; h++)
               for (int64_t w = wstart; w < wend; w++)
-                diff[h * g->width + w] += share;
+                diff[h * g.width + w] += share;
           }
     }
 }
 
-CtStatus
-ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff)
+static CtStatus
+ave_backward (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff, int clear)
 {
-  PoolJob j = { .g = g, .top_diff = top_diff, .bottom_diff = bottom_diff };
+  PoolJob j = { .g = g, .top_diff = top_diff, .bottom_diff = bottom_diff, .clear = clear };
 
   if (!valid_geometry (g))
     return CT_STATUS_INVALID;
   ct_cpu_parallel_for (g->planes, plane_grain (g), ave_backward_planes, &j);
   return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_ave_pool_backward (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff)
+{
+  return ave_backward (g, top_diff, bottom_diff, 0);
+}
+
+CtStatus
+ct_cpu_ave_pool_backward_set (const CtPoolGeometry *g, const float *top_diff, float *bottom_diff)
+{
+  return ave_backward (g, top_diff, bottom_diff, 1);
 }
 
 /* The unpadded STOCHASTIC window of output (PH, PW). */

@@ -234,6 +234,62 @@ test_ave (void)
   g_assert_cmpfloat (fabsf (diff[7] - (2.0f / 9 + 2.0f / 6)), <, 1e-6f);
 }
 
+/* Caffe's pooled size: windows rounded up, the last starting inside the
+ * image or its top/left padding. */
+static int64_t
+pooled (int64_t size, int64_t kernel, int64_t stride, int64_t pad)
+{
+  int64_t n = (size + 2 * pad - kernel + stride - 1) / stride + 1;
+
+  return pad > 0 && (n - 1) * stride >= size + pad ? n - 1 : n;
+}
+
+/* The _set backward passes write the bottom diff: over any old contents
+ * (NaN here) they give, to the bit, what clearing and then adding gives.
+ * Geometries with padding, overlapping windows and a clipped last window. */
+static void
+test_backward_set (void)
+{
+  static const int64_t shapes[][5] = {
+    /* height, width, kernel, stride, pad */
+    { 7, 9, 3, 2, 0 }, { 8, 8, 2, 2, 0 }, { 6, 5, 3, 1, 1 }, { 11, 13, 5, 3, 2 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      const int64_t h = shapes[i][0], w = shapes[i][1], k = shapes[i][2], st = shapes[i][3],
+                    pad = shapes[i][4];
+      const int64_t ph = pooled (h, k, st, pad), pw = pooled (w, k, st, pad);
+      CtPoolGeometry g = { 3, h, w, ph, pw, k, k, st, st, pad, pad };
+      const gsize in_n = (gsize) (3 * h * w), out_n = (gsize) (3 * ph * pw);
+      g_autofree float *in = g_new (float, in_n), *top = g_new (float, out_n);
+      g_autofree float *top_diff = g_new (float, out_n), *added = g_new0 (float, in_n);
+      g_autofree float *written = g_new (float, in_n);
+      g_autofree int32_t *mask = g_new (int32_t, out_n);
+
+      for (gsize j = 0; j < in_n; j++)
+        in[j] = (float) ((j * 7919) % 101) / 7.0f - 5.0f;
+      for (gsize j = 0; j < out_n; j++)
+        top_diff[j] = (float) ((j * 104729) % 37) / 3.0f - 4.0f;
+
+      g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
+      for (gsize j = 0; j < in_n; j++)
+        written[j] = NAN;
+      g_assert_cmpint (ct_cpu_max_pool_backward (&g, top_diff, mask, NULL, added), ==,
+                       CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_max_pool_backward_set (&g, top_diff, mask, NULL, written), ==,
+                       CT_STATUS_OK);
+      g_assert_cmpmem (written, in_n * sizeof (float), added, in_n * sizeof (float));
+
+      memset (added, 0, in_n * sizeof (float));
+      for (gsize j = 0; j < in_n; j++)
+        written[j] = NAN;
+      g_assert_cmpint (ct_cpu_ave_pool_backward (&g, top_diff, added), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_ave_pool_backward_set (&g, top_diff, written), ==, CT_STATUS_OK);
+      g_assert_cmpmem (written, in_n * sizeof (float), added, in_n * sizeof (float));
+    }
+}
+
 static void
 test_stochastic (void)
 {
@@ -359,6 +415,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/pooling/max-rows", test_max_rows);
   g_test_add_func ("/kernels/pooling/ave-rows", test_ave_rows);
   g_test_add_func ("/kernels/pooling/ave", test_ave);
+  g_test_add_func ("/kernels/pooling/backward-set", test_backward_set);
   g_test_add_func ("/kernels/pooling/stochastic", test_stochastic);
   g_test_add_func ("/kernels/pooling/invalid", test_invalid_geometry);
   g_test_add_func ("/kernels/lrn", test_lrn);
