@@ -31,10 +31,11 @@ CtStatus ct_cpu_l1_decay (int64_t n, float decay, const float *data, float *diff
 CtStatus ct_cpu_sgd_update (int64_t n, float momentum, float rate,
                             float *diff, float *history);
 
-/* The same, then the step taken: data -= diff, in the same pass (one
- * pass over the three arrays instead of two; data - diff rounds as
- * Caffe's axpy with -1 does). */
-CtStatus ct_cpu_sgd_step (int64_t n, float momentum, float rate,
+/* The same, with the L2 weight decay first (diff += decay * data, as
+ * ct_cpu_axpy adds it), then the step taken: data -= diff, all in one pass
+ * over the three arrays (data - diff rounds as Caffe's axpy with -1
+ * does). */
+CtStatus ct_cpu_sgd_step (int64_t n, float momentum, float rate, float decay,
                           float *diff, float *history, float *data);
 
 /* Nesterov: h' = momentum * h + rate * diff;

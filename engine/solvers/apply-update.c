@@ -4,7 +4,8 @@
  * gradient (weight_decay times its decay_mult, L2 or L1), turn the result
  * into a step with the update rule at the learning rate times its lr_mult;
  * finally data -= step for every parameter (on the CPU, rules that can
- * take that step in the pass that computes it do: SGD).
+ * take that step in the pass that computes it do: SGD, which adds the L2
+ * decay in that pass too).
  *
  * All of it runs on the device the train net runs on: the diffs, the
  * weights and the solver's history stay on the GPU of a net trained there,
@@ -68,6 +69,12 @@ ct_solver_check_update (CtStatus status, GError **error)
 }
 
 static gboolean
+is_l1 (const CtSolver *solver)
+{
+  return strcmp (solver->param->regularization_type, "L1") == 0;
+}
+
+static gboolean
 regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint64 n,
             gboolean gpu, GError **error)
 {
@@ -80,7 +87,7 @@ regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint
   data = ct_blob_data_on (learnable->blob, gpu, error);
   if (data == NULL)
     return FALSE;
-  if (strcmp (p->regularization_type, "L1") == 0)
+  if (is_l1 (solver))
     return ct_solver_check_update ((gpu ? ct_cuda_l1_decay : ct_cpu_l1_decay)
                                      (n, local_decay, data, diff), error);
   return ct_solver_check_update ((gpu ? ct_cuda_axpy : ct_cpu_axpy) (n, local_decay, data, diff),
@@ -102,6 +109,8 @@ update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GErr
   const CtNetLearnable *learnable = ct_net_get_learnable (solver->net, learnable_id);
   gint64 n = ct_blob_count (learnable->blob);
   float *diff = ct_blob_mutable_diff_on (learnable->blob, gpu, error);
+  /* A fused rule adds the L2 decay in its own pass. */
+  const gboolean decay_in_step = fused (solver, gpu) && !is_l1 (solver);
   float *data;
 
   if (diff == NULL)
@@ -110,15 +119,18 @@ update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GErr
       !ct_solver_check_update ((gpu ? ct_cuda_scal : ct_cpu_scal)
                                  (n, 1.0f / (float) solver->param->iter_size, diff), error))
     return FALSE;
-  if (!regularize (solver, learnable, diff, n, gpu, error))
+  if (!decay_in_step && !regularize (solver, learnable, diff, n, gpu, error))
     return FALSE;
   if (!fused (solver, gpu))
     return solver->type->compute_update (solver, learnable_id, rate * learnable->lr_mult, diff,
                                          n, gpu, error);
   if ((data = ct_blob_mutable_data_on (learnable->blob, FALSE, error)) == NULL)
     return FALSE;
-  return solver->type->compute_and_apply (solver, learnable_id, rate * learnable->lr_mult, diff,
-                                          data, n, error);
+  return solver->type->compute_and_apply (solver, learnable_id, rate * learnable->lr_mult,
+                                          decay_in_step ? solver->param->weight_decay
+                                                            * learnable->decay_mult
+                                                        : 0.0f,
+                                          diff, data, n, error);
 }
 
 gboolean

@@ -16,14 +16,14 @@ sgd_compute_update (CtSolver *solver, guint learnable_id, float rate, float *dif
 }
 
 static gboolean
-sgd_compute_and_apply (CtSolver *solver, guint learnable_id, float rate, float *diff,
-                       float *data, gint64 n, GError **error)
+sgd_compute_and_apply (CtSolver *solver, guint learnable_id, float rate, float decay,
+                       float *diff, float *data, gint64 n, GError **error)
 {
   float *history = ct_solver_history_on (solver, 0, learnable_id, FALSE, error);
 
   return history != NULL &&
-         ct_solver_check_update (ct_cpu_sgd_step (n, solver->param->momentum, rate, diff,
-                                                  history, data),
+         ct_solver_check_update (ct_cpu_sgd_step (n, solver->param->momentum, rate, decay,
+                                                  diff, history, data),
                                  error);
 }
 

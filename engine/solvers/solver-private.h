@@ -22,10 +22,13 @@ typedef struct {
    * its lr_mult; the history is used on the same device. */
   gboolean (*compute_update) (CtSolver *solver, guint learnable_id, float rate,
                               float *diff, gint64 n, gboolean gpu, GError **error);
-  /* The same on the CPU, then the step taken (DATA -= DIFF) in the same
-   * pass over memory. May be NULL: compute_update, then ct_blob_update. */
+  /* The same on the CPU, from the gradient before its L2 weight decay
+   * (DECAY times DATA, added first), then the step taken (DATA -= DIFF),
+   * all in one pass over memory. May be NULL: compute_update, then
+   * ct_blob_update. */
   gboolean (*compute_and_apply) (CtSolver *solver, guint learnable_id, float rate,
-                                 float *diff, float *data, gint64 n, GError **error);
+                                 float decay, float *diff, float *data, gint64 n,
+                                 GError **error);
 } CtSolverType;
 
 extern const CtSolverType ct_solver_type_sgd;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "blas.h"
 #include "lr-policy.h"
 #include "solver-update.h"
 #include "test-solver-common.h"
@@ -240,7 +241,7 @@ test_kernels_long (void)
     }
   g_rand_free (rand);
 
-  g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, diff, h, data), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, 0.0f, diff, h, data), ==, CT_STATUS_OK);
   for (gint64 i = 0; i < n; i += 1000)
     g_assert_cmpint (ct_cpu_sgd_update (1, 0.9f, 0.01f, diff2 + i, h2 + i), ==, CT_STATUS_OK);
   for (gint64 i = 0; i < n; i++)
@@ -252,6 +253,15 @@ test_kernels_long (void)
   g_assert_cmpmem (h, n * sizeof (float), h2, n * sizeof (float));
   g_assert_cmpmem (data, n * sizeof (float), data2, n * sizeof (float));
 
+  /* With the weight decay in the step: what the decay's own axpy and then
+   * the step give, to the bit. */
+  g_assert_cmpint (ct_cpu_axpy (n, 5e-4f, data2, diff2), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, 0.0f, diff2, h2, data2), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, 5e-4f, diff, h, data), ==, CT_STATUS_OK);
+  g_assert_cmpmem (diff, n * sizeof (float), diff2, n * sizeof (float));
+  g_assert_cmpmem (h, n * sizeof (float), h2, n * sizeof (float));
+  g_assert_cmpmem (data, n * sizeof (float), data2, n * sizeof (float));
+
   /* A two-history rule, whole against one element at a time. */
   g_assert_cmpint (ct_cpu_adam_update (n, 0.9f, 0.999f, 1e-8f, 0.001f, diff, h, m), ==,
                    CT_STATUS_OK);
@@ -259,7 +269,7 @@ test_kernels_long (void)
     ct_cpu_adam_update (1, 0.9f, 0.999f, 1e-8f, 0.001f, diff2 + i, h2 + i, m2 + i);
   g_assert_cmpmem (diff, n * sizeof (float), diff2, n * sizeof (float));
   g_assert_cmpmem (m, n * sizeof (float), m2, n * sizeof (float));
-  g_assert_cmpint (ct_cpu_sgd_step (-1, 0.9f, 0.1f, diff, h, data), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_sgd_step (-1, 0.9f, 0.1f, 0.0f, diff, h, data), ==, CT_STATUS_INVALID);
 }
 
 /* ---- learning-rate policies ---- */
