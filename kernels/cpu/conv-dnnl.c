@@ -490,9 +490,11 @@ plan_get (const CtConvShape *s, int64_t num, int pass, int bias, int threads)
 }
 
 /* Runs P with the caller's pointers PTRS (one per argument, in the order
- * plan_build added them; the scratchpad's is ignored) and REGION. */
+ * plan_build added them; the scratchpad's is ignored) and REGION. SHARED,
+ * when not NULL, already holds the output diff in P's layout (the
+ * backward-data pass reordered it): P reads it there. */
 static CtStatus
-plan_run (const Plan *p, void *const *ptrs, float *region)
+plan_run (const Plan *p, void *const *ptrs, float *region, float *shared)
 {
   ThreadCache *c = thread_cache ();
   dnnl_exec_arg_t args[MAX_ARGS];
@@ -504,14 +506,17 @@ plan_run (const Plan *p, void *const *ptrs, float *region)
 
       if (a->user != NULL && dnnl_memory_set_data_handle (a->user, ptrs[i]) != dnnl_success)
         return CT_STATUS_INVALID;
+      const int reuse = shared != NULL && a->dnnl_arg == DNNL_ARG_DIFF_DST && a->prim != NULL;
+
       if (a->prim != NULL
-          && dnnl_memory_set_data_handle (a->prim, region + a->offset) != dnnl_success)
+          && dnnl_memory_set_data_handle (a->prim, reuse ? shared : region + a->offset)
+             != dnnl_success)
         return CT_STATUS_INVALID;
       if (a->prim == NULL && a->user == NULL)
         continue;   /* a scratchpad of no bytes */
       args[nargs].arg = a->dnnl_arg;
       args[nargs++].memory = a->prim != NULL ? a->prim : a->user;
-      if (a->reorder != NULL && !a->output)
+      if (a->reorder != NULL && !a->output && !reuse)
         {
           dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, a->user }, { DNNL_ARG_TO, a->prim } };
 
@@ -541,7 +546,34 @@ typedef struct {
   int threads;             /* OpenMP threads per chunk */
   size_t params;           /* weight then bias gradient floats, rounded up */
   size_t region;
+  int share_diff_dst;      /* see diff_dst_shared */
 } Split;
+
+/* A plan's reordered output diff, or NULL when it reads the caller's. */
+static const Arg *
+diff_dst_arg (const Plan *p)
+{
+  for (int i = 0; i < p->nargs; i++)
+    if (p->args[i].dnnl_arg == DNNL_ARG_DIFF_DST && p->args[i].prim != NULL)
+      return &p->args[i];
+  return NULL;
+}
+
+/* Whether the backward-weights plan W can read the output diff that the
+ * backward-data plan D reordered: both want it in the same blocked
+ * layout. Then the chunk reorders it once, not twice, and W's buffers go
+ * after all of D's in the region, so that D's copy outlives D's run. */
+static int
+diff_dst_shared (const Plan *d, const Plan *w)
+{
+  const Arg *a = diff_dst_arg (d), *b = diff_dst_arg (w);
+  const dnnl_memory_desc_t *ma, *mb;
+
+  return a != NULL && b != NULL
+         && dnnl_memory_get_memory_desc (a->prim, &ma) == dnnl_success
+         && dnnl_memory_get_memory_desc (b->prim, &mb) == dnnl_success
+         && dnnl_memory_desc_equal (ma, mb);
+}
 
 static int64_t
 chunk_size (int64_t num, int chunks, int c)
@@ -569,21 +601,31 @@ split_shape (const CtConvShape *s, Split *split)
   split->params = (size_t) (s->out_channels * (s->in_channels / s->group) * s->kernel[0]
                             * s->kernel[1] + s->out_channels);
   split->params = (split->params + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;
+  split->share_diff_dst = ct_dnnl_conv_takes (s, PASS_BACKWARD_DATA)
+                          && ct_dnnl_conv_takes (s, PASS_BACKWARD_WEIGHTS);
   /* The chunks come in at most two sizes: the first and the last. */
   for (int c = 0; c < split->chunks; c += split->chunks > 1 ? split->chunks - 1 : 1)
-    for (int pass = PASS_FORWARD; pass <= PASS_BACKWARD_WEIGHTS; pass++)
-      {
-        Plan *p;
+    {
+      Plan *plans[PASS_BACKWARD_WEIGHTS + 1] = { NULL };
 
-        if (!ct_dnnl_conv_takes (s, pass))
-          continue;
-        p = plan_get (s, chunk_size (s->num, split->chunks, c), pass,
-                      pass != PASS_BACKWARD_DATA, split->threads);
-        if (p == NULL || !p->ok)
-          return 0;
-        if (p->floats > need)
-          need = p->floats;
-      }
+      for (int pass = PASS_FORWARD; pass <= PASS_BACKWARD_WEIGHTS; pass++)
+        {
+          if (!ct_dnnl_conv_takes (s, pass))
+            continue;
+          plans[pass] = plan_get (s, chunk_size (s->num, split->chunks, c), pass,
+                                  pass != PASS_BACKWARD_DATA, split->threads);
+          if (plans[pass] == NULL || !plans[pass]->ok)
+            return 0;
+          if (plans[pass]->floats > need)
+            need = plans[pass]->floats;
+        }
+      if (split->share_diff_dst
+          && !diff_dst_shared (plans[PASS_BACKWARD_DATA], plans[PASS_BACKWARD_WEIGHTS]))
+        split->share_diff_dst = 0;
+      if (split->share_diff_dst
+          && plans[PASS_BACKWARD_DATA]->floats + plans[PASS_BACKWARD_WEIGHTS]->floats > need)
+        need = plans[PASS_BACKWARD_DATA]->floats + plans[PASS_BACKWARD_WEIGHTS]->floats;
+    }
   split->region = split->params + need;
   return 1;
 }
@@ -610,8 +652,14 @@ typedef struct {
   CtStatus status[CT_PARALLEL_MAX_CHUNKS];
 } Job;
 
+/* Runs PASS on images [BEGIN, END) with the chunk's REGION (its parameter
+ * gradient first); the plan's buffers start OFFSET floats after that
+ * gradient. SHARED: as plan_run's. A backward-data pass sets *DIFF_DST
+ * (when not NULL) to its reordered output diff and *USED to its buffers'
+ * floats. */
 static CtStatus
-run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region)
+run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region, size_t offset,
+          float *shared, float **diff_dst, size_t *used)
 {
   const CtConvShape *s = j->s;
   const int64_t in_dim = s->in_channels * s->in_dims[0] * s->in_dims[1];
@@ -619,11 +667,12 @@ run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region)
   const int bias = pass == PASS_FORWARD ? j->bias != NULL
                  : pass == PASS_BACKWARD_WEIGHTS ? j->want_bias : 0;
   Plan *p = plan_get (s, end - begin, pass, bias, j->split.threads);
+  float *buffers = region + j->split.params + offset;
   void *ptrs[MAX_ARGS] = { NULL };
 
   if (p == NULL)
     return CT_STATUS_OUT_OF_MEMORY;
-  if (!p->ok || j->split.params + p->floats > j->split.region)
+  if (!p->ok || j->split.params + offset + p->floats > j->split.region)
     return CT_DNNL_DECLINED;
   switch (pass)
     {
@@ -638,6 +687,13 @@ run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region)
       ptrs[0] = (void *) (j->output_diff + begin * out_dim);
       ptrs[1] = (void *) j->weights;
       ptrs[2] = j->input_diff + begin * in_dim;
+      if (diff_dst != NULL)
+        {
+          const Arg *a = diff_dst_arg (p);
+
+          *diff_dst = a != NULL ? buffers + a->offset : NULL;
+          *used = p->floats;
+        }
       break;
     default:
       ptrs[0] = (void *) (j->input + begin * in_dim);
@@ -647,7 +703,7 @@ run_pass (const Job *j, int pass, int64_t begin, int64_t end, float *region)
                           * s->kernel[1]);
       break;
     }
-  return plan_run (p, ptrs, region + j->split.params);
+  return plan_run (p, ptrs, buffers, shared);
 }
 
 static void
@@ -659,13 +715,22 @@ chunk_func (int64_t begin, int64_t end, int chunk, void *data)
 
   omp_set_num_threads (j->split.threads);
   if (j->pass == PASS_FORWARD)
-    status = run_pass (j, PASS_FORWARD, begin, end, region);
+    status = run_pass (j, PASS_FORWARD, begin, end, region, 0, NULL, NULL, NULL);
   else
     {
+      float *diff_dst = NULL;
+      size_t used = 0;
+
       if (j->input_diff != NULL)
-        status = run_pass (j, PASS_BACKWARD_DATA, begin, end, region);
+        status = run_pass (j, PASS_BACKWARD_DATA, begin, end, region, 0, NULL, &diff_dst,
+                           &used);
+      /* The weights pass reads the output diff the data pass reordered,
+       * with its own buffers after the data pass's. */
+      if (!j->split.share_diff_dst || diff_dst == NULL)
+        diff_dst = NULL, used = 0;
       if (status == CT_STATUS_OK && j->want_weights)
-        status = run_pass (j, PASS_BACKWARD_WEIGHTS, begin, end, region);
+        status = run_pass (j, PASS_BACKWARD_WEIGHTS, begin, end, region, used, diff_dst, NULL,
+                           NULL);
     }
   j->status[chunk] = status;
 }
