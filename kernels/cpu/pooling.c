@@ -352,17 +352,22 @@ max_row (const CtPoolGeometry *g, const Interior *inner, const float *in, int64_
   const int64_t row_start = ph * g->stride_h - g->pad_h;
   const int64_t hstart = max64 (row_start, 0);
   const int64_t hend = min64 (row_start + g->kernel_h, g->height);
-  const int inside_rows = ph >= inner->ph_lo && ph < inner->ph_hi;
+  CtPoolGeometry clipped = *g;
 
+  /* A row of windows that the top or bottom edge clips (the last one,
+   * where Caffe rounds the output size up: CIFAR-10's pool1) still takes
+   * the fast rows, with fewer rows per window: the same elements in the
+   * same order. */
+  clipped.kernel_h = hend - hstart;
   for (int64_t pw = w0; pw < w1; pw++)
     {
       int64_t wstart, wend;
 
-      if (inside_rows && pw >= inner->pw_lo && pw < inner->pw_hi)
+      if (hend > hstart && pw >= inner->pw_lo && pw < inner->pw_hi)
         {
           int64_t last = min64 (inner->pw_hi, w1);
 
-          max_row_fast (g, in, row_start, pw, last, top + (pw - w0), mask + (pw - w0));
+          max_row_fast (&clipped, in, hstart, pw, last, top + (pw - w0), mask + (pw - w0));
           pw = last - 1;
           continue;
         }
