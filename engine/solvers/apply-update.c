@@ -74,23 +74,29 @@ is_l1 (const CtSolver *solver)
   return strcmp (solver->param->regularization_type, "L1") == 0;
 }
 
+/* The weight decay of one learnable: the solver's times its decay_mult. */
+static float
+local_decay (const CtSolver *solver, const CtNetLearnable *learnable)
+{
+  return solver->param->weight_decay * learnable->decay_mult;
+}
+
 static gboolean
 regularize (CtSolver *solver, const CtNetLearnable *learnable, float *diff, gint64 n,
             gboolean gpu, GError **error)
 {
-  const Caffe__SolverParameter *p = solver->param;
-  const float local_decay = p->weight_decay * learnable->decay_mult;
+  const float decay = local_decay (solver, learnable);
   const float *data;
 
-  if (local_decay == 0.0f)
+  if (decay == 0.0f)
     return TRUE;
   data = ct_blob_data_on (learnable->blob, gpu, error);
   if (data == NULL)
     return FALSE;
   if (is_l1 (solver))
     return ct_solver_check_update ((gpu ? ct_cuda_l1_decay : ct_cpu_l1_decay)
-                                     (n, local_decay, data, diff), error);
-  return ct_solver_check_update ((gpu ? ct_cuda_axpy : ct_cpu_axpy) (n, local_decay, data, diff),
+                                     (n, decay, data, diff), error);
+  return ct_solver_check_update ((gpu ? ct_cuda_axpy : ct_cpu_axpy) (n, decay, data, diff),
                                  error);
 }
 
@@ -127,9 +133,7 @@ update_one (CtSolver *solver, guint learnable_id, float rate, gboolean gpu, GErr
   if ((data = ct_blob_mutable_data_on (learnable->blob, FALSE, error)) == NULL)
     return FALSE;
   return solver->type->compute_and_apply (solver, learnable_id, rate * learnable->lr_mult,
-                                          decay_in_step ? solver->param->weight_decay
-                                                            * learnable->decay_mult
-                                                        : 0.0f,
+                                          decay_in_step ? local_decay (solver, learnable) : 0.0f,
                                           diff, data, n, error);
 }
 

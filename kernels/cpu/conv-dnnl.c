@@ -503,11 +503,10 @@ plan_run (const Plan *p, void *const *ptrs, float *region, float *shared)
   for (int i = 0; i < p->nargs; i++)
     {
       const Arg *a = &p->args[i];
+      const int reuse = shared != NULL && a->dnnl_arg == DNNL_ARG_DIFF_DST && a->prim != NULL;
 
       if (a->user != NULL && dnnl_memory_set_data_handle (a->user, ptrs[i]) != dnnl_success)
         return CT_STATUS_INVALID;
-      const int reuse = shared != NULL && a->dnnl_arg == DNNL_ARG_DIFF_DST && a->prim != NULL;
-
       if (a->prim != NULL
           && dnnl_memory_set_data_handle (a->prim, reuse ? shared : region + a->offset)
              != dnnl_success)
