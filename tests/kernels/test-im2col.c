@@ -19,6 +19,13 @@ static const Geometry cases[] = {
   { 2, 1, { 5, 9 }, { 1, 4 }, { 0, 3 }, { 3, 2 }, { 1, 1 } },
   { 2, 4, { 4, 4 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
   { 2, 2, { 3, 3 }, { 3, 3 }, { 2, 2 }, { 4, 1 }, { 2, 2 } },
+  /* Rows of the AVX-512 window path: LeNet's conv2 (rows of 8, two per
+   * vector); a padded plane 13 wide with a dilated kernel; rows of
+   * exactly 16; rows of 30, past one vector (col2im then takes the loops). */
+  { 2, 20, { 12, 12 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 2, 3, { 9, 11 }, { 3, 3 }, { 2, 1 }, { 2, 1 }, { 1, 2 } },
+  { 2, 1, { 4, 18 }, { 2, 3 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 2, 2, { 5, 30 }, { 2, 3 }, { 0, 1 }, { 1, 1 }, { 1, 1 } },
   /* Padded planes past the window path's buffer (4096 floats), which
    * take the general path: 72 x 70, and 4102 rows of 2. */
   { 2, 2, { 70, 66 }, { 3, 3 }, { 1, 2 }, { 1, 2 }, { 1, 1 } },
@@ -102,32 +109,53 @@ random_floats (int64_t n, guint32 seed)
   return v;
 }
 
-static CtStatus
-run_im2col (const Geometry *g, gboolean nd, const float *im, float *col)
+/* How a 2-D geometry runs: 0 and 1 the 2-D functions, with and without
+ * the AVX-512 windows (the same where the CPU lacks them), 2 the N-D
+ * functions. N-D geometries run as 2 only. */
+static int
+first_way (const Geometry *g)
 {
-  int64_t im_shape[4], col_shape[4], a, b;
-
-  shapes (g, im_shape, col_shape, &a, &b);
-  if (!nd)
-    return ct_cpu_im2col (im, g->channels, g->dims[0], g->dims[1], g->kernel[0], g->kernel[1],
-                          g->pad[0], g->pad[1], g->stride[0], g->stride[1], g->dilation[0],
-                          g->dilation[1], col);
-  return ct_cpu_im2col_nd (im, g->n, im_shape, col_shape, g->kernel, g->pad, g->stride,
-                           g->dilation, col);
+  return g->n == 2 ? 0 : 2;
 }
 
 static CtStatus
-run_col2im (const Geometry *g, gboolean nd, const float *col, float *im)
+run_im2col (const Geometry *g, int way, const float *im, float *col)
 {
+  gboolean nd = way == 2;
+  int avx512 = ct_cpu_im2col_set_avx512 (way == 0);
+  CtStatus status;
   int64_t im_shape[4], col_shape[4], a, b;
 
   shapes (g, im_shape, col_shape, &a, &b);
   if (!nd)
-    return ct_cpu_col2im (col, g->channels, g->dims[0], g->dims[1], g->kernel[0], g->kernel[1],
-                          g->pad[0], g->pad[1], g->stride[0], g->stride[1], g->dilation[0],
-                          g->dilation[1], im);
-  return ct_cpu_col2im_nd (col, g->n, im_shape, col_shape, g->kernel, g->pad, g->stride,
-                           g->dilation, im);
+    status = ct_cpu_im2col (im, g->channels, g->dims[0], g->dims[1], g->kernel[0],
+                            g->kernel[1], g->pad[0], g->pad[1], g->stride[0], g->stride[1],
+                            g->dilation[0], g->dilation[1], col);
+  else
+    status = ct_cpu_im2col_nd (im, g->n, im_shape, col_shape, g->kernel, g->pad, g->stride,
+                               g->dilation, col);
+  ct_cpu_im2col_set_avx512 (avx512);
+  return status;
+}
+
+static CtStatus
+run_col2im (const Geometry *g, int way, const float *col, float *im)
+{
+  int64_t im_shape[4], col_shape[4], a, b;
+  gboolean nd = way == 2;
+  int avx512 = ct_cpu_im2col_set_avx512 (way == 0);
+  CtStatus status;
+
+  shapes (g, im_shape, col_shape, &a, &b);
+  if (!nd)
+    status = ct_cpu_col2im (col, g->channels, g->dims[0], g->dims[1], g->kernel[0],
+                            g->kernel[1], g->pad[0], g->pad[1], g->stride[0], g->stride[1],
+                            g->dilation[0], g->dilation[1], im);
+  else
+    status = ct_cpu_col2im_nd (col, g->n, im_shape, col_shape, g->kernel, g->pad, g->stride,
+                               g->dilation, im);
+  ct_cpu_im2col_set_avx512 (avx512);
+  return status;
 }
 
 static void
@@ -146,21 +174,23 @@ test_against_naive (void)
       expected = g_new (float, col_count);
       col = g_new (float, col_count);
       naive_im2col (g, im, expected);
-      for (int nd = g->n == 2 ? 0 : 1; nd <= 1; nd++)
+      for (int way = first_way (g); way <= 2; way++)
         {
           /* Poison the buffer: every entry must be written. */
           memset (col, 0xff, (gsize) col_count * sizeof (float));
-          g_assert_cmpint (run_im2col (g, nd, im, col), ==, CT_STATUS_OK);
+          g_assert_cmpint (run_im2col (g, way, im, col), ==, CT_STATUS_OK);
           g_assert_cmpmem (col, col_count * sizeof (float), expected,
                            col_count * sizeof (float));
           checked++;
         }
     }
   g_test_message ("%u im2col runs equal the naive buffer", checked);
-  g_assert_cmpuint (checked, ==, 7 * 2 + 2);
+  g_assert_cmpuint (checked, ==, 11 * 3 + 2);
 }
 
-/* <im2col (x), y> = <x, col2im (y)>, and col2im overwrites the image. */
+/* <im2col (x), y> = <x, col2im (y)>, and col2im overwrites the image;
+ * every way of running col2im gives the same floats (each sum adds in
+ * Caffe's order). */
 static void
 test_adjoint (void)
 {
@@ -168,32 +198,32 @@ test_adjoint (void)
     {
       const Geometry *g = &cases[c];
       int64_t im_shape[4], col_shape[4], im_count, col_count;
-      g_autofree float *x = NULL, *y = NULL, *col = NULL, *im = NULL, *im_2d = NULL;
+      g_autofree float *x = NULL, *y = NULL, *col = NULL, *im = NULL, *im_first = NULL;
 
       shapes (g, im_shape, col_shape, &im_count, &col_count);
       x = random_floats (im_count, 100 + (guint32) c);
       y = random_floats (col_count, 200 + (guint32) c);
       col = g_new (float, col_count);
       im = g_new (float, im_count);
-      for (int nd = g->n == 2 ? 0 : 1; nd <= 1; nd++)
+      for (int way = first_way (g); way <= 2; way++)
         {
           double lhs = 0.0, rhs = 0.0;
 
-          g_assert_cmpint (run_im2col (g, nd, x, col), ==, CT_STATUS_OK);
+          g_assert_cmpint (run_im2col (g, way, x, col), ==, CT_STATUS_OK);
           for (int i = 0; i < 2; i++)
             {
               memset (im, 0x7f, (gsize) im_count * sizeof (float));
-              g_assert_cmpint (run_col2im (g, nd, y, im), ==, CT_STATUS_OK);
+              g_assert_cmpint (run_col2im (g, way, y, im), ==, CT_STATUS_OK);
             }
           for (int64_t i = 0; i < col_count; i++)
             lhs += (double) col[i] * y[i];
           for (int64_t i = 0; i < im_count; i++)
             rhs += (double) x[i] * im[i];
           g_assert_cmpfloat (fabs (lhs - rhs), <, 1e-4 * MAX (1.0, fabs (lhs)));
-          if (nd == 0)
-            im_2d = g_memdup2 (im, (gsize) im_count * sizeof (float));
-          else if (im_2d != NULL)
-            g_assert_cmpmem (im, im_count * sizeof (float), im_2d, im_count * sizeof (float));
+          if (way == first_way (g))
+            im_first = g_memdup2 (im, (gsize) im_count * sizeof (float));
+          else if (im_first != NULL)
+            g_assert_cmpmem (im, im_count * sizeof (float), im_first, im_count * sizeof (float));
         }
     }
 }
