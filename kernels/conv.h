@@ -65,6 +65,11 @@ typedef enum {
  * returns the one before. Not for use while convolutions run. */
 CtConvBackend ct_cpu_conv_set_backend (CtConvBackend backend);
 
+/* Whether the im2col path may run small planes on column tiles with
+ * AVX-512 (cpu/conv-tiles.c) where the CPU has it (the default); returns
+ * the previous setting. For tests, which compare the two. */
+int ct_cpu_conv_set_tiles (int use);
+
 /* Whether this build has oneDNN. */
 int ct_cpu_conv_have_dnnl (void);
 

@@ -21,6 +21,7 @@
 
 #include "blas.h"
 #include "common.h"
+#include "conv-tiles.h"
 #include "conv.h"
 #include "parallel.h"
 #ifdef CT_HAVE_DNNL
@@ -232,6 +233,8 @@ typedef struct {
   float *output, *weight_diff, *bias_diff, *input_diff;
   float *slots;      /* split.slots slots of split.slot_floats */
   float *partials;   /* per chunk after the first: weight then bias gradient */
+  int on_tiles;      /* the forward pass, or the input gradient, runs on tiles */
+  CtConvTiles tiles;
   atomic_uint_fast64_t busy;  /* one bit per slot in use */
   CtStatus status[CT_PARALLEL_MAX_CHUNKS];
 } Job;
@@ -317,6 +320,13 @@ forward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch)
   float *rows = nb == 1 ? output : scratch + j->p.col_rows * ld;
   CtStatus status = CT_STATUS_OK;
 
+  if (j->on_tiles)
+    {
+      for (int64_t i = 0; i < nb; i++)
+        ct_conv_tiles_forward (&j->tiles, s, input + i * j->p.in_dim, j->weights, j->bias,
+                               output + i * j->p.out_dim, scratch);
+      return CT_STATUS_OK;
+    }
   if (nb == 1 && j->p.one_by_one)
     col = input;
   else
@@ -378,6 +388,13 @@ backward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch, float *
   if (status != CT_STATUS_OK || input_diff == NULL)
     return status;
 
+  if (j->on_tiles)
+    {
+      for (int64_t i = 0; i < nb; i++)
+        ct_conv_tiles_backward_data (&j->tiles, s, top_diff + i * j->p.out_dim, j->weights,
+                                     input_diff + i * j->p.in_dim, scratch);
+      return CT_STATUS_OK;
+    }
   if (nb == 1 && j->p.one_by_one)
     col = input_diff;
   for (int64_t g = 0; g < s->group && status == CT_STATUS_OK; g++)
@@ -471,6 +488,7 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
     }
 #endif
   plan_forward (s, &j.p, &j.split);
+  j.on_tiles = !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles);
   return run_chunks (&j, forward_chunk);
 }
 
@@ -521,6 +539,7 @@ ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *out
   plan_backward (s, &j.p, &j.split);
   j.partials = workspace;
   j.slots = workspace + backward_partials (&j.p, &j.split);
+  j.on_tiles = input_diff != NULL && !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles);
   if ((status = run_chunks (&j, backward_chunk)) != CT_STATUS_OK)
     return status;
   for (int c = 1; c < j.split.chunks; c++)

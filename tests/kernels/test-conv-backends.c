@@ -1,4 +1,4 @@
-/* test-conv-backends.c: the two CPU convolution paths of conv.h agree. In
+/* test-conv-backends.c: the CPU convolution paths of conv.h agree. In
  * a build with oneDNN, each shape is run with the default backend (oneDNN
  * where it is faster) or with CT_CONV_BACKEND_DNNL (oneDNN wherever it can
  * run the shape), and again with CT_CONV_BACKEND_IM2COL, forward and every
@@ -8,7 +8,9 @@
  * input channels, and batches smaller than the thread count; fixed ones
  * and seeded random ones. Without oneDNN both runs take the same path and
  * must agree exactly. The accumulating gradients start from non-zero
- * values, so that "+=" is checked too. */
+ * values, so that "+=" is checked too. On CPUs with AVX-512, the im2col
+ * path's column tiles (cpu/conv-tiles.c) are checked the same way against
+ * that path without them. */
 #include <math.h>
 #include <string.h>
 #include <glib.h>
@@ -162,6 +164,69 @@ check_case (const Case *c, GRand *rand, CtConvBackend backend)
   results_clear (&plain);
 }
 
+/* Shapes the column tiles take (at least 32 output positions, the rows of
+ * one channel within a tile): LeNet's conv2; output channels that 6, 4 or
+ * neither divides (a last block of one row); groups, stride, padding and
+ * dilation; positions not a multiple of 16. */
+static const Case tile_cases[] = {
+  { 4, 20, 50, 1, { 12, 12 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 3, 7, 12, 1, { 10, 9 }, { 3, 2 }, { 1, 0 }, { 1, 1 }, { 1, 1 } },
+  { 3, 5, 7, 1, { 8, 8 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
+  { 2, 8, 16, 2, { 13, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 2, 2 } },
+  { 2, 3, 20, 1, { 39, 39 }, { 11, 11 }, { 0, 0 }, { 4, 4 }, { 1, 1 } },
+  { 2, 40, 9, 1, { 16, 16 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+};
+
+/* The im2col path with and without column tiles. */
+static void
+check_tiles (const Case *c, GRand *rand)
+{
+  CtConvShape s = make_shape (c);
+  const int64_t in = s.num * s.in_channels * s.in_dims[0] * s.in_dims[1];
+  const int64_t out = s.num * s.out_channels * s.out_dims[0] * s.out_dims[1];
+  const int64_t wn = s.out_channels * (s.in_channels / s.group) * s.kernel[0] * s.kernel[1];
+  size_t ws = workspace_floats (&s);
+  g_autofree float *x = random_floats (rand, in);
+  g_autofree float *w = random_floats (rand, wn);
+  g_autofree float *b = random_floats (rand, s.out_channels);
+  g_autofree float *dy = random_floats (rand, out);
+  g_autofree float *dw0 = random_floats (rand, wn);
+  g_autofree float *db0 = random_floats (rand, s.out_channels);
+  g_autofree float *workspace = g_new (float, ws > 0 ? ws : 1);
+  CtConvBackend old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
+  int old_tiles = ct_cpu_conv_set_tiles (1);
+  Results tiles, plain;
+
+  run (&s, x, w, b, dy, dw0, db0, workspace, &tiles);
+  ct_cpu_conv_set_tiles (0);
+  run (&s, x, w, b, dy, dw0, db0, workspace, &plain);
+  ct_cpu_conv_set_tiles (old_tiles);
+  ct_cpu_conv_set_backend (old);
+
+  assert_agree ("tiles, forward", tiles.y, plain.y, out, FALSE);
+  assert_agree ("tiles, input gradient", tiles.dx, plain.dx, in, FALSE);
+  assert_agree ("tiles, weight gradient", tiles.dw, plain.dw, wn, TRUE);
+  assert_agree ("tiles, bias gradient", tiles.db, plain.db, s.out_channels, TRUE);
+  results_clear (&tiles);
+  results_clear (&plain);
+}
+
+static void
+test_tiles (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (77);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!__builtin_cpu_supports ("avx512f"))
+#endif
+    {
+      g_test_skip ("column tiles need a CPU with AVX-512");
+      return;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (tile_cases); i++)
+    check_tiles (&tile_cases[i], rand);
+}
+
 static void
 test_fixed (void)
 {
@@ -214,5 +279,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-backends/fixed", test_fixed);
   g_test_add_func ("/conv-backends/random", test_random);
+  g_test_add_func ("/conv-backends/tiles", test_tiles);
   return g_test_run ();
 }
