@@ -127,14 +127,14 @@ row_geometry (int stride, int kernel, int pad, int width)
 /* Rows long enough for the kernel's four- and eight-output groups (widths
  * 9 to 39: rows of interior outputs that are and are not multiples of 4
  * and 8), at strides 1, 2 and 3, kernels 2 and 3, with and without
- * padding, over values with many ties, NaNs and infinities, on the AVX2
- * rows (where the CPU has them) and then the SSE2 and scalar ones: winners
- * and values equal the definition's, and the planes' last window reads
- * nothing past the input (ASan). */
+ * padding, over values with many ties, NaNs and infinities, on the AVX-512
+ * rows, the AVX2 rows (where the CPU has them) and then the SSE2 and
+ * scalar ones: winners and values equal the definition's, and the planes'
+ * last window reads nothing past the input (ASan). */
 static void
 test_max_rows (void)
 {
-  for (int avx2 = 1; avx2 >= 0; avx2--)
+  for (int way = 2; way >= 0; way--)
     for (int stride = 1; stride <= 3; stride++)
       for (int kernel = 2; kernel <= 3; kernel++)
         for (int pad = 0; pad < kernel && pad <= 1; pad++)
@@ -157,8 +157,10 @@ test_max_rows (void)
               in[n / 2] = INFINITY;
               in[n - 1] = -NAN;
               max_pool_naive (&g, in, want, want_mask);
-              ct_cpu_max_pool_set_avx2 (avx2);
+              ct_cpu_max_pool_set_avx512 (way == 2);
+              ct_cpu_max_pool_set_avx2 (way >= 1);
               g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
+              ct_cpu_max_pool_set_avx512 (1);
               ct_cpu_max_pool_set_avx2 (1);
               g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
               g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
