@@ -157,10 +157,10 @@ test_max_rows (void)
               in[n / 2] = INFINITY;
               in[n - 1] = -NAN;
               max_pool_naive (&g, in, want, want_mask);
-              ct_cpu_max_pool_set_avx512 (way == 2);
+              ct_cpu_pool_set_avx512 (way == 2);
               ct_cpu_max_pool_set_avx2 (way >= 1);
               g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
-              ct_cpu_max_pool_set_avx512 (1);
+              ct_cpu_pool_set_avx512 (1);
               ct_cpu_max_pool_set_avx2 (1);
               g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
               g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
@@ -189,12 +189,38 @@ ave_pool_naive (const CtPoolGeometry *g, const float *in, float *top)
         }
 }
 
-/* AVE rows against the definition, bit for bit (the four-output groups add
- * in the scalar order): the geometries of test_max_rows, over values of
- * mixed magnitudes, so that a different order of adds would show. */
+/* AVE's backward pass by the definition, as Caffe computes it: each
+ * output's share, output by output, added to every element of its clipped
+ * window. */
+static void
+ave_backward_naive (const CtPoolGeometry *g, const float *top_diff, float *diff)
+{
+  for (int64_t p = 0; p < g->planes; p++)
+    for (int64_t ph = 0; ph < g->pooled_height; ph++)
+      for (int64_t pw = 0; pw < g->pooled_width; pw++)
+        {
+          int64_t h0 = ph * g->stride_h - g->pad_h, w0 = pw * g->stride_w - g->pad_w;
+          int64_t size = (MIN (h0 + g->kernel_h, g->height + g->pad_h) - h0)
+                         * (MIN (w0 + g->kernel_w, g->width + g->pad_w) - w0);
+          float share =
+            top_diff[(p * g->pooled_height + ph) * g->pooled_width + pw] / (float) size;
+
+          for (int64_t h = MAX (h0, 0); h < MIN (h0 + g->kernel_h, g->height); h++)
+            for (int64_t w = MAX (w0, 0); w < MIN (w0 + g->kernel_w, g->width); w++)
+              diff[(p * g->height + h) * g->width + w] += share;
+        }
+}
+
+/* AVE rows against the definition, bit for bit (the four-output groups and
+ * the AVX-512 planes add in the scalar order): the geometries of
+ * test_max_rows, over values of mixed magnitudes, so that a different
+ * order of adds would show; with the AVX-512 code (where the CPU has it)
+ * and without. The backward pass likewise, adding onto a diff that holds
+ * values already and writing over one that holds NaN. */
 static void
 test_ave_rows (void)
 {
+  for (int avx512 = 1; avx512 >= 0; avx512--)
   for (int stride = 1; stride <= 3; stride++)
     for (int kernel = 2; kernel <= 3; kernel++)
       for (int pad = 0; pad < kernel && pad <= 1; pad++)
@@ -203,16 +229,34 @@ test_ave_rows (void)
             CtPoolGeometry g = row_geometry (stride, kernel, pad, width);
             int64_t n = g.planes * g.height * g.width, out;
             g_autofree float *in = NULL, *top = NULL, *want = NULL;
+            g_autofree float *diff = NULL, *want_diff = NULL;
 
             out = g.planes * g.pooled_height * g.pooled_width;
             in = g_new (float, n);
             top = g_new (float, out);
             want = g_new (float, out);
+            diff = g_new (float, n);
+            want_diff = g_new (float, n);
             for (int64_t i = 0; i < n; i++)
               in[i] = (float) ((i * 7919 + width) % 13 - 6) * (i % 3 == 0 ? 1e-7f : 1.0f);
+            ct_cpu_pool_set_avx512 (avx512);
             ave_pool_naive (&g, in, want);
             g_assert_cmpint (ct_cpu_ave_pool_forward (&g, in, top), ==, CT_STATUS_OK);
             g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+
+            /* The outputs, of mixed magnitudes, as the top diff. */
+            memcpy (want_diff, in, (gsize) n * sizeof (float));
+            memcpy (diff, in, (gsize) n * sizeof (float));
+            ave_backward_naive (&g, want, want_diff);
+            g_assert_cmpint (ct_cpu_ave_pool_backward (&g, want, diff), ==, CT_STATUS_OK);
+            g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+            memset (want_diff, 0, (gsize) n * sizeof (float));
+            for (int64_t i = 0; i < n; i++)
+              diff[i] = NAN;
+            ave_backward_naive (&g, want, want_diff);
+            g_assert_cmpint (ct_cpu_ave_pool_backward_set (&g, want, diff), ==, CT_STATUS_OK);
+            g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+            ct_cpu_pool_set_avx512 (1);
           }
 }
 
