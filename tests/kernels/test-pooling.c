@@ -112,6 +112,20 @@ max_pool_naive (const CtPoolGeometry *g, const float *in, float *top, int32_t *m
         }
 }
 
+/* MAX's backward pass by the definition, as Caffe computes it: each
+ * output's diff added to its winner's, output by output. */
+static void
+max_backward_naive (const CtPoolGeometry *g, const float *top_diff, const int32_t *mask,
+                    float *diff)
+{
+  const int64_t in_plane = g->height * g->width, out_plane = g->pooled_height * g->pooled_width;
+
+  for (int64_t p = 0; p < g->planes; p++)
+    for (int64_t i = 0; i < out_plane; i++)
+      if (mask[p * out_plane + i] >= 0)
+        diff[p * in_plane + mask[p * out_plane + i]] += top_diff[p * out_plane + i];
+}
+
 /* Three planes of 5 rows of WIDTH, square windows, with Caffe's pooled
  * sizes (rounded up). */
 static CtPoolGeometry
@@ -130,7 +144,9 @@ row_geometry (int stride, int kernel, int pad, int width)
  * padding, over values with many ties, NaNs and infinities, on the AVX-512
  * rows, the AVX2 rows (where the CPU has them) and then the SSE2 and
  * scalar ones: winners and values equal the definition's, and the planes'
- * last window reads nothing past the input (ASan). */
+ * last window reads nothing past the input (ASan). The backward pass
+ * likewise, adding onto a diff that holds values already and writing over
+ * one that holds NaN. */
 static void
 test_max_rows (void)
 {
@@ -143,9 +159,13 @@ test_max_rows (void)
               CtPoolGeometry g = row_geometry (stride, kernel, pad, width);
               int64_t n = g.planes * g.height * g.width, out;
               g_autofree float *in = NULL, *top = NULL, *want = NULL;
+              g_autofree float *diff = NULL, *want_diff = NULL, *top_diff = NULL;
               g_autofree int32_t *mask = NULL, *want_mask = NULL;
 
               out = g.planes * g.pooled_height * g.pooled_width;
+              diff = g_new (float, n);
+              want_diff = g_new (float, n);
+              top_diff = g_new (float, out);
               in = g_new (float, n);
               top = g_new (float, out);
               want = g_new (float, out);
@@ -160,10 +180,25 @@ test_max_rows (void)
               ct_cpu_pool_set_avx512 (way == 2);
               ct_cpu_max_pool_set_avx2 (way >= 1);
               g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
-              ct_cpu_pool_set_avx512 (1);
               ct_cpu_max_pool_set_avx2 (1);
               g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
               g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+
+              for (int64_t i = 0; i < out; i++)
+                top_diff[i] = (float) ((i * 104729) % 37) / 3.0f - 4.0f;
+              for (int64_t i = 0; i < n; i++)
+                want_diff[i] = diff[i] = (float) (i % 11) * 1e-7f;
+              max_backward_naive (&g, top_diff, want_mask, want_diff);
+              g_assert_cmpint (ct_cpu_max_pool_backward (&g, top_diff, mask, NULL, diff), ==,
+                               CT_STATUS_OK);
+              g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+              for (int64_t i = 0; i < n; i++)
+                want_diff[i] = 0.0f, diff[i] = NAN;
+              max_backward_naive (&g, top_diff, want_mask, want_diff);
+              g_assert_cmpint (ct_cpu_max_pool_backward_set (&g, top_diff, mask, NULL, diff), ==,
+                               CT_STATUS_OK);
+              g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+              ct_cpu_pool_set_avx512 (1);
             }
 }
 
