@@ -6,7 +6,11 @@
  * multiply and divide in the order Caffe's layers do, so that results agree
  * with Caffe's to a few ulp, not only to a tolerance. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "lrn.h"
 #include "parallel.h"
@@ -77,44 +81,89 @@ typedef struct {
   float *scale, *out;
 } Across;
 
+/* Whether a row of N floats at DST fills whole cache lines, which
+ * streaming stores (where the CPU has them) write without reading them
+ * first. Rows that do not (AlexNet's 55 x 55 and 27 x 27 planes) are
+ * written in place: streaming parts of lines took its norm1 from 2.8 to
+ * 6.2 ms forward. */
+static int
+streams (const float *dst, int64_t n)
+{
+#ifdef __SSE2__
+  return ((uintptr_t) dst & 63) == 0 && n % 16 == 0;
+#else
+  (void) dst, (void) n;
+  return 0;
+#endif
+}
+
+/* Where to compute a row for DST: LOCAL when it will stream, else DST. */
+static float *
+row_for (float *dst, float *local, int64_t n)
+{
+  return streams (dst, n) ? local : dst;
+}
+
+/* Sends ROW to DST, where it is not already. */
+static void
+row_done (float *dst, const float *row, int64_t n)
+{
+  if (row == dst)
+    return;
+#ifdef __SSE2__
+  if (streams (dst, n))
+    {
+      for (int64_t i = 0; i < n; i += 4)
+        _mm_stream_ps (dst + i, _mm_loadu_ps (row + i));
+      return;
+    }
+#endif
+  memcpy (dst, row, (size_t) n * sizeof (float));
+}
+
 /* Image N, positions [I0, I0 + LEN): each channel's scale is the previous
- * channel's plus the square entering the window, minus the one leaving. */
+ * channel's plus the square entering the window, minus the one leaving,
+ * slid in a row of its own; the scale and the output of each channel go
+ * out with streaming stores where they fill whole cache lines: the layer
+ * writes two blobs as large as its input, and ordinary stores first read
+ * every line they write. On 2 cores of the Intel Xeon machine
+ * (`cortado-cli time`, medians of 5 runs alternated with the previous
+ * build), GoogLeNet's norm2 (10 x 192 x 56 x 56) went from 5.4 to 4.4 ms
+ * forward and from 10.1 to 8.4 ms backward (below), norm1 from 2.0 to
+ * 1.3 ms forward; alone, in a loop (min of 15), AlexNet's norm1 and norm2,
+ * whose rows do not fill their lines, took the same time as before. */
 static void
 across_forward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
 {
   const int64_t channels = a->channels, spatial = a->spatial, pre = a->pre;
   const int64_t base = n * channels * spatial + i0;
   const float *x = a->bottom + base;
-  float *s = a->scale + base;
+  float cur[BLOCK], out[BLOCK];
 
-  if (channels == 0)
-    return;
   /* Channel 0: the window covers channels [-pre, pre]. */
   for (int64_t i = 0; i < len; i++)
-    s[i] = a->k;
+    cur[i] = a->k;
   for (int64_t c = 0; c <= pre && c < channels; c++)
     for (int64_t i = 0; i < len; i++)
-      s[i] += a->alpha_over_size * (x[c * spatial + i] * x[c * spatial + i]);
+      cur[i] += a->alpha_over_size * (x[c * spatial + i] * x[c * spatial + i]);
 
-  /* Then slide: channel c + pre enters, channel c - 1 - pre leaves. */
-  for (int64_t c = 1; c < channels; c++)
-    {
-      float *cur = s + c * spatial;
-      const float *prev = cur - spatial;
-      int64_t head = c + pre, tail = c - 1 - pre;
-
-      for (int64_t i = 0; i < len; i++)
-        cur[i] = prev[i];
-      if (head < channels)
-        for (int64_t i = 0; i < len; i++)
-          cur[i] += a->alpha_over_size * (x[head * spatial + i] * x[head * spatial + i]);
-      if (tail >= 0)
-        for (int64_t i = 0; i < len; i++)
-          cur[i] += -a->alpha_over_size * (x[tail * spatial + i] * x[tail * spatial + i]);
-    }
   for (int64_t c = 0; c < channels; c++)
-    negative_power (len, s + c * spatial, a->beta, x + c * spatial,
-                    a->out + base + c * spatial);
+    {
+      const int64_t head = (c + pre) * spatial, tail = (c - 1 - pre) * spatial;
+      float *top = a->out + base + c * spatial;
+      float *row = row_for (top, out, len);
+
+      /* Then slide: channel c + pre enters, channel c - 1 - pre leaves. */
+      if (c > 0 && c + pre < channels)
+        for (int64_t i = 0; i < len; i++)
+          cur[i] += a->alpha_over_size * (x[head + i] * x[head + i]);
+      if (c > 0 && c - 1 - pre >= 0)
+        for (int64_t i = 0; i < len; i++)
+          cur[i] += -a->alpha_over_size * (x[tail + i] * x[tail + i]);
+      negative_power (len, cur, a->beta, x + c * spatial, row);
+      row_done (top, row, len);
+      row_done (a->scale + base + c * spatial, cur, len);
+    }
 }
 
 static void
@@ -128,6 +177,11 @@ across_forward_range (int64_t begin, int64_t end, int chunk, void *data)
 
       across_forward_block (a, n, i0, MIN_LEN (a->spatial - i0));
     }
+#ifdef __SSE2__
+  /* Streaming stores are ordered only by a fence: the other threads read
+   * these blobs next. */
+  _mm_sfence ();
+#endif
 }
 
 CtStatus
@@ -155,40 +209,65 @@ across_ratio (const float *top_diff, const float *top, const float *scale, int64
   return (top_diff[i] * top[i]) / scale[i];
 }
 
-/* Image N, positions [I0, I0 + LEN): the direct term, then the sum of
- * ratios over each channel's window slid like the forward's. */
+/* The ratios of the channels in a window, kept while they are in it: a
+ * ring of this many rows at most (LRN's usual size is 5). */
+#define RING_MAX 16
+
+/* Image N, positions [I0, I0 + LEN): per channel the direct term, then
+ * the sum of ratios over the channel's window, slid like the forward's.
+ * Each channel's ratios are computed once, when the channel enters the
+ * window, and kept in a ring until it leaves (up to RING_MAX channels;
+ * wider windows compute them again as they leave); each channel's bottom
+ * diff goes out with streaming stores where it fills whole cache lines. */
 static void
 across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
 {
   const int64_t channels = a->channels, spatial = a->spatial, pre = a->pre;
+  const int64_t size = 2 * pre + 1;
   const int64_t base = n * channels * spatial + i0;
   const float *x = a->bottom + base;
   const float *td = a->top_diff + base;
   const float *y = a->top + base;
   const float *s = a->scale_in + base;
   float *bd = a->out + base;
-  float accum[BLOCK];
-
-  for (int64_t c = 0; c < channels; c++)
-    negative_power (len, s + c * spatial, a->beta, td + c * spatial, bd + c * spatial);
+  float accum[BLOCK], row[BLOCK], ring[RING_MAX][BLOCK];
+  const int keep = size <= RING_MAX;
 
   /* Channels [-pre, pre - 1] start the window of channel 0. */
   for (int64_t i = 0; i < len; i++)
     accum[i] = 0.0f;
   for (int64_t c = 0; c < pre && c < channels; c++)
-    for (int64_t i = 0; i < len; i++)
-      accum[i] += across_ratio (td, y, s, c * spatial + i);
+    {
+      float *ratio = ring[keep ? c % size : 0];
+
+      for (int64_t i = 0; i < len; i++)
+        ratio[i] = across_ratio (td, y, s, c * spatial + i);
+      for (int64_t i = 0; i < len; i++)
+        accum[i] += ratio[i];
+    }
 
   for (int64_t c = 0; c < channels; c++)
     {
       int64_t head = c + pre, tail = c - pre;
+      float *diff = row_for (bd + c * spatial, row, len);
 
       if (head < channels)
-        for (int64_t i = 0; i < len; i++)
-          accum[i] += across_ratio (td, y, s, head * spatial + i);
+        {
+          float *ratio = ring[keep ? head % size : 0];
+
+          for (int64_t i = 0; i < len; i++)
+            ratio[i] = across_ratio (td, y, s, head * spatial + i);
+          for (int64_t i = 0; i < len; i++)
+            accum[i] += ratio[i];
+        }
+      negative_power (len, s + c * spatial, a->beta, td + c * spatial, diff);
       for (int64_t i = 0; i < len; i++)
-        bd[c * spatial + i] += -a->cache_ratio * (x[c * spatial + i] * accum[i]);
-      if (tail >= 0)
+        diff[i] += -a->cache_ratio * (x[c * spatial + i] * accum[i]);
+      row_done (bd + c * spatial, diff, len);
+      if (tail >= 0 && keep)
+        for (int64_t i = 0; i < len; i++)
+          accum[i] += -ring[tail % size][i];
+      else if (tail >= 0)
         for (int64_t i = 0; i < len; i++)
           accum[i] += -across_ratio (td, y, s, tail * spatial + i);
     }
@@ -205,6 +284,9 @@ across_backward_range (int64_t begin, int64_t end, int chunk, void *data)
 
       across_backward_block (a, n, i0, MIN_LEN (a->spatial - i0));
     }
+#ifdef __SSE2__
+  _mm_sfence ();
+#endif
 }
 
 CtStatus

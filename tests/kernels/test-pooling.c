@@ -406,6 +406,108 @@ test_stochastic (void)
   g_assert_cmpfloat (fabsf (top[0] - (1.0f + 4 + 25 + 36) / 14), <, 1e-6f);
 }
 
+/* x^-0.75 as the kernels compute it (within 2 ulp of powf). */
+static float
+power_075 (float x)
+{
+  float r = sqrtf (x);
+
+  return 1.0f / (r * sqrtf (r));
+}
+
+/* ACROSS by the definition, element by element, in Caffe's order of
+ * operations: each channel's scale from the previous one's, the square
+ * entering added and the one leaving subtracted; the backward pass's sum
+ * of ratios slid the same way. */
+static void
+lrn_across_naive (int64_t num, int64_t channels, int64_t spatial, int64_t size, float alpha,
+                  float k, const float *x, const float *top_diff, float *scale, float *top,
+                  float *bottom_diff)
+{
+  const int64_t pre = (size - 1) / 2;
+  const float a = alpha / (float) size;
+  const float cache_ratio = (float) (2.0 * alpha * 0.75 / (double) size);
+
+  for (int64_t n = 0; n < num; n++)
+    for (int64_t i = 0; i < spatial; i++)
+      {
+        const int64_t at = n * channels * spatial + i;
+        float accum = 0.0f;
+
+#define X(c) x[at + (c) * spatial]
+#define RATIO(c) ((top_diff[at + (c) * spatial] * top[at + (c) * spatial]) / scale[at + (c) * spatial])
+        scale[at] = k;
+        for (int64_t c = 0; c <= pre && c < channels; c++)
+          scale[at] += a * (X (c) * X (c));
+        for (int64_t c = 1; c < channels; c++)
+          {
+            float v = scale[at + (c - 1) * spatial];
+
+            if (c + pre < channels)
+              v += a * (X (c + pre) * X (c + pre));
+            if (c - 1 - pre >= 0)
+              v += -a * (X (c - 1 - pre) * X (c - 1 - pre));
+            scale[at + c * spatial] = v;
+          }
+        for (int64_t c = 0; c < channels; c++)
+          top[at + c * spatial] = power_075 (scale[at + c * spatial]) * X (c);
+        for (int64_t c = 0; c < pre && c < channels; c++)
+          accum += RATIO (c);
+        for (int64_t c = 0; c < channels; c++)
+          {
+            float d = power_075 (scale[at + c * spatial]) * top_diff[at + c * spatial];
+
+            if (c + pre < channels)
+              accum += RATIO (c + pre);
+            bottom_diff[at + c * spatial] = d + -cache_ratio * (X (c) * accum);
+            if (c - pre >= 0)
+              accum += -RATIO (c - pre);
+          }
+#undef X
+#undef RATIO
+      }
+}
+
+/* ACROSS forward and backward, bit for bit against the definition: local
+ * sizes whose window ratios the kernel keeps (3, 5) and one it computes
+ * again (19); planes of several blocks of positions, and of a size that
+ * leaves the image rows unaligned for streaming stores. */
+static void
+test_lrn_across (void)
+{
+  static const int64_t shapes[][4] = {
+    /* num, channels, spatial, size */
+    { 2, 7, 300, 3 }, { 3, 40, 729, 5 }, { 2, 30, 61, 19 }, { 1, 4, 513, 5 },
+  };
+
+  for (gsize t = 0; t < G_N_ELEMENTS (shapes); t++)
+    {
+      const int64_t num = shapes[t][0], channels = shapes[t][1], spatial = shapes[t][2];
+      const int64_t size = shapes[t][3], count = num * channels * spatial;
+      g_autofree float *x = g_new (float, count), *td = g_new (float, count);
+      g_autofree float *scale = g_new (float, count), *top = g_new (float, count);
+      g_autofree float *bd = g_new (float, count), *want_scale = g_new (float, count);
+      g_autofree float *want_top = g_new (float, count), *want_bd = g_new (float, count);
+
+      for (int64_t i = 0; i < count; i++)
+        {
+          x[i] = (float) ((i * 7919) % 101) / 13.0f - 3.5f;
+          td[i] = (float) ((i * 104729) % 37) / 7.0f - 2.5f;
+        }
+      lrn_across_naive (num, channels, spatial, size, 1e-2f, 2.0f, x, td, want_scale, want_top,
+                        want_bd);
+      g_assert_cmpint (ct_cpu_lrn_across_forward (num, channels, spatial, size, 1e-2f, 0.75f,
+                                                  2.0f, x, scale, top),
+                       ==, CT_STATUS_OK);
+      g_assert_cmpmem (scale, count * sizeof (float), want_scale, count * sizeof (float));
+      g_assert_cmpmem (top, count * sizeof (float), want_top, count * sizeof (float));
+      g_assert_cmpint (ct_cpu_lrn_across_backward (num, channels, spatial, size, 1e-2f, 0.75f,
+                                                   x, top, scale, td, NULL, bd),
+                       ==, CT_STATUS_OK);
+      g_assert_cmpmem (bd, count * sizeof (float), want_bd, count * sizeof (float));
+    }
+}
+
 static void
 test_lrn (void)
 {
@@ -506,6 +608,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/pooling/stochastic", test_stochastic);
   g_test_add_func ("/kernels/pooling/invalid", test_invalid_geometry);
   g_test_add_func ("/kernels/lrn", test_lrn);
+  g_test_add_func ("/kernels/lrn/across", test_lrn_across);
   g_test_add_func ("/kernels/crop", test_crop);
   return g_test_run ();
 }
