@@ -8,12 +8,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "lrn.h"
 #include "parallel.h"
+#include "streaming.h"
 
 /* scale^-beta for N elements, times FACTOR when given. beta 0.75, the
  * value of nearly every net, avoids powf: 1 / (r sqrt (r)) with r = sqrt (s)
@@ -81,27 +79,14 @@ typedef struct {
   float *scale, *out;
 } Across;
 
-/* Whether a row of N floats at DST fills whole cache lines, which
- * streaming stores (where the CPU has them) write without reading them
- * first. Rows that do not (AlexNet's 55 x 55 and 27 x 27 planes) are
- * written in place: streaming parts of lines took its norm1 from 2.8 to
- * 6.2 ms forward. */
-static int
-streams (const float *dst, int64_t n)
-{
-#ifdef __SSE2__
-  return ((uintptr_t) dst & 63) == 0 && n % 16 == 0;
-#else
-  (void) dst, (void) n;
-  return 0;
-#endif
-}
-
-/* Where to compute a row for DST: LOCAL when it will stream, else DST. */
+/* Where to compute a row for DST: LOCAL when it will be streamed out
+ * (cpu/streaming.h), else DST itself. Rows that do not fill their cache
+ * lines (AlexNet's 55 x 55 and 27 x 27 planes) are written in place:
+ * streaming parts of lines took its norm1 from 2.8 to 6.2 ms forward. */
 static float *
 row_for (float *dst, float *local, int64_t n)
 {
-  return streams (dst, n) ? local : dst;
+  return ct_stream_fits (dst, n) ? local : dst;
 }
 
 /* Sends ROW to DST, where it is not already. */
@@ -110,15 +95,10 @@ row_done (float *dst, const float *row, int64_t n)
 {
   if (row == dst)
     return;
-#ifdef __SSE2__
-  if (streams (dst, n))
-    {
-      for (int64_t i = 0; i < n; i += 4)
-        _mm_stream_ps (dst + i, _mm_loadu_ps (row + i));
-      return;
-    }
-#endif
-  memcpy (dst, row, (size_t) n * sizeof (float));
+  if (ct_stream_fits (dst, n))
+    ct_stream_out (dst, row, n);
+  else
+    memcpy (dst, row, (size_t) n * sizeof (float));
 }
 
 /* Image N, positions [I0, I0 + LEN): each channel's scale is the previous
@@ -177,11 +157,8 @@ across_forward_range (int64_t begin, int64_t end, int chunk, void *data)
 
       across_forward_block (a, n, i0, MIN_LEN (a->spatial - i0));
     }
-#ifdef __SSE2__
-  /* Streaming stores are ordered only by a fence: the other threads read
-   * these blobs next. */
-  _mm_sfence ();
-#endif
+  /* The other threads read these blobs next. */
+  ct_stream_fence ();
 }
 
 CtStatus
@@ -284,9 +261,7 @@ across_backward_range (int64_t begin, int64_t end, int chunk, void *data)
 
       across_backward_block (a, n, i0, MIN_LEN (a->spatial - i0));
     }
-#ifdef __SSE2__
-  _mm_sfence ();
-#endif
+  ct_stream_fence ();
 }
 
 CtStatus

@@ -475,18 +475,21 @@ test_vector_invalid (void)
 
 /* ct_cpu_sum against the chain of ct_cpu_add and ct_cpu_axpy (alpha 1) it
  * replaces, bit for bit: one to five inputs, a count past the parallel
- * grain and not a multiple of the sum's blocks, and Y the first input. */
+ * grain and not a multiple of the sum's blocks, and Y the first input.
+ * The arrays start on cache lines, as blobs do, so that the blocks that
+ * fill whole lines take the streaming stores. */
 static void
 test_sum (void)
 {
   const int64_t count = 150001;
   float *x[5];
-  g_autofree float *y = g_new (float, count), *want = g_new (float, count);
+  float *y = g_aligned_alloc (count, sizeof (float), 64);
+  g_autofree float *want = g_new (float, count);
   GRand *rand = g_rand_new_with_seed (11);
 
   for (int k = 0; k < 5; k++)
     {
-      x[k] = g_new (float, count);
+      x[k] = g_aligned_alloc (count, sizeof (float), 64);
       for (int64_t i = 0; i < count; i++)
         x[k][i] = (float) g_rand_double_range (rand, -1e3, 1e3);
     }
@@ -509,7 +512,8 @@ test_sum (void)
   g_assert_cmpmem (x[0], count * sizeof (float), want, count * sizeof (float));
   g_assert_cmpint (ct_cpu_sum (count, 0, (const float *const *) x, y), ==, CT_STATUS_INVALID);
   for (int k = 0; k < 5; k++)
-    g_free (x[k]);
+    g_aligned_free (x[k]);
+  g_aligned_free (y);
 }
 
 int

@@ -470,14 +470,15 @@ lrn_across_naive (int64_t num, int64_t channels, int64_t spatial, int64_t size, 
 
 /* ACROSS forward and backward, bit for bit against the definition: local
  * sizes whose window ratios the kernel keeps (3, 5) and one it computes
- * again (19); planes of several blocks of positions, and of a size that
- * leaves the image rows unaligned for streaming stores. */
+ * again (19); planes of several blocks of positions, whose rows fill
+ * whole cache lines (the outputs start on one, as blobs do, and stream)
+ * or leave some unaligned. */
 static void
 test_lrn_across (void)
 {
   static const int64_t shapes[][4] = {
     /* num, channels, spatial, size */
-    { 2, 7, 300, 3 }, { 3, 40, 729, 5 }, { 2, 30, 61, 19 }, { 1, 4, 513, 5 },
+    { 2, 7, 300, 3 }, { 3, 40, 729, 5 }, { 2, 30, 61, 19 }, { 1, 4, 513, 5 }, { 2, 9, 528, 5 },
   };
 
   for (gsize t = 0; t < G_N_ELEMENTS (shapes); t++)
@@ -485,8 +486,10 @@ test_lrn_across (void)
       const int64_t num = shapes[t][0], channels = shapes[t][1], spatial = shapes[t][2];
       const int64_t size = shapes[t][3], count = num * channels * spatial;
       g_autofree float *x = g_new (float, count), *td = g_new (float, count);
-      g_autofree float *scale = g_new (float, count), *top = g_new (float, count);
-      g_autofree float *bd = g_new (float, count), *want_scale = g_new (float, count);
+      float *scale = g_aligned_alloc (count, sizeof (float), 64);
+      float *top = g_aligned_alloc (count, sizeof (float), 64);
+      float *bd = g_aligned_alloc (count, sizeof (float), 64);
+      g_autofree float *want_scale = g_new (float, count);
       g_autofree float *want_top = g_new (float, count), *want_bd = g_new (float, count);
 
       for (int64_t i = 0; i < count; i++)
@@ -505,6 +508,9 @@ test_lrn_across (void)
                                                    x, top, scale, td, NULL, bd),
                        ==, CT_STATUS_OK);
       g_assert_cmpmem (bd, count * sizeof (float), want_bd, count * sizeof (float));
+      g_aligned_free (scale);
+      g_aligned_free (top);
+      g_aligned_free (bd);
     }
 }
 
