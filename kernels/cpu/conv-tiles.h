@@ -16,13 +16,16 @@ typedef struct {
   int64_t window;             /* kernel_h * kernel_w */
   int64_t in_channels;        /* input channels per group */
   int64_t channels_per_tile;  /* input channels whose column rows make a tile */
+  int64_t rows_per_tile;      /* output rows of a tile: all of them, or a strip */
   int mr_forward;             /* output channels per block of the forward kernel */
   int mr_backward;            /* column rows per block of the input-gradient kernel */
 } CtConvTiles;
 
 /* Whether S runs on tiles (a 2-D shape whose column rows of one input
- * channel fit a tile, a CPU with AVX-512, tiles allowed by
- * ct_cpu_conv_set_tiles); fills *T. */
+ * channel fit a tile, or of a strip of its output rows, a CPU with
+ * AVX-512, tiles allowed by ct_cpu_conv_set_tiles); fills *T. Strips are
+ * for the forward pass only: the input gradient needs whole planes
+ * (rows_per_tile == out_dims[0]). */
 int ct_conv_tiles_plan (const CtConvShape *s, CtConvTiles *t);
 
 /* Floats of one image's tile (per thread). */

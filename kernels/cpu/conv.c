@@ -488,7 +488,8 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
     }
 #endif
   plan_forward (s, &j.p, &j.split);
-  j.on_tiles = !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles);
+  j.on_tiles = !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles)
+               && ct_conv_tiles_tile_floats (&j.tiles) <= j.split.slot_floats;
   return run_chunks (&j, forward_chunk);
 }
 
@@ -539,7 +540,9 @@ ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *out
   plan_backward (s, &j.p, &j.split);
   j.partials = workspace;
   j.slots = workspace + backward_partials (&j.p, &j.split);
-  j.on_tiles = input_diff != NULL && !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles);
+  j.on_tiles = input_diff != NULL && !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles)
+               && j.tiles.rows_per_tile == s->out_dims[0]
+               && ct_conv_tiles_tile_floats (&j.tiles) <= j.split.slot_floats;
   if ((status = run_chunks (&j, backward_chunk)) != CT_STATUS_OK)
     return status;
   for (int c = 1; c < j.split.chunks; c++)

@@ -165,9 +165,11 @@ check_case (const Case *c, GRand *rand, CtConvBackend backend)
 }
 
 /* Shapes the column tiles take (at least 32 output positions, the rows of
- * one channel within a tile): LeNet's conv2; output channels that 6, 4 or
- * neither divides (a last block of one row); groups, stride, padding and
- * dilation; positions not a multiple of 16. */
+ * one channel within a tile, or of a strip of output rows forward): LeNet's
+ * conv2; output channels that 6, 4 or neither divides (a last block of one
+ * row); groups, stride, padding and dilation; positions not a multiple of
+ * 16; strips (LeNet's conv1; at stride 2 with padding at the sides; with a
+ * dilated kernel), the last one shorter. */
 static const Case tile_cases[] = {
   { 4, 20, 50, 1, { 12, 12 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
   { 3, 7, 12, 1, { 10, 9 }, { 3, 2 }, { 1, 0 }, { 1, 1 }, { 1, 1 } },
@@ -175,6 +177,9 @@ static const Case tile_cases[] = {
   { 2, 8, 16, 2, { 13, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 2, 2 } },
   { 2, 3, 20, 1, { 39, 39 }, { 11, 11 }, { 0, 0 }, { 4, 4 }, { 1, 1 } },
   { 2, 40, 9, 1, { 16, 16 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+  { 4, 1, 20, 1, { 28, 28 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 2, 3, 10, 1, { 60, 40 }, { 3, 3 }, { 0, 1 }, { 2, 1 }, { 1, 1 } },
+  { 1, 2, 6, 1, { 70, 30 }, { 3, 2 }, { 0, 0 }, { 1, 1 }, { 2, 1 } },
 };
 
 /* The im2col path with and without column tiles. */
