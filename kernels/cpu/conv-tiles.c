@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "conv-tiles.h"
+#include "isa.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -190,19 +191,6 @@ multiply (int mr, int64_t rows, int64_t n, int64_t k, const float *a, int64_t a_
     }
 }
 
-static int
-have_avx512 (void)
-{
-  static atomic_int have = -1;
-  int h = atomic_load (&have);
-
-  if (h < 0)
-    {
-      h = __builtin_cpu_supports ("avx512f");
-      atomic_store (&have, h);
-    }
-  return h;
-}
 #endif
 
 int
@@ -210,7 +198,7 @@ ct_conv_tiles_plan (const CtConvShape *s, CtConvTiles *t)
 {
 #ifdef HAVE_TILES
   memset (t, 0, sizeof *t);
-  if (!atomic_load (&tiles_allowed) || !have_avx512 () || s->num_spatial_axes != 2
+  if (!atomic_load (&tiles_allowed) || !ct_cpu_have_avx512 () || s->num_spatial_axes != 2
       || s->group <= 0 || s->in_channels % s->group != 0 || s->out_channels % s->group != 0)
     return 0;
   t->m = s->out_channels / s->group;

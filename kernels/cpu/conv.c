@@ -13,6 +13,10 @@
  * the parameter gradients of every chunk after the first, added in chunk
  * order at the end so that results repeat.
  *
+ * On CPUs with AVX-512, 2-D shapes with small planes run their forward
+ * pass and input gradient on column tiles kept in the L1 cache
+ * (cpu/conv-tiles.c) instead of whole column matrices and BLAS.
+ *
  * In builds with oneDNN, each call first offers its shape to
  * cpu/conv-dnnl.c and runs here only when that declines. */
 #include <stdatomic.h>

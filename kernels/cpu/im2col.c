@@ -32,6 +32,7 @@
 #endif
 
 #include "im2col.h"
+#include "isa.h"
 
 /* Copy and clear N floats. Rows of small images are a few floats long, and
  * a library call per row would cost more than the row: short ones move in
@@ -326,15 +327,7 @@ static atomic_int avx512_allowed = 1;
 static int
 have_avx512 (void)
 {
-  static atomic_int have = -1;
-  int h = atomic_load (&have);
-
-  if (h < 0)
-    {
-      h = __builtin_cpu_supports ("avx512f");
-      atomic_store (&have, h);
-    }
-  return h && atomic_load (&avx512_allowed);
+  return ct_cpu_have_avx512 () && atomic_load (&avx512_allowed);
 }
 #endif
 

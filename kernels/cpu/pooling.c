@@ -15,6 +15,7 @@
 #include <immintrin.h>
 #endif
 
+#include "isa.h"
 #include "parallel.h"
 #include "pooling.h"
 
@@ -374,29 +375,13 @@ static atomic_int avx512_allowed = 1;
 static int
 have_avx2 (void)
 {
-  static atomic_int have = -1;
-  int h = atomic_load (&have);
-
-  if (h < 0)
-    {
-      h = __builtin_cpu_supports ("avx2");
-      atomic_store (&have, h);
-    }
-  return h && atomic_load (&avx2_allowed);
+  return ct_cpu_have_avx2 () && atomic_load (&avx2_allowed);
 }
 
 static int
 have_avx512 (void)
 {
-  static atomic_int have = -1;
-  int h = atomic_load (&have);
-
-  if (h < 0)
-    {
-      h = __builtin_cpu_supports ("avx512f");
-      atomic_store (&have, h);
-    }
-  return h && atomic_load (&avx512_allowed);
+  return ct_cpu_have_avx512 () && atomic_load (&avx512_allowed);
 }
 #endif
 

@@ -130,38 +130,74 @@ workspace_floats (const CtConvShape *s)
   return MAX (most, ct_cpu_conv_workspace_floats (s));
 }
 
+/* A shape's random inputs and starting gradients, and its workspace. */
+typedef struct {
+  CtConvShape s;
+  int64_t in, out, wn;
+  float *x, *w, *b, *dy, *dw0, *db0, *workspace;
+} Inputs;
+
+static void
+inputs_init (Inputs *t, const Case *c, GRand *rand)
+{
+  size_t ws;
+
+  t->s = make_shape (c);
+  t->in = t->s.num * t->s.in_channels * t->s.in_dims[0] * t->s.in_dims[1];
+  t->out = t->s.num * t->s.out_channels * t->s.out_dims[0] * t->s.out_dims[1];
+  t->wn = t->s.out_channels * (t->s.in_channels / t->s.group) * t->s.kernel[0]
+          * t->s.kernel[1];
+  ws = workspace_floats (&t->s);
+  g_assert_cmpuint (ws, >, 0);
+  t->x = random_floats (rand, t->in);
+  t->w = random_floats (rand, t->wn);
+  t->b = random_floats (rand, t->s.out_channels);
+  t->dy = random_floats (rand, t->out);
+  t->dw0 = random_floats (rand, t->wn);
+  t->db0 = random_floats (rand, t->s.out_channels);
+  t->workspace = g_new (float, ws);
+}
+
+static void
+inputs_run (const Inputs *t, Results *r)
+{
+  run (&t->s, t->x, t->w, t->b, t->dy, t->dw0, t->db0, t->workspace, r);
+}
+
+static void
+inputs_clear (Inputs *t)
+{
+  g_free (t->x);
+  g_free (t->w);
+  g_free (t->b);
+  g_free (t->dy);
+  g_free (t->dw0);
+  g_free (t->db0);
+  g_free (t->workspace);
+}
+
 static void
 check_case (const Case *c, GRand *rand, CtConvBackend backend)
 {
-  CtConvShape s = make_shape (c);
-  const int64_t in = s.num * s.in_channels * s.in_dims[0] * s.in_dims[1];
-  const int64_t out = s.num * s.out_channels * s.out_dims[0] * s.out_dims[1];
-  const int64_t wn = s.out_channels * (s.in_channels / s.group) * s.kernel[0] * s.kernel[1];
-  size_t ws = workspace_floats (&s);
-  g_autofree float *x = random_floats (rand, in);
-  g_autofree float *w = random_floats (rand, wn);
-  g_autofree float *b = random_floats (rand, s.out_channels);
-  g_autofree float *dy = random_floats (rand, out);
-  g_autofree float *dw0 = random_floats (rand, wn);
-  g_autofree float *db0 = random_floats (rand, s.out_channels);
-  g_autofree float *workspace = g_new (float, ws > 0 ? ws : 1);
+  Inputs t;
   int exact = !ct_cpu_conv_have_dnnl ();
   Results fast, plain;
   CtConvBackend old;
 
-  g_assert_cmpuint (ws, >, 0);
+  inputs_init (&t, c, rand);
   old = ct_cpu_conv_set_backend (backend);
-  run (&s, x, w, b, dy, dw0, db0, workspace, &fast);
+  inputs_run (&t, &fast);
   ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
-  run (&s, x, w, b, dy, dw0, db0, workspace, &plain);
+  inputs_run (&t, &plain);
   ct_cpu_conv_set_backend (old);
 
-  assert_agree ("forward", fast.y, plain.y, out, exact);
-  assert_agree ("input gradient", fast.dx, plain.dx, in, exact);
-  assert_agree ("weight gradient", fast.dw, plain.dw, wn, exact);
-  assert_agree ("bias gradient", fast.db, plain.db, s.out_channels, exact);
+  assert_agree ("forward", fast.y, plain.y, t.out, exact);
+  assert_agree ("input gradient", fast.dx, plain.dx, t.in, exact);
+  assert_agree ("weight gradient", fast.dw, plain.dw, t.wn, exact);
+  assert_agree ("bias gradient", fast.db, plain.db, t.s.out_channels, exact);
   results_clear (&fast);
   results_clear (&plain);
+  inputs_clear (&t);
 }
 
 /* Shapes the column tiles take (at least 32 output positions, the rows of
@@ -186,34 +222,27 @@ static const Case tile_cases[] = {
 static void
 check_tiles (const Case *c, GRand *rand)
 {
-  CtConvShape s = make_shape (c);
-  const int64_t in = s.num * s.in_channels * s.in_dims[0] * s.in_dims[1];
-  const int64_t out = s.num * s.out_channels * s.out_dims[0] * s.out_dims[1];
-  const int64_t wn = s.out_channels * (s.in_channels / s.group) * s.kernel[0] * s.kernel[1];
-  size_t ws = workspace_floats (&s);
-  g_autofree float *x = random_floats (rand, in);
-  g_autofree float *w = random_floats (rand, wn);
-  g_autofree float *b = random_floats (rand, s.out_channels);
-  g_autofree float *dy = random_floats (rand, out);
-  g_autofree float *dw0 = random_floats (rand, wn);
-  g_autofree float *db0 = random_floats (rand, s.out_channels);
-  g_autofree float *workspace = g_new (float, ws > 0 ? ws : 1);
-  CtConvBackend old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
-  int old_tiles = ct_cpu_conv_set_tiles (1);
+  Inputs t;
+  CtConvBackend old;
+  int old_tiles;
   Results tiles, plain;
 
-  run (&s, x, w, b, dy, dw0, db0, workspace, &tiles);
+  inputs_init (&t, c, rand);
+  old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
+  old_tiles = ct_cpu_conv_set_tiles (1);
+  inputs_run (&t, &tiles);
   ct_cpu_conv_set_tiles (0);
-  run (&s, x, w, b, dy, dw0, db0, workspace, &plain);
+  inputs_run (&t, &plain);
   ct_cpu_conv_set_tiles (old_tiles);
   ct_cpu_conv_set_backend (old);
 
-  assert_agree ("tiles, forward", tiles.y, plain.y, out, FALSE);
-  assert_agree ("tiles, input gradient", tiles.dx, plain.dx, in, FALSE);
-  assert_agree ("tiles, weight gradient", tiles.dw, plain.dw, wn, TRUE);
-  assert_agree ("tiles, bias gradient", tiles.db, plain.db, s.out_channels, TRUE);
+  assert_agree ("tiles, forward", tiles.y, plain.y, t.out, FALSE);
+  assert_agree ("tiles, input gradient", tiles.dx, plain.dx, t.in, FALSE);
+  assert_agree ("tiles, weight gradient", tiles.dw, plain.dw, t.wn, TRUE);
+  assert_agree ("tiles, bias gradient", tiles.db, plain.db, t.s.out_channels, TRUE);
   results_clear (&tiles);
   results_clear (&plain);
+  inputs_clear (&t);
 }
 
 static void
