@@ -204,7 +204,8 @@ ct_conv_tiles_plan (const CtConvShape *s, CtConvTiles *t)
   t->m = s->out_channels / s->group;
   t->in_channels = s->in_channels / s->group;
   t->window = s->kernel[0] * s->kernel[1];
-  t->positions = s->out_dims[0] * s->out_dims[1];
+  t->width = s->out_dims[1];
+  t->positions = s->out_dims[0] * t->width;
   /* Fewer than two vectors of positions waste most lanes; a 1x1 kernel
    * at stride 1 needs no column matrix at all. */
   if (t->positions < 32 || (t->window == 1 && s->stride[0] == 1 && s->stride[1] == 1))
@@ -218,8 +219,8 @@ ct_conv_tiles_plan (const CtConvShape *s, CtConvTiles *t)
        * strip of the input; without padding above and below, that is a
        * smaller image of its own). LeNet's conv1 (28 x 28, 5 x 5 kernel)
        * goes 13 rows at a time. */
-      t->rows_per_tile = TILE_FLOATS / (t->window * s->out_dims[1]);
-      if (t->rows_per_tile < 1 || s->pad[0] != 0 || t->rows_per_tile * s->out_dims[1] < 32)
+      t->rows_per_tile = TILE_FLOATS / (t->window * t->width);
+      if (t->rows_per_tile < 1 || s->pad[0] != 0 || t->rows_per_tile * t->width < 32)
         return 0;
       t->channels_per_tile = 1;
     }
@@ -240,8 +241,7 @@ ct_conv_tiles_plan (const CtConvShape *s, CtConvTiles *t)
 size_t
 ct_conv_tiles_tile_floats (const CtConvTiles *t)
 {
-  return (size_t) (t->channels_per_tile * t->window * t->rows_per_tile
-                   * (t->positions / t->rows_per_tile));
+  return (size_t) (t->channels_per_tile * t->window * t->rows_per_tile * t->width);
 }
 
 /* The output rows of the strip that starts at row R0. */
@@ -266,19 +266,17 @@ ct_conv_tiles_forward (const CtConvTiles *t, const CtConvShape *s, const float *
 #ifdef HAVE_TILES
   const int64_t plane = s->in_dims[0] * s->in_dims[1];
 
-  const int64_t out_w = s->out_dims[1];
-
   for (int64_t g = 0; g < s->group; g++)
     for (int64_t r0 = 0; r0 < s->out_dims[0]; r0 += t->rows_per_tile)
       {
-        const int64_t rows = strip_rows (t, s, r0), n = rows * out_w;
+        const int64_t rows = strip_rows (t, s, r0), n = rows * t->width;
         /* The input rows the strip's windows read, from the first. */
         const int64_t height = rows == s->out_dims[0] ? s->in_dims[0]
                                                       : (rows - 1) * s->stride[0]
                                                           + s->dilation[0] * (s->kernel[0] - 1) + 1;
         const float *in = input + g * t->in_channels * plane + r0 * s->stride[0] * s->in_dims[1];
         const float *w = weights + g * t->m * t->k;
-        float *out = output + g * t->m * t->positions + r0 * out_w;
+        float *out = output + g * t->m * t->positions + r0 * t->width;
 
         for (int64_t c0 = 0; c0 < t->in_channels; c0 += t->channels_per_tile)
           {

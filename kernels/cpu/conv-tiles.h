@@ -13,6 +13,7 @@ typedef struct {
   int64_t m;                  /* output channels per group */
   int64_t k;                  /* weights per output channel: in / group * window */
   int64_t positions;          /* output positions per image */
+  int64_t width;              /* output positions per row */
   int64_t window;             /* kernel_h * kernel_w */
   int64_t in_channels;        /* input channels per group */
   int64_t channels_per_tile;  /* input channels whose column rows make a tile */

@@ -782,7 +782,7 @@ ave_forward_plane_avx512 (const CtPoolGeometry *g, const AveLanes *l, const floa
                                       _mm512_permutexvar_ps (l->gather[kw], row));
         }
       _mm512_mask_storeu_ps (top + ph * g->pooled_width, l->outputs,
-                             _mm512_div_ps (sum, divisors));
+                             _mm512_maskz_div_ps (l->outputs, sum, divisors));
     }
 }
 
@@ -801,8 +801,9 @@ ave_backward_plane_avx512 (const CtPoolGeometry *g, const AveLanes *l, const flo
     {
       int64_t h0, h1;
       const __m512 divisors = ave_divisors (g, l, ph, &h0, &h1);
-      const __m512 shares = _mm512_div_ps (
-        _mm512_maskz_loadu_ps (l->outputs, td + ph * g->pooled_width), divisors);
+      /* Lanes past the outputs divide nothing (their divisors may be 0). */
+      const __m512 shares = _mm512_maskz_div_ps (
+        l->outputs, _mm512_maskz_loadu_ps (l->outputs, td + ph * g->pooled_width), divisors);
 
       for (int64_t h = h0; h < h1; h++)
         for (int64_t kw = g->kernel_w - 1; kw >= 0; kw--)
