@@ -24,6 +24,12 @@
 
 #include "parallel.h"
 
+/* OpenBLAS's own threads, started when the library loads, busy-wait
+ * for work (up to 2^28 cycles, about 0.1 s) before they sleep. Its
+ * pthread and OpenMP builds export this call to stop them; weak, so
+ * that a build without it still links. */
+extern int blas_thread_shutdown_ (void) __attribute__ ((weak));
+
 /* How long a thread spins before it sleeps, in nanoseconds. */
 #define SPIN_NS 50000
 
@@ -211,8 +217,16 @@ start_pool (void)
   sigset_t all, old;
 
   n_threads = threads_wanted ();
-  /* One runtime: ours splits the products, OpenBLAS runs each piece. */
+  /* One runtime: ours splits the products, OpenBLAS runs each piece.
+   * Its threads are not needed, and until they time out they spin on a
+   * core of their own: on 2 cores the scheduler then put our two threads
+   * on the other one, and LeNet's first 8 iterations ran at 8-9 ms
+   * instead of 3.8, half of a 20-iteration `cortado-cli time`. With one
+   * thread OpenBLAS runs each call in the caller, so it never starts
+   * them again. */
   openblas_set_num_threads (1);
+  if (blas_thread_shutdown_ != NULL)
+    blas_thread_shutdown_ ();
   /* Workers take no signals: a solver's SIGINT goes to the program's own
    * threads. */
   sigfillset (&all);
