@@ -70,6 +70,13 @@ CtConvBackend ct_cpu_conv_set_backend (CtConvBackend backend);
  * the previous setting. For tests, which compare the two. */
 int ct_cpu_conv_set_tiles (int use);
 
+/* Whether first layers (a few input channels, stride 1) may run their
+ * forward pass on the direct AVX-512 kernels (cpu/conv-direct.c) where
+ * the CPU has it (the default), under either backend but a forced
+ * oneDNN; returns the previous setting. For tests, which
+ * compare the two. */
+int ct_cpu_conv_set_direct (int use);
+
 /* Whether this build has oneDNN. */
 int ct_cpu_conv_have_dnnl (void);
 

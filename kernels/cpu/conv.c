@@ -15,7 +15,9 @@
  *
  * On CPUs with AVX-512, 2-D shapes with small planes run their forward
  * pass and input gradient on column tiles kept in the L1 cache
- * (cpu/conv-tiles.c) instead of whole column matrices and BLAS.
+ * (cpu/conv-tiles.c) instead of whole column matrices and BLAS; first
+ * layers (a few input channels, stride 1) run their forward pass straight
+ * from the images (cpu/conv-direct.c), ahead of oneDNN.
  *
  * In builds with oneDNN, each call first offers its shape to
  * cpu/conv-dnnl.c and runs here only when that declines. */
@@ -25,6 +27,7 @@
 
 #include "blas.h"
 #include "common.h"
+#include "conv-direct.h"
 #include "conv-tiles.h"
 #include "conv.h"
 #include "parallel.h"
@@ -167,6 +170,13 @@ get_backend (void)
   return (CtConvBackend) b;
 }
 
+/* Whether oneDNN is to run every shape it can (tests). */
+static int
+dnnl_forced (void)
+{
+  return get_backend () == CT_CONV_BACKEND_DNNL;
+}
+
 #ifdef CT_HAVE_DNNL
 static int
 use_dnnl (void)
@@ -239,6 +249,8 @@ typedef struct {
   float *partials;   /* per chunk after the first: weight then bias gradient */
   int on_tiles;      /* the forward pass, or the input gradient, runs on tiles */
   CtConvTiles tiles;
+  int on_direct;     /* the forward pass runs on cpu/conv-direct.c */
+  CtConvDirect direct;
   atomic_uint_fast64_t busy;  /* one bit per slot in use */
   CtStatus status[CT_PARALLEL_MAX_CHUNKS];
 } Job;
@@ -324,6 +336,13 @@ forward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch)
   float *rows = nb == 1 ? output : scratch + j->p.col_rows * ld;
   CtStatus status = CT_STATUS_OK;
 
+  if (j->on_direct)
+    {
+      for (int64_t i = 0; i < nb; i++)
+        ct_conv_direct_forward (&j->direct, s, input + i * j->p.in_dim, j->weights, j->bias,
+                                output + i * j->p.out_dim, scratch);
+      return CT_STATUS_OK;
+    }
   if (j->on_tiles)
     {
       for (int64_t i = 0; i < nb; i++)
@@ -477,13 +496,15 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
 {
   Job j = { .s = s, .input = input, .weights = weights, .bias = bias, .output = output,
             .slots = workspace };
+  int direct;
 
   if (!plan_shape (s, &j.p))
     return CT_STATUS_INVALID;
   if (s->num == 0)
     return CT_STATUS_OK;
+  direct = !dnnl_forced () && ct_conv_direct_plan (s, &j.direct);
 #ifdef CT_HAVE_DNNL
-  if (use_dnnl ())
+  if (!direct && use_dnnl ())
     {
       CtStatus st = ct_dnnl_conv_forward (s, input, weights, bias, output, workspace);
 
@@ -492,7 +513,8 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
     }
 #endif
   plan_forward (s, &j.p, &j.split);
-  j.on_tiles = !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles)
+  j.on_direct = direct && ct_conv_direct_forward_floats (&j.direct, s) <= j.split.slot_floats;
+  j.on_tiles = !j.on_direct && !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles)
                && ct_conv_tiles_tile_floats (&j.tiles) <= j.split.slot_floats;
   return run_chunks (&j, forward_chunk);
 }

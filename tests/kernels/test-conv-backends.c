@@ -9,8 +9,9 @@
  * and seeded random ones. Without oneDNN both runs take the same path and
  * must agree exactly. The accumulating gradients start from non-zero
  * values, so that "+=" is checked too. On CPUs with AVX-512, the im2col
- * path's column tiles (cpu/conv-tiles.c) are checked the same way against
- * that path without them. */
+ * path's column tiles (cpu/conv-tiles.c) and its direct first-layer
+ * kernels (cpu/conv-direct.c) are checked the same way against that path
+ * without them. */
 #include <math.h>
 #include <string.h>
 #include <glib.h>
@@ -261,6 +262,65 @@ test_tiles (void)
     check_tiles (&tile_cases[i], rand);
 }
 
+/* Shapes the direct kernels take (at most 4 input channels, stride 1):
+ * LeNet's and CIFAR-10's conv1; rows of one vector; rows of two whole
+ * vectors and a masked third; output channels in blocks of 9, 9 and 7;
+ * 128 weights per output channel; padding wider than the kernel. */
+static const Case direct_cases[] = {
+  { 4, 1, 20, 1, { 28, 28 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 3, 3, 32, 1, { 32, 32 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
+  { 3, 2, 7, 1, { 17, 9 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
+  { 2, 4, 13, 1, { 12, 40 }, { 1, 7 }, { 0, 3 }, { 1, 1 }, { 1, 1 } },
+  { 2, 1, 25, 1, { 20, 16 }, { 3, 3 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
+  { 2, 2, 5, 1, { 10, 10 }, { 8, 8 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
+  { 1, 3, 6, 1, { 5, 6 }, { 3, 3 }, { 4, 4 }, { 1, 1 }, { 1, 1 } },
+};
+
+/* The im2col path with and without the direct kernels: the forward pass
+ * agrees to 1e-5 of the output's scale; the gradients, which never run
+ * there, exactly. */
+static void
+check_direct (const Case *c, GRand *rand)
+{
+  Inputs t;
+  CtConvBackend old;
+  int old_direct;
+  Results direct, plain;
+
+  inputs_init (&t, c, rand);
+  old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
+  old_direct = ct_cpu_conv_set_direct (1);
+  inputs_run (&t, &direct);
+  ct_cpu_conv_set_direct (0);
+  inputs_run (&t, &plain);
+  ct_cpu_conv_set_direct (old_direct);
+  ct_cpu_conv_set_backend (old);
+
+  assert_agree ("direct, forward", direct.y, plain.y, t.out, FALSE);
+  assert_agree ("direct, input gradient", direct.dx, plain.dx, t.in, TRUE);
+  assert_agree ("direct, weight gradient", direct.dw, plain.dw, t.wn, TRUE);
+  assert_agree ("direct, bias gradient", direct.db, plain.db, t.s.out_channels, TRUE);
+  results_clear (&direct);
+  results_clear (&plain);
+  inputs_clear (&t);
+}
+
+static void
+test_direct (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (78);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!__builtin_cpu_supports ("avx512f"))
+#endif
+    {
+      g_test_skip ("the direct kernels need a CPU with AVX-512");
+      return;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (direct_cases); i++)
+    check_direct (&direct_cases[i], rand);
+}
+
 static void
 test_fixed (void)
 {
@@ -314,5 +374,6 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-backends/fixed", test_fixed);
   g_test_add_func ("/conv-backends/random", test_random);
   g_test_add_func ("/conv-backends/tiles", test_tiles);
+  g_test_add_func ("/conv-backends/direct", test_direct);
   return g_test_run ();
 }
