@@ -19,7 +19,7 @@
  *
  * Measured on the Intel Xeon machine (2 cores, `cortado-cli time`,
  * medians of 3-5 runs alternated with the build before): CIFAR-10's conv1
- * forward 2.26 -> 1.74 ms (oneDNN before), LeNet's 0.233 -> 0.216 (column
+ * forward 2.21 -> 1.61 ms (oneDNN before), LeNet's 0.233 -> 0.222 (column
  * tiles in strips before). The same scheme for the weight gradient (4
  * output channels by 5 weights of partial sums per 16 positions) was
  * slower than what it replaced: CIFAR-10's 2.32 -> 3.18 ms, LeNet's 0.267

@@ -6,8 +6,8 @@
  * dimension, and the batch pack/unpack around them; LRN across channels
  * in blocks; and element-wise kernels over blobs large enough to be
  * shared; a thread's limit on the pool's threads, which leaves the chunks
- * as they were. The pool is given three threads so that chunks are
- * uneven. */
+ * as they were; and that once the pool runs, OpenBLAS's own threads are
+ * gone. The pool is given three threads so that chunks are uneven. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -551,6 +551,28 @@ test_elementwise (void)
     g_assert_cmpfloat (z[i], ==, 3.0f * x[i]);
 }
 
+/* One runtime: once the pool has started, the process runs its three
+ * threads and no others. OpenBLAS starts threads of its own when it loads,
+ * and until they time out they spin beside the pool's. */
+static void
+test_one_runtime (void)
+{
+  GDir *dir;
+  int tasks = 0;
+
+  g_assert_cmpint (ct_cpu_num_threads (), ==, 3);
+  dir = g_dir_open ("/proc/self/task", 0, NULL);
+  if (dir == NULL)
+    {
+      g_test_skip ("this system lists no threads in /proc/self/task");
+      return;
+    }
+  while (g_dir_read_name (dir) != NULL)
+    tasks++;
+  g_dir_close (dir);
+  g_assert_cmpint (tasks, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -558,6 +580,7 @@ main (int argc, char **argv)
   g_setenv ("CT_NUM_THREADS", "3", TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/parallel/for", test_parallel_for);
+  g_test_add_func ("/kernels/parallel/one-runtime", test_one_runtime);
   g_test_add_func ("/kernels/parallel/thread-limit", test_thread_limit);
   g_test_add_func ("/kernels/parallel/gemm", test_gemm_split);
   g_test_add_func ("/kernels/parallel/pooling", test_pool_fast_paths);
