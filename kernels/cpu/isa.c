@@ -5,7 +5,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* -1 until asked. */
-static atomic_int avx2 = -1, avx512 = -1;
+static atomic_int fma3 = -1, avx2 = -1, avx512 = -1;
 
 static int
 ask (atomic_int *cached, int answer)
@@ -21,6 +21,12 @@ ask (atomic_int *cached, int answer)
 }
 
 int
+ct_cpu_have_fma (void)
+{
+  return ask (&fma3, __builtin_cpu_supports ("fma") != 0);
+}
+
+int
 ct_cpu_have_avx2 (void)
 {
   return ask (&avx2, __builtin_cpu_supports ("avx2") != 0);
@@ -32,6 +38,12 @@ ct_cpu_have_avx512 (void)
   return ask (&avx512, __builtin_cpu_supports ("avx512f") != 0);
 }
 #else
+int
+ct_cpu_have_fma (void)
+{
+  return 0;
+}
+
 int
 ct_cpu_have_avx2 (void)
 {

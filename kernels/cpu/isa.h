@@ -3,7 +3,8 @@
  * off, to run the others). Private to the CPU kernels. */
 #pragma once
 
-/* Whether the CPU runs AVX2, and AVX-512 F; asked once. Always 0 off
- * x86-64 or without GCC's builtins. */
+/* Whether the CPU runs FMA, AVX2, and AVX-512 F; asked once. Always 0
+ * off x86-64 or without GCC's builtins. */
+int ct_cpu_have_fma (void);
 int ct_cpu_have_avx2 (void);
 int ct_cpu_have_avx512 (void);

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "blas.h"
+#include "isa.h"
 #include "parallel.h"
 #include "solver-update.h"
 
@@ -103,7 +104,7 @@ static int
 decay_fused (void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports ("fma");
+  return ct_cpu_have_fma ();
 #else
   return 1;
 #endif

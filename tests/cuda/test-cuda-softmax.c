@@ -38,7 +38,6 @@ check_shape (Shape s, float lo, float hi, guint64 seed)
   g_autofree float *dy = ct_cuda_test_random (n, -1, 1, seed + 1);
   g_autofree float *y = g_new0 (float, n);
   g_autofree float *dx = g_new0 (float, n);
-  g_autofree float *inplace = g_memdup2 (x, (gsize) n * sizeof (float));
   g_autofree float *scratch = g_new (float, s.inner);
   g_autofree char *what = g_strdup_printf ("softmax %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
                                            " x %" G_GINT64_FORMAT " in [%g, %g)",
