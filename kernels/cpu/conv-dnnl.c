@@ -195,14 +195,14 @@ shape_taken (const CtConvShape *s)
  * oneDNN's sgemm (cpu/blas.c). Every other net in the benchmarks has
  * multiples of 16 but GoogLeNet's 24 -> 64 (1.33). An input of a few
  * channels (a first layer) has kernels of its own, forward
- * and for the weights, which beat im2col at strides 1 and 2 (at stride 1
- * cpu/conv.c runs the forward pass on cpu/conv-direct.c, faster still) (CIFAR-10's
+ * and for the weights, which beat im2col at strides 1 and 2 (CIFAR-10's
  * conv1: 2.9 against 4.7 ms forward, 3.3 against 6.6 backward; GoogLeNet's
  * conv1/7x7_s2: 14 against 27 forward, 42 against 54 backward). At
  * AlexNet's stride 4 its forward still wins (6.1 against 13.7 ms on the
  * Intel Xeon machine) but its weight gradient does not (43 against 26);
  * its backward-data ran 3x slower than im2col, and training never needs
- * it there. */
+ * it there. (At stride 1, cpu/conv.c runs a first layer's forward pass on
+ * cpu/conv-direct.c before it asks here: faster still.) */
 #define PADDING_WASTE 1.5
 
 /* A 1x1 kernel at stride 1 without padding is, per image, one product

@@ -496,15 +496,17 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
 {
   Job j = { .s = s, .input = input, .weights = weights, .bias = bias, .output = output,
             .slots = workspace };
-  int direct;
 
   if (!plan_shape (s, &j.p))
     return CT_STATUS_INVALID;
   if (s->num == 0)
     return CT_STATUS_OK;
-  direct = !dnnl_forced () && ct_conv_direct_plan (s, &j.direct);
+  plan_forward (s, &j.p, &j.split);
+  /* A first layer's forward pass runs direct, ahead of oneDNN. */
+  j.on_direct = !dnnl_forced () && ct_conv_direct_plan (s, &j.direct)
+                && ct_conv_direct_forward_floats (&j.direct, s) <= j.split.slot_floats;
 #ifdef CT_HAVE_DNNL
-  if (!direct && use_dnnl ())
+  if (!j.on_direct && use_dnnl ())
     {
       CtStatus st = ct_dnnl_conv_forward (s, input, weights, bias, output, workspace);
 
@@ -512,8 +514,6 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
         return st;
     }
 #endif
-  plan_forward (s, &j.p, &j.split);
-  j.on_direct = direct && ct_conv_direct_forward_floats (&j.direct, s) <= j.split.slot_floats;
   j.on_tiles = !j.on_direct && !j.p.one_by_one && ct_conv_tiles_plan (s, &j.tiles)
                && ct_conv_tiles_tile_floats (&j.tiles) <= j.split.slot_floats;
   return run_chunks (&j, forward_chunk);
