@@ -219,47 +219,70 @@ static const Case tile_cases[] = {
   { 1, 2, 6, 1, { 70, 30 }, { 3, 2 }, { 0, 0 }, { 1, 1 }, { 2, 1 } },
 };
 
-/* The im2col path with and without column tiles. */
+/* A fast path of the im2col path that a switch turns on and off (column
+ * tiles, the direct kernels), and the passes it runs: those agree with
+ * the plain path to 1e-5 of the output's scale, the others exactly. */
+typedef struct {
+  const char *name;
+  int (*set) (int use);
+  gboolean runs_input_gradient, runs_parameter_gradients;
+} FastPath;
+
+static const FastPath tiles_path = { "tiles", ct_cpu_conv_set_tiles, TRUE, FALSE };
+static const FastPath direct_path = { "direct", ct_cpu_conv_set_direct, FALSE, FALSE };
+
+/* The im2col path with and without the fast path F. */
 static void
-check_tiles (const Case *c, GRand *rand)
+check_fast_path (const FastPath *f, const Case *c, GRand *rand)
 {
   Inputs t;
   CtConvBackend old;
-  int old_tiles;
-  Results tiles, plain;
+  int was;
+  Results fast, plain;
+  g_autofree char *forward = g_strdup_printf ("%s, forward", f->name);
+  g_autofree char *dx = g_strdup_printf ("%s, input gradient", f->name);
+  g_autofree char *dw = g_strdup_printf ("%s, weight gradient", f->name);
+  g_autofree char *db = g_strdup_printf ("%s, bias gradient", f->name);
 
   inputs_init (&t, c, rand);
   old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
-  old_tiles = ct_cpu_conv_set_tiles (1);
-  inputs_run (&t, &tiles);
-  ct_cpu_conv_set_tiles (0);
+  was = f->set (1);
+  inputs_run (&t, &fast);
+  f->set (0);
   inputs_run (&t, &plain);
-  ct_cpu_conv_set_tiles (old_tiles);
+  f->set (was);
   ct_cpu_conv_set_backend (old);
 
-  assert_agree ("tiles, forward", tiles.y, plain.y, t.out, FALSE);
-  assert_agree ("tiles, input gradient", tiles.dx, plain.dx, t.in, FALSE);
-  assert_agree ("tiles, weight gradient", tiles.dw, plain.dw, t.wn, TRUE);
-  assert_agree ("tiles, bias gradient", tiles.db, plain.db, t.s.out_channels, TRUE);
-  results_clear (&tiles);
+  assert_agree (forward, fast.y, plain.y, t.out, FALSE);
+  assert_agree (dx, fast.dx, plain.dx, t.in, !f->runs_input_gradient);
+  assert_agree (dw, fast.dw, plain.dw, t.wn, !f->runs_parameter_gradients);
+  assert_agree (db, fast.db, plain.db, t.s.out_channels, !f->runs_parameter_gradients);
+  results_clear (&fast);
   results_clear (&plain);
   inputs_clear (&t);
 }
 
+/* Every case of CASES through F, where the CPU has AVX-512. */
 static void
-test_tiles (void)
+check_fast_path_cases (const FastPath *f, const Case *cases, gsize n, guint32 seed)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (77);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
 
 #if defined(__x86_64__) && defined(__GNUC__)
   if (!__builtin_cpu_supports ("avx512f"))
 #endif
     {
-      g_test_skip ("column tiles need a CPU with AVX-512");
+      g_test_skip ("this fast path needs a CPU with AVX-512");
       return;
     }
-  for (gsize i = 0; i < G_N_ELEMENTS (tile_cases); i++)
-    check_tiles (&tile_cases[i], rand);
+  for (gsize i = 0; i < n; i++)
+    check_fast_path (f, &cases[i], rand);
+}
+
+static void
+test_tiles (void)
+{
+  check_fast_path_cases (&tiles_path, tile_cases, G_N_ELEMENTS (tile_cases), 77);
 }
 
 /* Shapes the direct kernels take (at most 4 input channels, stride 1):
@@ -276,49 +299,10 @@ static const Case direct_cases[] = {
   { 1, 3, 6, 1, { 5, 6 }, { 3, 3 }, { 4, 4 }, { 1, 1 }, { 1, 1 } },
 };
 
-/* The im2col path with and without the direct kernels: the forward pass
- * agrees to 1e-5 of the output's scale; the gradients, which never run
- * there, exactly. */
-static void
-check_direct (const Case *c, GRand *rand)
-{
-  Inputs t;
-  CtConvBackend old;
-  int old_direct;
-  Results direct, plain;
-
-  inputs_init (&t, c, rand);
-  old = ct_cpu_conv_set_backend (CT_CONV_BACKEND_IM2COL);
-  old_direct = ct_cpu_conv_set_direct (1);
-  inputs_run (&t, &direct);
-  ct_cpu_conv_set_direct (0);
-  inputs_run (&t, &plain);
-  ct_cpu_conv_set_direct (old_direct);
-  ct_cpu_conv_set_backend (old);
-
-  assert_agree ("direct, forward", direct.y, plain.y, t.out, FALSE);
-  assert_agree ("direct, input gradient", direct.dx, plain.dx, t.in, TRUE);
-  assert_agree ("direct, weight gradient", direct.dw, plain.dw, t.wn, TRUE);
-  assert_agree ("direct, bias gradient", direct.db, plain.db, t.s.out_channels, TRUE);
-  results_clear (&direct);
-  results_clear (&plain);
-  inputs_clear (&t);
-}
-
 static void
 test_direct (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (78);
-
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (!__builtin_cpu_supports ("avx512f"))
-#endif
-    {
-      g_test_skip ("the direct kernels need a CPU with AVX-512");
-      return;
-    }
-  for (gsize i = 0; i < G_N_ELEMENTS (direct_cases); i++)
-    check_direct (&direct_cases[i], rand);
+  check_fast_path_cases (&direct_path, direct_cases, G_N_ELEMENTS (direct_cases), 78);
 }
 
 static void
