@@ -116,13 +116,13 @@ ct_conv_direct_forward_floats (const CtConvDirect *d, const CtConvShape *s)
 #ifdef HAVE_DIRECT
 #define DIRECT_TARGET __attribute__ ((target ("avx512f")))
 
-/* The image INPUT into COPY: its padding and the rows' ends zero. */
+/* The image INPUT into COPY, whose padding and rows' ends the caller
+ * zeroed once: images only ever write the rest. */
 static void
 pad_copy (const CtConvDirect *d, const CtConvShape *s, const float *input, float *copy)
 {
   const int64_t h = s->in_dims[0], w = s->in_dims[1];
 
-  memset (copy, 0, copy_floats (d, s) * sizeof (float));
   for (int64_t c = 0; c < s->in_channels; c++)
     for (int64_t y = 0; y < h; y++)
       memcpy (copy + c * d->plane + (y + s->pad[0]) * d->pitch + s->pad[1],
@@ -212,18 +212,15 @@ static const ForwardKernel forward_kernels[FORWARD_OB][2] = {
   { forward_11_1, forward_11_2 }, { forward_12_1, forward_12_2 },
 };
 
-#endif
-
-void
-ct_conv_direct_forward (const CtConvDirect *d, const CtConvShape *s, const float *input,
-                        const float *weights, const float *bias, float *output, float *scratch)
+/* One image, its copy made. */
+static void
+forward_image (const CtConvDirect *d, const CtConvShape *s, const float *copy,
+               const float *weights, const float *bias, float *output)
 {
-#ifdef HAVE_DIRECT
   const int64_t m = s->out_channels, k = d->k, step = 16 * d->vectors;
   /* Blocks of equal size: LeNet's 20 channels go 10 and 10. */
   const int64_t blocks = (m + FORWARD_OB - 1) / FORWARD_OB, ob = (m + blocks - 1) / blocks;
 
-  pad_copy (d, s, input, scratch);
   for (int64_t o = 0; o < m; o += ob)
     {
       const int rows = (int) (m - o < ob ? m - o : ob);
@@ -236,13 +233,31 @@ ct_conv_direct_forward (const CtConvDirect *d, const CtConvShape *s, const float
             const int tail_lanes = (int) (left - 16 * (nv - 1));
             const __mmask16 tail = (__mmask16) ((1u << tail_lanes) - 1);
 
-            forward_kernels[rows - 1][nv - 1](k, d->offset, scratch + y * d->pitch + x,
+            forward_kernels[rows - 1][nv - 1](k, d->offset, copy + y * d->pitch + x,
                                               weights + o * k, tail,
                                               output + o * d->positions + y * d->out_w + x,
                                               d->positions, bias != NULL ? bias + o : NULL);
           }
     }
+}
+#endif
+
+void
+ct_conv_direct_forward (const CtConvDirect *d, const CtConvShape *s, int64_t num,
+                        const float *input, const float *weights, const float *bias,
+                        float *output, float *scratch)
+{
+#ifdef HAVE_DIRECT
+  const int64_t in_dim = s->in_channels * s->in_dims[0] * s->in_dims[1];
+
+  memset (scratch, 0, copy_floats (d, s) * sizeof (float));
+  for (int64_t n = 0; n < num; n++)
+    {
+      pad_copy (d, s, input + n * in_dim, scratch);
+      forward_image (d, s, scratch, weights, bias, output + n * s->out_channels * d->positions);
+    }
 #else
-  (void) d, (void) s, (void) input, (void) weights, (void) bias, (void) output, (void) scratch;
+  (void) d, (void) s, (void) num, (void) input, (void) weights, (void) bias, (void) output,
+    (void) scratch;
 #endif
 }

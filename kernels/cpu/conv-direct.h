@@ -32,9 +32,9 @@ int ct_conv_direct_plan (const CtConvShape *s, CtConvDirect *d);
 /* Floats of scratch one thread needs: the padded copy of an image. */
 size_t ct_conv_direct_forward_floats (const CtConvDirect *d, const CtConvShape *s);
 
-/* One image: OUTPUT = conv (INPUT, WEIGHTS) + BIAS (BIAS may be NULL),
+/* NUM images: OUTPUT = conv (INPUT, WEIGHTS) + BIAS (BIAS may be NULL),
  * the bias added to each finished sum, as Caffe adds it. */
-void ct_conv_direct_forward (const CtConvDirect *d, const CtConvShape *s, const float *input,
-                             const float *weights, const float *bias, float *output,
-                             float *scratch);
+void ct_conv_direct_forward (const CtConvDirect *d, const CtConvShape *s, int64_t num,
+                             const float *input, const float *weights, const float *bias,
+                             float *output, float *scratch);
 

@@ -338,9 +338,7 @@ forward_sub_batch (const Job *j, int64_t n, int64_t nb, float *scratch)
 
   if (j->on_direct)
     {
-      for (int64_t i = 0; i < nb; i++)
-        ct_conv_direct_forward (&j->direct, s, input + i * j->p.in_dim, j->weights, j->bias,
-                                output + i * j->p.out_dim, scratch);
+      ct_conv_direct_forward (&j->direct, s, nb, input, j->weights, j->bias, output, scratch);
       return CT_STATUS_OK;
     }
   if (j->on_tiles)

@@ -288,7 +288,8 @@ test_tiles (void)
 /* Shapes the direct kernels take (at most 4 input channels, stride 1):
  * LeNet's and CIFAR-10's conv1; rows of one vector; rows of two whole
  * vectors and a masked third; output channels in blocks of 9, 9 and 7;
- * 128 weights per output channel; padding wider than the kernel. */
+ * 128 weights per output channel; padding wider than the kernel; a
+ * batch whose chunks take several images per call, through one copy. */
 static const Case direct_cases[] = {
   { 4, 1, 20, 1, { 28, 28 }, { 5, 5 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
   { 3, 3, 32, 1, { 32, 32 }, { 5, 5 }, { 2, 2 }, { 1, 1 }, { 1, 1 } },
@@ -297,6 +298,7 @@ static const Case direct_cases[] = {
   { 2, 1, 25, 1, { 20, 16 }, { 3, 3 }, { 0, 0 }, { 1, 1 }, { 1, 1 } },
   { 2, 2, 5, 1, { 10, 10 }, { 8, 8 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
   { 1, 3, 6, 1, { 5, 6 }, { 3, 3 }, { 4, 4 }, { 1, 1 }, { 1, 1 } },
+  { 40, 2, 7, 1, { 17, 9 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
 };
 
 static void
