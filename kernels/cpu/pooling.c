@@ -17,6 +17,7 @@
 
 #include "isa.h"
 #include "parallel.h"
+#include "pool-2x2.h"
 #include "pooling.h"
 
 static int
@@ -64,6 +65,8 @@ typedef struct {
   const float *top_mask_in;
   float *bottom_diff;
   int clear;            /* backward: each bottom diff plane zeroed before its diffs land */
+  int on_2x2;           /* MAX runs on cpu/pool-2x2.c, with the int mask */
+  CtPool2x2 pairs;
 } PoolJob;
 
 /* The first largest value of a window clipped to [HSTART, HEND) x [WSTART,
@@ -408,6 +411,18 @@ ct_cpu_pool_set_avx512 (int use)
 #endif
 }
 
+/* Whether MAX may take cpu/pool-2x2.c: its AVX-512 code goes with the
+ * rows' switch. */
+static int
+pairs_allowed (void)
+{
+#ifdef HAVE_AVX2_ROWS
+  return atomic_load (&avx512_allowed);
+#else
+  return 0;
+#endif
+}
+
 static void
 max_row_fast (const CtPoolGeometry *g, const float *in, int64_t hstart, int64_t pw_lo,
               int64_t pw_hi, float *top, int32_t *mask)
@@ -485,6 +500,11 @@ max_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
   const int64_t out_plane = g->pooled_height * g->pooled_width;
   Interior inner;
 
+  if (j->on_2x2)
+    {
+      ct_pool_2x2_forward (&j->pairs, g, begin, end, j->bottom, j->top, j->mask);
+      return;
+    }
   interior (g->pooled_height, g->stride_h, g->pad_h, g->kernel_h, g->height, &inner.ph_lo,
             &inner.ph_hi);
   interior (g->pooled_width, g->stride_w, g->pad_w, g->kernel_w, g->width, &inner.pw_lo,
@@ -513,50 +533,65 @@ ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *to
 
   if (!valid_geometry (g))
     return CT_STATUS_INVALID;
+  j.on_2x2 = mask != NULL && top_mask == NULL && pairs_allowed () && ct_pool_2x2_plan (g, &j.pairs);
   ct_cpu_parallel_for (g->planes, plane_grain (g), max_forward_planes, &j);
   return CT_STATUS_OK;
 }
 
+/* Plane P's bottom diff: each output's diff added to its winner's. */
 static void
-max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
+max_backward_plane (const PoolJob *j, int64_t p)
 {
-  const PoolJob *j = data;
   const CtPoolGeometry *g = j->g;
   const int64_t in_plane = g->height * g->width;
   const int64_t out_plane = g->pooled_height * g->pooled_width;
+  float *diff = j->bottom_diff + p * in_plane;
+  const float *td = j->top_diff + p * out_plane;
 
   /* Locals: under -fno-strict-aliasing every store to a diff could
    * change *J, and the loop would reload it. */
   const int32_t *mask = j->mask_in;
   const float *top_mask = j->top_mask_in;
 
+  if (j->clear)
+    memset (diff, 0, (size_t) in_plane * sizeof (float));
+  /* A mask may have been edited by the caller (a mask top): ignore
+   * what does not point into the plane. */
+  if (mask != NULL)
+    for (int64_t i = 0; i < out_plane; i++)
+      {
+        int64_t winner = mask[p * out_plane + i];
+
+        if (winner >= 0 && winner < in_plane)
+          diff[winner] += td[i];
+      }
+  else
+    for (int64_t i = 0; i < out_plane; i++)
+      {
+        float at = top_mask[p * out_plane + i];
+
+        /* Compared as a float first: converting a NaN or a huge
+         * value to an integer is undefined. */
+        if (at >= 0.0f && at < (float) in_plane && (int64_t) at < in_plane)
+          diff[(int64_t) at] += td[i];
+      }
+}
+
+static void
+max_backward_planes (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const PoolJob *j = data;
+
   for (int64_t p = begin; p < end; p++)
     {
-      float *diff = j->bottom_diff + p * in_plane;
-      const float *td = j->top_diff + p * out_plane;
-
-      if (j->clear)
-        memset (diff, 0, (size_t) in_plane * sizeof (float));
-      /* A mask may have been edited by the caller (a mask top): ignore
-       * what does not point into the plane. */
-      if (mask != NULL)
-        for (int64_t i = 0; i < out_plane; i++)
-          {
-            int64_t winner = mask[p * out_plane + i];
-
-            if (winner >= 0 && winner < in_plane)
-              diff[winner] += td[i];
-          }
-      else
-        for (int64_t i = 0; i < out_plane; i++)
-          {
-            float at = top_mask[p * out_plane + i];
-
-            /* Compared as a float first: converting a NaN or a huge
-             * value to an integer is undefined. */
-            if (at >= 0.0f && at < (float) in_plane && (int64_t) at < in_plane)
-              diff[(int64_t) at] += td[i];
-          }
+      /* The 2 x 2 planes write whole planes, up to one whose mask names
+       * an element outside its window. */
+      if (j->on_2x2
+          && (p = ct_pool_2x2_backward (&j->pairs, j->g, p, end, j->top_diff, j->mask_in,
+                                        j->bottom_diff))
+               == end)
+        break;
+      max_backward_plane (j, p);
     }
 }
 
@@ -569,6 +604,7 @@ max_backward (const CtPoolGeometry *g, const float *top_diff, const int32_t *mas
 
   if (!valid_geometry (g) || (mask == NULL && top_mask == NULL))
     return CT_STATUS_INVALID;
+  j.on_2x2 = clear && mask != NULL && pairs_allowed () && ct_pool_2x2_plan (g, &j.pairs);
   ct_cpu_parallel_for (g->planes, plane_grain (g), max_backward_planes, &j);
   return CT_STATUS_OK;
 }
@@ -824,6 +860,11 @@ ave_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
   const int64_t out_plane = g->pooled_height * g->pooled_width;
   Interior inner;
 
+  if (j->on_2x2)
+    {
+      ct_pool_2x2_forward (&j->pairs, g, begin, end, j->bottom, j->top, j->mask);
+      return;
+    }
   interior (g->pooled_height, g->stride_h, g->pad_h, g->kernel_h, g->height, &inner.ph_lo,
             &inner.ph_hi);
   interior (g->pooled_width, g->stride_w, g->pad_w, g->kernel_w, g->width, &inner.pw_lo,

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <glib.h>
 
+#include "cpu/isa.h"
+#include "cpu/pool-2x2.h"
 #include "crop.h"
 #include "lrn.h"
 #include "pooling.h"
@@ -113,7 +115,8 @@ max_pool_naive (const CtPoolGeometry *g, const float *in, float *top, int32_t *m
 }
 
 /* MAX's backward pass by the definition, as Caffe computes it: each
- * output's diff added to its winner's, output by output. */
+ * output's diff added to its winner's, output by output (a mask edited to
+ * name no element of the plane adds nothing). */
 static void
 max_backward_naive (const CtPoolGeometry *g, const float *top_diff, const int32_t *mask,
                     float *diff)
@@ -122,7 +125,7 @@ max_backward_naive (const CtPoolGeometry *g, const float *top_diff, const int32_
 
   for (int64_t p = 0; p < g->planes; p++)
     for (int64_t i = 0; i < out_plane; i++)
-      if (mask[p * out_plane + i] >= 0)
+      if (mask[p * out_plane + i] >= 0 && mask[p * out_plane + i] < in_plane)
         diff[p * in_plane + mask[p * out_plane + i]] += top_diff[p * out_plane + i];
 }
 
@@ -200,6 +203,71 @@ test_max_rows (void)
               g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
               ct_cpu_pool_set_avx512 (1);
             }
+}
+
+/* The 2 x 2, stride 2 planes (cpu/pool-2x2.c) against the definition, to
+ * the bit: rows short enough to share a unit (1 to 16 outputs, in units of
+ * 16 / width rows, the last unit short), rows cut into units of 16 (17 to
+ * 33), one to five rows; values with ties, NaN, infinities, and windows of
+ * -inf only (no winner). The backward pass writes over a diff of NaN, with
+ * top diffs of -0 and NaN; then, with masks edited to name an element of
+ * another window, of no plane, or none, it still gives what the scatter
+ * gives. On CPUs with AVX-512 every geometry takes those planes. */
+static void
+test_max_2x2 (void)
+{
+  static const int64_t widths[] = { 1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 20, 32, 33 };
+
+  for (int64_t ph = 1; ph <= 5; ph++)
+    for (gsize wi = 0; wi < G_N_ELEMENTS (widths); wi++)
+      {
+        const int64_t pw = widths[wi];
+        CtPoolGeometry g = { 3, 2 * ph, 2 * pw, ph, pw, 2, 2, 2, 2, 0, 0 };
+        int64_t n = g.planes * g.height * g.width, out = g.planes * ph * pw;
+        g_autofree float *in = g_new (float, n), *top = g_new (float, out);
+        g_autofree float *want = g_new (float, out), *top_diff = g_new (float, out);
+        g_autofree float *diff = g_new (float, n), *want_diff = g_new (float, n);
+        g_autofree int32_t *mask = g_new (int32_t, out), *want_mask = g_new (int32_t, out);
+        CtPool2x2 plan;
+
+        g_assert_cmpint (ct_pool_2x2_plan (&g, &plan), ==, ct_cpu_have_avx512 ());
+        /* Three values, hashed: ties in every direction. */
+        for (int64_t i = 0; i < n; i++)
+          in[i] = (float) ((((uint32_t) i * 2654435761u) >> 13) % 3) - 1.0f;
+        in[3 % n] = NAN;
+        in[n / 2] = INFINITY;
+        in[n - 1] = -NAN;
+        /* Plane 1's first window: -inf only. */
+        for (int64_t e = 0; e < 4; e++)
+          in[g.height * g.width + (e / 2) * g.width + e % 2] = -INFINITY;
+        max_pool_naive (&g, in, want, want_mask);
+        g_assert_cmpint (want_mask[ph * pw], ==, -1);
+        g_assert_cmpint (ct_cpu_max_pool_forward (&g, in, top, mask, NULL), ==, CT_STATUS_OK);
+        g_assert_cmpmem (mask, out * sizeof *mask, want_mask, out * sizeof *want_mask);
+        g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+
+        for (int64_t i = 0; i < out; i++)
+          top_diff[i] = (float) ((i * 104729) % 37) / 3.0f - 4.0f;
+        top_diff[0] = -0.0f;
+        top_diff[out - 1] = NAN;
+        for (int edit = 0; edit < 4; edit++)
+          {
+            /* 1: another window's element; 2: past the plane; 3: none. */
+            if (edit == 1)
+              mask[out - 1] = 0;
+            else if (edit == 2)
+              mask[0] = (int32_t) (g.height * g.width + 3);
+            else if (edit == 3)
+              mask[out / 2] = -1;
+            memset (want_diff, 0, (gsize) n * sizeof (float));
+            for (int64_t i = 0; i < n; i++)
+              diff[i] = NAN;
+            max_backward_naive (&g, top_diff, mask, want_diff);
+            g_assert_cmpint (ct_cpu_max_pool_backward_set (&g, top_diff, mask, NULL, diff), ==,
+                             CT_STATUS_OK);
+            g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+          }
+      }
 }
 
 /* AVE pooling by the definition, as Caffe computes it: the clipped
@@ -608,6 +676,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/pooling/max", test_max);
   g_test_add_func ("/kernels/pooling/max-rows", test_max_rows);
+  g_test_add_func ("/kernels/pooling/max-2x2", test_max_2x2);
   g_test_add_func ("/kernels/pooling/ave-rows", test_ave_rows);
   g_test_add_func ("/kernels/pooling/ave", test_ave);
   g_test_add_func ("/kernels/pooling/backward-set", test_backward_set);
