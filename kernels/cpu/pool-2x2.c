@@ -120,51 +120,51 @@ first_lanes (int64_t count)
   return count <= 0 ? 0 : count >= 16 ? 0xffff : (__mmask16) ((1u << count) - 1);
 }
 
-static int64_t
-units_per_plane (const CtPool2x2 *p, const CtPoolGeometry *g)
-{
-  if (p->rows_per_unit > 0)
-    return (g->pooled_height + p->rows_per_unit - 1) / p->rows_per_unit;
-  return g->pooled_height * ((g->pooled_width + 15) / 16);
-}
-
-static void
-unit_at (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t u, Unit *unit)
+/* The unit at output row PH (and, in a long row, column PW0) into *UNIT,
+ * and PH and PW0 moved on to the next; 0, with nothing done, past a
+ * plane's last unit. */
+static inline __attribute__ ((always_inline)) int
+next_unit (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t *ph, int64_t *pw0, Unit *unit)
 {
   const int64_t w = g->width, pw = g->pooled_width;
 
+  if (*ph >= g->pooled_height)
+    return 0;
   if (p->rows_per_unit > 0)
     {
-      const int64_t ph = u * p->rows_per_unit;
-      const int64_t rows = g->pooled_height - ph < p->rows_per_unit ? g->pooled_height - ph
-                                                                    : p->rows_per_unit;
-      const int64_t start = ph * 2 * w, floats = rows * 2 * w;
+      const int64_t rows = g->pooled_height - *ph < p->rows_per_unit ? g->pooled_height - *ph
+                                                                     : p->rows_per_unit;
+      const int64_t start = *ph * 2 * w, floats = rows * 2 * w;
 
       for (int j = 0; j < 4; j++)
         {
           unit->in_at[j] = start + 16 * j;
           unit->io[j] = first_lanes (floats - 16 * j);
         }
-      unit->out_at = ph * pw;
+      unit->out_at = *ph * pw;
       unit->lanes = first_lanes (rows * pw);
       unit->base = (int32_t) start;
+      *ph += rows;
+      return 1;
     }
-  else
-    {
-      const int64_t per_row = (pw + 15) / 16, ph = u / per_row, pw0 = u % per_row * 16;
-      const int64_t n = pw - pw0 < 16 ? pw - pw0 : 16;
-      const int64_t start = ph * 2 * w + 2 * pw0;
+  {
+    const int64_t n = pw - *pw0 < 16 ? pw - *pw0 : 16;
+    const int64_t start = *ph * 2 * w + 2 * *pw0;
 
-      unit->in_at[0] = start;
-      unit->in_at[1] = start + 16;
-      unit->in_at[2] = start + w;
-      unit->in_at[3] = start + w + 16;
-      unit->io[0] = unit->io[2] = first_lanes (2 * n);
-      unit->io[1] = unit->io[3] = first_lanes (2 * n - 16);
-      unit->out_at = ph * pw + pw0;
-      unit->lanes = first_lanes (n);
-      unit->base = (int32_t) start;
-    }
+    unit->in_at[0] = start;
+    unit->in_at[1] = start + 16;
+    unit->in_at[2] = start + w;
+    unit->in_at[3] = start + w + 16;
+    unit->io[0] = unit->io[2] = first_lanes (2 * n);
+    unit->io[1] = unit->io[3] = first_lanes (2 * n - 16);
+    unit->out_at = *ph * pw + *pw0;
+    unit->lanes = first_lanes (n);
+    unit->base = (int32_t) start;
+    *pw0 += n;
+    if (*pw0 == pw)
+      *pw0 = 0, ++*ph;
+    return 1;
+  }
 }
 
 /* The tables as vectors, with the lanes whose float lies in the upper
@@ -200,7 +200,7 @@ pick (__m512 v0, __m512 v1, __m512 v2, __m512 v3, __m512i index, __mmask16 high)
                                _mm512_permutex2var_ps (v2, index, v3));
 }
 
-POOL_TARGET static void
+POOL_TARGET static inline __attribute__ ((always_inline)) void
 forward_unit (const Tables *t, const Unit *u, const float *in, float *top, int32_t *mask)
 {
   const __m512 v0 = _mm512_maskz_loadu_ps (u->io[0], in + u->in_at[0]);
@@ -225,7 +225,7 @@ forward_unit (const Tables *t, const Unit *u, const float *in, float *top, int32
 
 /* Returns 0, having written nothing, where a lane's mask names an
  * element outside its window. */
-POOL_TARGET static int
+POOL_TARGET static inline __attribute__ ((always_inline)) int
 backward_unit (const Tables *t, const Unit *u, const float *top_diff, const int32_t *mask,
                float *diff)
 {
@@ -258,19 +258,18 @@ ct_pool_2x2_forward (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t begin,
 {
   const int64_t in_plane = g->height * g->width;
   const int64_t out_plane = g->pooled_height * g->pooled_width;
-  const int64_t units = units_per_plane (p, g);
   Tables t;
 
   load_tables (p, &t);
   for (int64_t plane = begin; plane < end; plane++)
-    for (int64_t u = 0; u < units; u++)
-      {
-        Unit unit;
+    {
+      int64_t ph = 0, pw0 = 0;
+      Unit unit;
 
-        unit_at (p, g, u, &unit);
+      while (next_unit (p, g, &ph, &pw0, &unit))
         forward_unit (&t, &unit, bottom + plane * in_plane, top + plane * out_plane,
                       mask + plane * out_plane);
-      }
+    }
 }
 
 POOL_TARGET int64_t
@@ -279,20 +278,19 @@ ct_pool_2x2_backward (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t begin
 {
   const int64_t in_plane = g->height * g->width;
   const int64_t out_plane = g->pooled_height * g->pooled_width;
-  const int64_t units = units_per_plane (p, g);
   Tables t;
 
   load_tables (p, &t);
   for (int64_t plane = begin; plane < end; plane++)
-    for (int64_t u = 0; u < units; u++)
-      {
-        Unit unit;
+    {
+      int64_t ph = 0, pw0 = 0;
+      Unit unit;
 
-        unit_at (p, g, u, &unit);
+      while (next_unit (p, g, &ph, &pw0, &unit))
         if (!backward_unit (&t, &unit, top_diff + plane * out_plane, mask + plane * out_plane,
                             bottom_diff + plane * in_plane))
           return plane;
-      }
+    }
   return end;
 }
 
