@@ -3,6 +3,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "application.h"
+#include "cpu-info.h"
 #include "cortado-resources.h"
 #include "graph-view.h"
 #include "palette.h"
@@ -280,6 +281,7 @@ about_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
   static const char *developers[] = { "The Cortado developers", NULL };
+  g_autofree char *cpu = ct_engine_describe_cpu ();
   GtkWidget *about;
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
@@ -295,6 +297,7 @@ about_activated (GSimpleAction *action, GVariant *param, gpointer data)
                         "translator-credits", _("translator-credits"),
                         "issue-url", "https://github.com/cortado/cortado/issues",
                         "website", "https://github.com/cortado/cortado",
+                        "debug-info", cpu,
                         NULL);
   gtk_window_present (GTK_WINDOW (about));
 }

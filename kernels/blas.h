@@ -31,6 +31,10 @@ CtStatus ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
                       float alpha, const float *a, const float *b,
                       float beta, float *c);
 
+/* Whether ct_cpu_gemm runs on oneDNN's sgemm (builds with oneDNN, unless
+ * CT_GEMM=openblas) rather than OpenBLAS's. */
+int ct_cpu_gemm_uses_dnnl (void);
+
 /* y = alpha * op(A) * x + beta * y with A stored M x N: y has M entries and
  * x has N (NO_TRANS), or y has N and x has M (TRANS). */
 CtStatus ct_cpu_gemv (CtTranspose trans_a, int64_t m, int64_t n,

@@ -65,6 +65,10 @@ typedef enum {
  * returns the one before. Not for use while convolutions run. */
 CtConvBackend ct_cpu_conv_set_backend (CtConvBackend backend);
 
+/* Whether oneDNN runs convolutions (where it takes the shape): built with
+ * it, and the backend is not CT_CONV_BACKEND_IM2COL. */
+int ct_cpu_conv_uses_dnnl (void);
+
 /* Whether the im2col path may run small planes on column tiles with
  * AVX-512 (cpu/conv-tiles.c) where the CPU has it (the default); returns
  * the previous setting. For tests, which compare the two. */

@@ -1,5 +1,6 @@
 /* cli-device-query.c: `cortado-cli device_query [--gpu=N]`, Caffe's
- * `caffe device_query`: the properties of each GPU asked for (every GPU
+ * `caffe device_query`: which code runs on the CPU (instruction set,
+ * product and convolution libraries), then the properties of each GPU asked for (every GPU
  * without --gpu, where Caffe insists on an id), in Caffe's lines, so that
  * scripts that read one read the other. Built without CUDA, or with no
  * usable device, it says so with the CUDA runtime's reason and exits with
@@ -9,6 +10,7 @@
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
+#include "cpu-info.h"
 #include "device.h"
 #include "engine-error.h"
 
@@ -64,12 +66,25 @@ query_device (int device, GError **error)
   return TRUE;
 }
 
+/* The CPU's paths first: they run whether or not a GPU does. */
+static void
+query_cpu (void)
+{
+  g_autofree char *text = ct_engine_describe_cpu ();
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      CT_CLI_LOG_INFO ("%s", lines[i]);
+}
+
 static gboolean
 query (const char *gpu, GError **error)
 {
   g_autoptr (GArray) ids = NULL;
   int count = 0;
 
+  query_cpu ();
   if (!ct_cli_check_gpu (gpu != NULL ? gpu : "all", error))
     return FALSE;
   ct_cuda_device_count (&count);
@@ -102,7 +117,7 @@ ct_cli_device_query (int argc, char **argv)
 
   ct_cli_accept_single_dash (argc, argv, entries);
   context = ct_cli_context_new ("device_query", NULL,
-                                _("Show the GPUs Cortado can use, as 'caffe device_query' does."),
+                                _("Show which code runs on the CPU, and the GPUs Cortado can use as 'caffe device_query' does."),
                                 entries);
   if (!ct_cli_parse (context, &argc, &argv))
     return CT_CLI_EXIT_USAGE;

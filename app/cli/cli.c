@@ -31,7 +31,7 @@ static const CtCliVerb verbs[] = {
   { "layers", N_("List the layer types Cortado knows"), ct_cli_layers },
   { "train", N_("Train a net with a solver, as 'caffe train'"), ct_cli_train },
   { "test", N_("Score trained weights on a net's TEST phase, as 'caffe test'"), ct_cli_test },
-  { "device_query", N_("Show the GPUs Cortado can use, as 'caffe device_query'"),
+  { "device_query", N_("Show the CPU's code paths and the GPUs, as 'caffe device_query'"),
     ct_cli_device_query },
   { "convert", N_("Write an LMDB or LevelDB of Datum records from MNIST files or images"),
     ct_cli_convert },

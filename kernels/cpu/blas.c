@@ -1,12 +1,17 @@
-/* cpu/blas.c: the CPU side of blas.h, on OpenBLAS's cblas.
+/* cpu/blas.c: the CPU side of blas.h: the matrix product, and the
+ * element-wise loops (the vector routines are cpu/vector.c's).
  *
- * Our counts are int64_t while the BLAS library takes `blasint` (int in
- * Debian's build): every count and leading dimension is checked to fit before
- * the call, so an oversized blob gives CT_STATUS_INVALID instead of a
- * silently truncated count. Degenerate shapes (a zero M, N or K) are handled
- * here rather than passed on, because cblas rejects a leading dimension of 0
- * by printing to stderr, and kernels never log. Large matrix products are
- * shared between the threads of parallel.h (OpenBLAS itself runs one). */
+ * The product runs on oneDNN's sgemm in builds with oneDNN, and on
+ * OpenBLAS's cblas only in builds without it: OpenBLAS picks its kernels
+ * by CPU model, so its results (and speed) change with the machine, while
+ * oneDNN picks them by the instruction sets the CPU reports. Our counts
+ * are int64_t while cblas takes `blasint` (int in Debian's build): every
+ * count and leading dimension is checked to fit before the call, so an
+ * oversized blob gives CT_STATUS_INVALID instead of a silently truncated
+ * count. Degenerate shapes (a zero M, N or K) are handled here rather than
+ * passed on, because cblas rejects a leading dimension of 0 by printing to
+ * stderr, and kernels never log. Large products are shared between the
+ * threads of parallel.h (each library runs one). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdatomic.h>
@@ -19,6 +24,7 @@
 #endif
 
 #include "blas.h"
+#include "gemm-narrow.h"
 #include "gemm-skinny.h"
 #include "parallel.h"
 #include "streaming.h"
@@ -31,12 +37,6 @@ static inline int
 fits_blasint (int64_t value)
 {
   return value >= 0 && value <= CT_BLASINT_MAX;
-}
-
-static inline int
-fits_increment (int64_t inc)
-{
-  return inc >= -CT_BLASINT_MAX && inc <= CT_BLASINT_MAX;
 }
 
 /* Counts of the non-BLAS loops: anything whose bytes fit in size_t. */
@@ -94,30 +94,14 @@ typedef struct {
 } GemmJob;
 
 #ifdef CT_HAVE_DNNL
-/* In builds with oneDNN its sgemm runs the products: on one core of the
- * Intel Xeon machine (Sapphire Rapids) it ran the shapes of the nets'
- * convolutions and inner products at 150-205 GFLOP/s where OpenBLAS 0.3.21
- * ran them at 95-175 (LeNet's conv2 forward, 50 x 64 x 500 per image: 181
- * against 123; CIFAR-10's conv2, 32 x 256 x 800: 206 against 115), and
- * AlexNet's fc6 weight gradient (4096 x 9216 x 10) 2.5 times as fast; its
- * memory-bound forward product was slower, and cpu/gemm-skinny.c now takes
- * it before either library sees it. The exception
- * is A B^T with a narrow C, a few long dot products per row, where
- * OpenBLAS ran twice as fast: LeNet's conv1 weight gradient, 20 x 25 x
- * 576 (155 against 78 GFLOP/s; 0.30 against 0.39 ms per backward pass),
- * and the forward product of its ip2, 64 x 10 x 500. CT_GEMM=openblas
- * keeps OpenBLAS everywhere, for measuring the two. */
-#define NARROW_COLUMNS 32
-
+/* CT_GEMM=openblas runs the products on OpenBLAS even where oneDNN is
+ * built, for measuring the two. */
 static int
-use_dnnl_sgemm (CtTranspose trans_b, int64_t columns)
+use_dnnl_sgemm (void)
 {
   static atomic_int use = -1;
-  int u;
+  int u = atomic_load (&use);
 
-  if (trans_b == CT_TRANS && columns < NARROW_COLUMNS)
-    return 0;
-  u = atomic_load (&use);
   if (u < 0)
     {
       const char *env = getenv ("CT_GEMM");
@@ -128,6 +112,16 @@ use_dnnl_sgemm (CtTranspose trans_b, int64_t columns)
   return u;
 }
 #endif
+
+int
+ct_cpu_gemm_uses_dnnl (void)
+{
+#ifdef CT_HAVE_DNNL
+  return use_dnnl_sgemm ();
+#else
+  return 0;
+#endif
+}
 
 /* Rows [M0, M1) and columns [N0, N1) of C, with the whole product's
  * leading dimensions (row-major, as Caffe derives them). */
@@ -142,7 +136,7 @@ gemm_block (const GemmJob *j, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
   if (m1 <= m0 || n1 <= n0)
     return;
 #ifdef CT_HAVE_DNNL
-  if (use_dnnl_sgemm (j->trans_b, n1 - n0))
+  if (use_dnnl_sgemm ())
     {
       /* One OpenMP thread: the pool already shares the product out. */
       if (omp_get_max_threads () != 1)
@@ -152,7 +146,8 @@ gemm_block (const GemmJob *j, int64_t m0, int64_t m1, int64_t n0, int64_t n1)
                       j->c + m0 * j->n + n0, j->n)
           == dnnl_success)
         return;
-      /* oneDNN could not get its packing buffers: OpenBLAS needs none. */
+      /* oneDNN could not get its packing buffers: OpenBLAS needs none.
+       * Only then does a oneDNN build's product come from OpenBLAS. */
     }
 #endif
   cblas_sgemm (CblasRowMajor, to_cblas (j->trans_a), to_cblas (j->trans_b),
@@ -209,7 +204,8 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
       return CT_STATUS_OK;
     }
 
-  if (ct_cpu_gemm_skinny (trans_a, trans_b, m, n, k, alpha, a, b, beta, c))
+  if (ct_cpu_gemm_skinny (trans_a, trans_b, m, n, k, alpha, a, b, beta, c)
+      || ct_cpu_gemm_narrow (trans_a, trans_b, m, n, k, alpha, a, b, beta, c))
     return CT_STATUS_OK;
 
   GemmJob job = { trans_a, trans_b, m, n, k, alpha, a, b, beta, c };
@@ -226,31 +222,6 @@ ct_cpu_gemm (CtTranspose trans_a, CtTranspose trans_b,
   return CT_STATUS_OK;
 }
 
-CtStatus
-ct_cpu_gemv (CtTranspose trans_a, int64_t m, int64_t n,
-             float alpha, const float *a, const float *x,
-             float beta, float *y)
-{
-  one_runtime ();
-  if (!valid_transpose (trans_a) || !fits_blasint (m) || !fits_blasint (n))
-    return CT_STATUS_INVALID;
-
-  int64_t y_len = trans_a == CT_NO_TRANS ? m : n;
-  int64_t x_len = trans_a == CT_NO_TRANS ? n : m;
-  if (y_len == 0)
-    return CT_STATUS_OK;
-  /* BLAS versions differ on whether beta 0 clears NaNs in y; clearing it
-   * here (O(y_len) next to O(m n)) gives one answer everywhere. */
-  if (beta == 0.0f || x_len == 0)
-    scale_in_place (y_len, beta, y);
-  if (x_len == 0)
-    return CT_STATUS_OK;
-
-  cblas_sgemv (CblasRowMajor, to_cblas (trans_a), (blasint) m, (blasint) n,
-               alpha, a, (blasint) n, x, 1, beta, y, 1);
-  return CT_STATUS_OK;
-}
-
 /* The arguments of an element-wise function, for the pool's chunks:
  * blobs of more than CT_PARALLEL_ELEMENT_GRAIN elements are shared between
  * its threads. Each element's result is the same whoever computes it. */
@@ -259,74 +230,6 @@ typedef struct {
   const float *a, *b;
   float *y;
 } Elements;
-
-static void
-axpy_range (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Elements *e = data;
-
-  cblas_saxpy ((blasint) (end - begin), e->alpha, e->a + begin, 1, e->y + begin, 1);
-}
-
-CtStatus
-ct_cpu_axpy (int64_t n, float alpha, const float *x, float *y)
-{
-  Elements e = { alpha, x, NULL, y };
-
-  if (!fits_blasint (n))
-    return CT_STATUS_INVALID;
-  ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, axpy_range, &e);
-  return CT_STATUS_OK;
-}
-
-CtStatus
-ct_cpu_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
-{
-  one_runtime ();
-  if (!fits_blasint (n))
-    return CT_STATUS_INVALID;
-  if (n > 0)
-    cblas_saxpby ((blasint) n, alpha, x, 1, beta, y, 1);
-  return CT_STATUS_OK;
-}
-
-CtStatus
-ct_cpu_scal (int64_t n, float alpha, float *x)
-{
-  one_runtime ();
-  if (!fits_blasint (n))
-    return CT_STATUS_INVALID;
-  if (n > 0)
-    cblas_sscal ((blasint) n, alpha, x, 1);
-  return CT_STATUS_OK;
-}
-
-CtStatus
-ct_cpu_strided_dot (int64_t n, const float *x, int64_t incx,
-                    const float *y, int64_t incy, float *out)
-{
-  one_runtime ();
-  if (!fits_blasint (n) || !fits_increment (incx) || !fits_increment (incy))
-    return CT_STATUS_INVALID;
-  *out = n > 0 ? cblas_sdot ((blasint) n, x, (blasint) incx, y, (blasint) incy) : 0.0f;
-  return CT_STATUS_OK;
-}
-
-CtStatus
-ct_cpu_dot (int64_t n, const float *x, const float *y, float *out)
-{
-  return ct_cpu_strided_dot (n, x, 1, y, 1, out);
-}
-
-CtStatus
-ct_cpu_asum (int64_t n, const float *x, float *out)
-{
-  one_runtime ();
-  if (!fits_blasint (n))
-    return CT_STATUS_INVALID;
-  *out = n > 0 ? cblas_sasum ((blasint) n, x, 1) : 0.0f;
-  return CT_STATUS_OK;
-}
 
 static void
 copy_range (int64_t begin, int64_t end, int chunk, void *data)

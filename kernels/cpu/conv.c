@@ -170,6 +170,16 @@ get_backend (void)
   return (CtConvBackend) b;
 }
 
+int
+ct_cpu_conv_uses_dnnl (void)
+{
+#ifdef CT_HAVE_DNNL
+  return get_backend () != CT_CONV_BACKEND_IM2COL;
+#else
+  return 0;
+#endif
+}
+
 /* Whether oneDNN is to run every shape it can (tests). */
 static int
 dnnl_forced (void)

@@ -1,8 +1,8 @@
 /* solver-update.c: the solvers' update rules on the CPU (see
  * solver-update.h). Each loop performs, per element, the float operations
  * Caffe's chain of vector calls performs, in the same order, so that a
- * Cortado step matches a Caffe step to the last bit wherever the BLAS calls
- * themselves agree. Squares are x * x and square roots sqrtf, where Caffe
+ * Cortado step matches a Caffe step to the last bit wherever Caffe's BLAS
+ * fuses its axpy as Cortado's does (cpu/vector.c). Squares are x * x and square roots sqrtf, where Caffe
  * calls pow: both correctly rounded, which glibc's powf is not always (GCC
  * had been turning the vectorised part of each loop into x * x and sqrt
  * anyway, and only the few scalar leftovers into powf, so that an element's
@@ -194,7 +194,8 @@ ct_cpu_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff
     return run (n, sgd_step_range_avx512, &r);
 #endif
 
-  /* Without FMA, fmaf would be a call per element: the BLAS's axpy first. */
+  /* Without FMA the loops above would run no decay_block: the decay goes
+   * first, through ct_cpu_axpy, whose fmaf gives the same bits. */
   if (decay != 0.0f && !decay_fused ())
     {
       if ((status = ct_cpu_axpy (n, decay, data, diff)) != CT_STATUS_OK)
