@@ -11,44 +11,6 @@
 #include "window-private.h"
 
 /* Types whose parameter field is not their name in snake case. */
-static const struct {
-  const char *type, *field;
-} param_fields[] = {
-  { "ReLU", "relu_param" },          { "PReLU", "prelu_param" },
-  { "TanH", "tanh_param" },          { "ArgMax", "argmax_param" },
-  { "Deconvolution", "convolution_param" }, { "HDF5Data", "hdf5_data_param" },
-  { "HDF5Output", "hdf5_output_param" }, { "LSTM", "recurrent_param" },
-  { "RNN", "recurrent_param" },      { "SoftmaxWithLoss", "softmax_param" },
-  { "Im2col", "convolution_param" },
-};
-
-static const char *const data_types[] = {
-  "Data", "ImageData", "MemoryData", "WindowData", NULL,
-};
-
-/* "InnerProduct" -> "inner_product_param". */
-static char *
-param_field_for (const char *type)
-{
-  GString *out = g_string_new (NULL);
-
-  for (gsize i = 0; i < G_N_ELEMENTS (param_fields); i++)
-    if (g_str_equal (param_fields[i].type, type))
-      {
-        g_string_free (out, TRUE);
-        return g_strdup (param_fields[i].field);
-      }
-  for (const char *p = type; *p; p++)
-    {
-      if (g_ascii_isupper (*p) && p != type
-          && (g_ascii_islower (p[-1]) || g_ascii_isdigit (p[-1])))
-        g_string_append_c (out, '_');
-      g_string_append_c (out, g_ascii_tolower (*p));
-    }
-  g_string_append (out, "_param");
-  return g_string_free (out, FALSE);
-}
-
 static const char *const common_fields[] = { "name", "type", "bottom", "top", NULL };
 static const char *const phase_fields[] = { "include", "exclude", NULL };
 static const char *const learning_fields[] = { "param", "loss_weight", "propagate_down", NULL };
@@ -190,7 +152,7 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   const Caffe__LayerParameter *layer = net->layer[index];
   const char *type = layer->type != NULL ? layer->type : "";
   const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
-  g_autofree char *field = param_field_for (type);
+  g_autofree char *field = ct_layer_type_param_field (type);
   const char *error = ct_document_get_layer_error (self->document, (guint) index);
   g_autofree char *shapes = shapes_text (self, layer, index);
   g_autofree char *subtitle = NULL;
@@ -201,9 +163,9 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   if (protobuf_c_message_descriptor_get_field_by_name (&caffe__layer_parameter__descriptor,
                                                        field) != NULL)
     sections[n++] = (CtPropertySection) { field, field, NULL };
-  if (g_strv_contains (data_types, type))
+  if (klass != NULL && klass->transforms_data)
     sections[n++] = (CtPropertySection) { "transform_param", "transform_param", NULL };
-  if (klass != NULL && klass->family == CT_LAYER_FAMILY_LOSS && !g_str_equal (type, "Accuracy"))
+  if (klass != NULL && klass->is_loss)
     sections[n++] = (CtPropertySection) { "loss_param", "loss_param", NULL };
   sections[n++] = (CtPropertySection) { _("Phases"), NULL, phase_fields };
   sections[n++] = (CtPropertySection) { _("Learning"), NULL, learning_fields };

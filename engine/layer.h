@@ -24,6 +24,8 @@ G_BEGIN_DECLS
 
 typedef struct _CtLayer CtLayer;
 typedef struct _CtLayerClass CtLayerClass;
+/* A layer's shapes as the net's shape inference found them (net.h). */
+typedef struct _CtNetShapeLayer CtNetShapeLayer;
 
 /* Families, as the palette groups them. */
 typedef enum {
@@ -91,7 +93,56 @@ struct _CtLayerClass {
   /* What an implementation shared by several types needs to know about
    * this one (the element-wise neurons' kernels). Optional. */
   gconstpointer type_data;
+
+  /* What the editor and the tools know of the type (none is needed to
+   * run it). */
+  /* The LayerParameter field of its parameters; NULL: the type in snake
+   * case with "_param" ("InnerProduct" -> "inner_product_param"), as
+   * ct_layer_class_param_field gives it. */
+  const char *param_field;
+  /* The name of a layer added in the editor, before its number ("conv"
+   * for conv1); NULL: "loss" for a loss, else the type in small letters. */
+  const char *name_prefix;
+  /* LayerParameter text a layer added in the editor starts from (Caffe's
+   * classic choices); NULL: no parameters. */
+  const char *new_layer_text;
+  /* The editor wires a new layer in place on the blob it reads. */
+  gboolean usually_in_place;
+  /* A source of data: no bottoms, and its tops are the data and the
+   * labels. */
+  gboolean is_data_source;
+  /* Its source is a file or a database that a check may not find (the
+   * editor then infers the shapes below it from a stand-in shape). */
+  gboolean reads_files;
+  /* It reads transform_param. */
+  gboolean transforms_data;
+  /* Where PARAM's text gives the batch size, or NULL when it has none. */
+  guint32 *(*batch_size) (Caffe__LayerParameter *param);
+  /* Floating-point operations of a forward pass (a multiply-add counts
+   * two): FLOPS_PER_TOP per element of top 0 plus FLOPS_PER_BOTTOM per
+   * element of bottom 0, or what FLOPS says when set (0: not known). */
+  double flops_per_top, flops_per_bottom;
+  double (*flops) (const CtNetShapeLayer *shapes);
 };
+
+/* KLASS's param_field, or the one its type's name gives (newly
+ * allocated). */
+char *ct_layer_class_param_field (const CtLayerClass *klass);
+/* The same for the type named TYPE, known to the catalogue or not (a
+ * type Cortado does not run may still have a field in caffe.proto). */
+char *ct_layer_type_param_field (const char *type);
+
+/* The forward FLOPs of a layer whose shapes are known (CtLayerClass says
+ * how they are counted); 0 for a type Cortado does not know. */
+double ct_layer_shapes_flops (const CtNetShapeLayer *shapes);
+
+/* For the classes' flops: the elements of the first blob of BLOBS
+ * (CtNetShapeBlob*, 0 when none or unknown); multiply-adds per output of a
+ * layer whose first parameter has one row per output channel; the
+ * additions of a bias (a second parameter blob) to top 0, else 0. */
+double ct_layer_shapes_first_count (GPtrArray *blobs);
+double ct_layer_shapes_weights_per_row (const CtNetShapeLayer *shapes);
+double ct_layer_shapes_bias (const CtNetShapeLayer *shapes);
 
 struct _CtLayer {
   const CtLayerClass *klass;

@@ -235,7 +235,10 @@ typedef struct {
   gboolean in_place; /* for tops: the same blob as the bottom at that index */
 } CtNetShapeBlob;
 
-typedef struct {
+/* The number of elements of S (0 when its shape is unknown). */
+gint64 ct_net_shape_blob_count (const CtNetShapeBlob *s);
+
+struct _CtNetShapeLayer {
   char *name;
   char *type;
   /* The layer's index in the NetParameter given (before filtering), or -1
@@ -247,7 +250,7 @@ typedef struct {
   GPtrArray *tops;         /* CtNetShapeBlob* */
   GPtrArray *params;       /* CtNetShapeBlob*, named by index ("0", "1") */
   const Caffe__LayerParameter *param; /* as built (bottoms renamed for splits) */
-} CtNetShapeLayer;
+};
 
 typedef struct {
   Caffe__NetParameter *param;  /* the filtered, split net; owns the layers' params */

@@ -96,12 +96,12 @@ ct_proto_guess_kind (const char *text, gssize length)
   return solver_votes > net_votes ? CT_PROTO_KIND_SOLVER : CT_PROTO_KIND_NET;
 }
 
-static gboolean
-upgrade (ProtobufCMessage *msg,
-         CtProtoKind kind,
-         const char *path,
-         GPtrArray *notes,
-         GError **error)
+gboolean
+ct_proto_upgrade (ProtobufCMessage *msg,
+                  CtProtoKind kind,
+                  const char *path,
+                  GPtrArray *notes,
+                  GError **error)
 {
   if (kind == CT_PROTO_KIND_SOLVER)
     {
@@ -156,7 +156,7 @@ load (const char *path,
                        contents, length, path, flags, error);
   if (msg == NULL)
     return NULL;
-  if (!upgrade (msg, *kind, path, notes, error))
+  if (!ct_proto_upgrade (msg, *kind, path, notes, error))
     {
       protobuf_c_message_free_unpacked (msg, NULL);
       return NULL;

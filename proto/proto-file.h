@@ -17,6 +17,15 @@ typedef enum {
  * (base_lr, net, train_net, max_iter, ...) or a NetParameter. */
 CtProtoKind ct_proto_guess_kind (const char *text, gssize length);
 
+/* Upgrade MSG, a net or a solver as KIND says, to the current format when
+ * it needs it, appending what changed to NOTES (may be NULL); PATH names
+ * the file in errors. */
+gboolean ct_proto_upgrade (ProtobufCMessage *msg,
+                           CtProtoKind kind,
+                           const char *path,
+                           GPtrArray *notes,
+                           GError **error);
+
 /* Read PATH, parse it as a net or solver (KIND_OUT says which), and upgrade
  * it to the current format, appending what changed to NOTES (may be NULL). */
 ProtobufCMessage *ct_proto_load_text_file (const char *path,

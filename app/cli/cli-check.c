@@ -99,23 +99,6 @@ parse_file (const char *path, CtProtoKind *kind, GError **error)
                        contents, length, path, CT_TEXT_LENIENT, error);
 }
 
-static gboolean
-upgrade (ProtobufCMessage *msg, CtProtoKind kind, const char *path, GPtrArray *notes,
-         GError **error)
-{
-  if (kind == CT_PROTO_KIND_SOLVER)
-    {
-      Caffe__SolverParameter *solver = (Caffe__SolverParameter *) msg;
-      return !ct_solver_needs_upgrade (solver) ||
-             ct_upgrade_solver (solver, path, notes, error);
-    }
-  else
-    {
-      Caffe__NetParameter *net = (Caffe__NetParameter *) msg;
-      return !ct_net_needs_upgrade (net) || ct_upgrade_net (net, path, notes, error);
-    }
-}
-
 /* Returns whether PATH is free of errors. The file is parsed leniently and
  * its unknown fields listed before the upgrade, which may turn some of
  * them into fields of the newer format: they are errors in the file as
@@ -142,7 +125,7 @@ check_file (const char *path)
     print_unknown (path, g_ptr_array_index (unknown, i));
   ok = lenient || unknown->len == 0;
 
-  if (!upgrade (msg, kind, path, notes, &error))
+  if (!ct_proto_upgrade (msg, kind, path, notes, &error))
     {
       g_printerr ("%s\n", error->message);
       ok = FALSE;

@@ -30,132 +30,13 @@ ct_cli_parse_phase (const char *text, Caffe__Phase *phase)
 }
 
 static gint64
-shape_count (const CtNetShapeBlob *s)
-{
-  gint64 count = 1;
-
-  if (!s->known)
-    return 0;
-  for (guint a = 0; a < s->n_axes; a++)
-    count *= s->dims[a];
-  return count;
-}
-
-static gint64
-first_count (GPtrArray *blobs)
-{
-  return blobs->len > 0 ? shape_count (blobs->pdata[0]) : 0;
-}
-
-static gint64
 sum_counts (GPtrArray *blobs)
 {
   gint64 total = 0;
 
   for (guint i = 0; i < blobs->len; i++)
-    total += shape_count (blobs->pdata[i]);
+    total += ct_net_shape_blob_count (blobs->pdata[i]);
   return total;
-}
-
-/* Multiply-adds per output of a layer whose first parameter is a weight
- * matrix with one row (conv: filter) per output channel. */
-static double
-weights_per_row (const CtNetShapeLayer *l)
-{
-  const CtNetShapeBlob *w;
-
-  if (l->params->len == 0)
-    return 0.0;
-  w = l->params->pdata[0];
-  if (!w->known || w->n_axes == 0 || w->dims[0] == 0)
-    return 0.0;
-  return (double) shape_count (w) / (double) w->dims[0];
-}
-
-static double
-pooling_window (const CtNetShapeLayer *l)
-{
-  const Caffe__PoolingParameter *p = l->param->pooling_param;
-  const CtNetShapeBlob *b = l->bottoms->len > 0 ? l->bottoms->pdata[0] : NULL;
-  double kh, kw;
-
-  if (p != NULL && p->global_pooling)
-    {
-      if (b == NULL || !b->known || b->n_axes < 4)
-        return 0.0;
-      return (double) b->dims[2] * (double) b->dims[3];
-    }
-  if (p == NULL)
-    return 0.0;
-  kh = p->has_kernel_h ? p->kernel_h : p->kernel_size;
-  kw = p->has_kernel_w ? p->kernel_w : p->kernel_size;
-  return kh * kw;
-}
-
-static gboolean
-type_is (const CtNetShapeLayer *l, const char *const *types)
-{
-  for (gsize i = 0; types[i] != NULL; i++)
-    if (strcmp (l->type, types[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-static double
-layer_flops (const CtNetShapeLayer *l)
-{
-  static const char *const elementwise[] = {
-    "ReLU", "PReLU", "ELU", "Sigmoid", "TanH", "AbsVal", "Power", "Exp", "Log", "BNLL",
-    "Threshold", "Dropout", "Swish", "Clip", "Bias", NULL
-  };
-  static const char *const losses[] = {
-    "SoftmaxWithLoss", "EuclideanLoss", "SigmoidCrossEntropyLoss", "HingeLoss",
-    "InfogainLoss", "MultinomialLogisticLoss", "ContrastiveLoss", "Accuracy", NULL
-  };
-  double top = (double) first_count (l->tops);
-  double bottom = (double) first_count (l->bottoms);
-  double bias = l->params->len > 1 ? top : 0.0;
-
-  if (l->status != CT_NET_LAYER_OK)
-    return 0.0;
-  if (strcmp (l->type, "Convolution") == 0)
-    return 2.0 * top * weights_per_row (l) + bias;
-  if (strcmp (l->type, "Deconvolution") == 0)
-    return 2.0 * bottom * weights_per_row (l) + bias;
-  if (strcmp (l->type, "InnerProduct") == 0 || strcmp (l->type, "Embed") == 0)
-    {
-      const Caffe__InnerProductParameter *p = l->param->inner_product_param;
-      double n_out = p != NULL && p->num_output > 0 ? p->num_output : 1.0;
-      double weights = l->params->len > 0 ? (double) shape_count (l->params->pdata[0]) : 0.0;
-
-      if (strcmp (l->type, "Embed") == 0)
-        return 0.0; /* a lookup */
-      return 2.0 * (top / n_out) * weights + bias;
-    }
-  if (strcmp (l->type, "Pooling") == 0)
-    return top * pooling_window (l);
-  if (strcmp (l->type, "LRN") == 0)
-    {
-      const Caffe__LRNParameter *p = l->param->lrn_param;
-      double size = p != NULL ? p->local_size : 5.0;
-      gboolean within = p != NULL && p->norm_region ==
-                                       CAFFE__LRNPARAMETER__NORM_REGION__WITHIN_CHANNEL;
-
-      return top * ((within ? size * size : size) + 3.0);
-    }
-  if (strcmp (l->type, "Eltwise") == 0)
-    return top * (double) MAX ((int) l->bottoms->len - 1, 1);
-  if (strcmp (l->type, "BatchNorm") == 0 || strcmp (l->type, "MVN") == 0)
-    return 2.0 * top;
-  if (strcmp (l->type, "Scale") == 0)
-    return top + bias;
-  if (strcmp (l->type, "Softmax") == 0)
-    return 3.0 * top;
-  if (type_is (l, elementwise))
-    return top;
-  if (type_is (l, losses))
-    return 3.0 * bottom;
-  return 0.0;
 }
 
 /* Bytes of the tops the layer makes itself (in-place tops are its
@@ -169,7 +50,7 @@ layer_memory (const CtNetShapeLayer *l)
     {
       const CtNetShapeBlob *t = l->tops->pdata[j];
       if (!t->in_place)
-        bytes += shape_count (t) * (gint64) sizeof (float);
+        bytes += ct_net_shape_blob_count (t) * (gint64) sizeof (float);
     }
   return bytes;
 }
@@ -243,7 +124,7 @@ print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase
   for (guint i = 0; i < shapes->layers->len; i++)
     {
       const CtNetShapeLayer *l = shapes->layers->pdata[i];
-      double flops = layer_flops (l);
+      double flops = ct_layer_shapes_flops (l);
       gint64 params = sum_counts (l->params);
       gint64 memory = layer_memory (l);
       g_autofree char *p = human_number ((double) params, "");

@@ -67,34 +67,6 @@ blob_count (const CtNetShapeBlob *blob)
   return count;
 }
 
-/* Forward FLOPs of one layer: two per multiply-add of the learned
- * products (convolutions, inner products), one per output value
- * otherwise. */
-static guint64
-layer_flops (const CtNetShapeLayer *layer)
-{
-  guint64 out = 0;
-
-  for (guint i = 0; i < layer->tops->len; i++)
-    out += blob_count (layer->tops->pdata[i]);
-  if (layer->params->len > 0 && layer->tops->len > 0
-      && (g_strcmp0 (layer->type, "Convolution") == 0
-          || g_strcmp0 (layer->type, "InnerProduct") == 0
-          || g_strcmp0 (layer->type, "Deconvolution") == 0))
-    {
-      const CtNetShapeBlob *weights = layer->params->pdata[0];
-      guint64 w = blob_count (weights);
-
-      if (weights->n_axes >= 1 && weights->dims[0] > 0)
-        {
-          if (g_strcmp0 (layer->type, "Deconvolution") == 0 && layer->bottoms->len > 0)
-            return 2 * blob_count (layer->bottoms->pdata[0]) * (w / (guint64) weights->dims[0]);
-          return 2 * blob_count (layer->tops->pdata[0]) * (w / (guint64) weights->dims[0]);
-        }
-    }
-  return out;
-}
-
 /* 431080 -> "431,080": parameters are counted exactly. */
 static char *
 format_grouped (guint64 n)
@@ -151,7 +123,7 @@ summarize (const CtNetShapes *shapes, guint n_errors)
         inferred++;
       for (guint j = 0; j < layer->params->len; j++)
         params += blob_count (layer->params->pdata[j]);
-      flops += layer_flops (layer);
+      flops += (guint64) ct_layer_shapes_flops (layer);
       for (guint j = 0; j < layer->tops->len; j++)
         {
           const CtNetShapeBlob *top = layer->tops->pdata[j];

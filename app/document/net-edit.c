@@ -10,67 +10,6 @@
 
 G_DEFINE_QUARK (ct-net-edit-error-quark, ct_net_edit_error)
 
-/* Sensible parameters for a freshly added layer, as LayerParameter text.
- * They follow the choices of the classic Caffe examples. */
-static const struct {
-  const char *type;
-  const char *text;
-} layer_defaults[] = {
-  { "Convolution",
-    "convolution_param { num_output: 32 pad: 1 kernel_size: 3 stride: 1"
-    " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }" },
-  { "Deconvolution",
-    "convolution_param { num_output: 32 bias_term: false pad: 1 kernel_size: 4 stride: 2"
-    " weight_filler { type: \"bilinear\" } }" },
-  { "InnerProduct",
-    "inner_product_param { num_output: 10"
-    " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }" },
-  { "Pooling", "pooling_param { pool: MAX kernel_size: 2 stride: 2 }" },
-  { "LRN", "lrn_param { local_size: 5 alpha: 0.0001 beta: 0.75 }" },
-  { "Input", "input_param { shape { dim: 1 dim: 1 dim: 28 dim: 28 } }" },
-  { "DummyData",
-    "dummy_data_param { data_filler { type: \"gaussian\" std: 1 }"
-    " shape { dim: 1 dim: 1 dim: 28 dim: 28 } }" },
-  { "Data",
-    "transform_param { scale: 0.00390625 }"
-    " data_param { source: \"train_lmdb\" batch_size: 64 backend: LMDB }" },
-  { "ImageData", "image_data_param { source: \"images.txt\" batch_size: 32 }" },
-  { "HDF5Data", "hdf5_data_param { source: \"hdf5_files.txt\" batch_size: 64 }" },
-  { "MemoryData", "memory_data_param { batch_size: 1 channels: 1 height: 28 width: 28 }" },
-  { "Dropout", "dropout_param { dropout_ratio: 0.5 }" },
-  { "Eltwise", "eltwise_param { operation: SUM }" },
-  { "Scale", "scale_param { bias_term: true }" },
-  { "Reshape", "reshape_param { shape { dim: 0 dim: -1 } }" },
-  { "Accuracy", "include { phase: TEST }" },
-  { "Embed",
-    "embed_param { num_output: 32 input_dim: 1000 weight_filler { type: \"xavier\" } }" },
-  { "Parameter", "parameter_param { shape { dim: 1 } }" },
-  { "RNN", "recurrent_param { num_output: 32 weight_filler { type: \"xavier\" } }" },
-  { "LSTM", "recurrent_param { num_output: 32 weight_filler { type: \"xavier\" } }" },
-  { "Crop", "crop_param { axis: 2 }" },
-  { "Tile", "tile_param { axis: 1 tiles: 2 }" },
-  { "Python", "python_param { module: \"my_module\" layer: \"MyLayer\" }" },
-};
-
-/* Types that usually compute in place on the blob they read. */
-static const char *const in_place_types[] = {
-  "ReLU", "PReLU", "ELU", "Dropout", "BatchNorm", "Scale", "Bias",
-};
-
-/* Data layers read nothing and write data and labels. */
-static const char *const data_source_types[] = {
-  "Data", "ImageData", "HDF5Data", "MemoryData", "WindowData",
-};
-
-static gboolean
-in_list (const char *const *list, gsize n, const char *type)
-{
-  for (gsize i = 0; i < n; i++)
-    if (g_strcmp0 (list[i], type) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* Repeated strings. */
 
 static void
@@ -140,19 +79,11 @@ ct_net_edit_unique_name (const Caffe__NetParameter *net, const char *prefix)
 char *
 ct_net_edit_name_prefix (const char *type)
 {
-  static const struct {
-    const char *type, *prefix;
-  } prefixes[] = {
-    { "Convolution", "conv" }, { "Deconvolution", "deconv" }, { "InnerProduct", "fc" },
-    { "Pooling", "pool" },     { "BatchNorm", "bn" },         { "Dropout", "drop" },
-    { "Accuracy", "accuracy" }, { "Input", "input" },         { "Data", "data" },
-    { "Softmax", "prob" },     { "Eltwise", "sum" },          { "Concat", "concat" },
-  };
+  const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (prefixes); i++)
-    if (g_str_equal (prefixes[i].type, type))
-      return g_strdup (prefixes[i].prefix);
-  if (g_str_has_suffix (type, "Loss"))
+  if (klass != NULL && klass->name_prefix != NULL)
+    return g_strdup (klass->name_prefix);
+  if ((klass != NULL && klass->is_loss) || g_str_has_suffix (type, "Loss"))
     return g_strdup ("loss");
   if (*type == '\0')
     return g_strdup ("layer");
@@ -217,21 +148,23 @@ default_count (const CtCountRule *rule, guint fallback)
 }
 
 static Caffe__LayerParameter *
-new_layer (const Caffe__NetParameter *net, const char *type, GError **error)
+new_layer (const Caffe__NetParameter *net, const CtLayerClass *klass, const char *type,
+           GError **error)
 {
   Caffe__LayerParameter *layer = NULL;
   g_autofree char *prefix = NULL;
 
-  for (gsize i = 0; i < G_N_ELEMENTS (layer_defaults); i++)
-    if (g_str_equal (layer_defaults[i].type, type))
-      {
-        layer = (Caffe__LayerParameter *)
-          ct_text_parse (&caffe__layer_parameter__descriptor, layer_defaults[i].text, -1,
-                         type, CT_TEXT_STRICT, error);
-        if (layer == NULL)
-          return NULL;
-      }
-  if (layer == NULL)
+  /* The type's own starting parameters (CtLayerClass), Caffe's classic
+   * choices. */
+  if (klass != NULL && klass->new_layer_text != NULL)
+    {
+      layer = (Caffe__LayerParameter *) ct_text_parse (&caffe__layer_parameter__descriptor,
+                                                       klass->new_layer_text, -1, type,
+                                                       CT_TEXT_STRICT, error);
+      if (layer == NULL)
+        return NULL;
+    }
+  else
     {
       layer = g_malloc0 (sizeof *layer);
       caffe__layer_parameter__init (layer);
@@ -264,14 +197,14 @@ ct_net_edit_add_layer (Caffe__NetParameter *net, const char *type, const char *b
       n_bottoms = default_count (&klass->bottoms, 1);
       n_tops = default_count (&klass->tops, 1);
     }
-  if (in_list (data_source_types, G_N_ELEMENTS (data_source_types), type))
+  if (klass != NULL && klass->is_data_source)
     n_bottoms = 0, n_tops = 2;
-  layer = new_layer (net, type, error);
+  layer = new_layer (net, klass, type, error);
   if (layer == NULL)
     return -1;
 
   in_place = bottom != NULL && n_bottoms > 0 && n_tops == 1
-             && in_list (in_place_types, G_N_ELEMENTS (in_place_types), type);
+             && klass != NULL && klass->usually_in_place;
   if (bottom != NULL && n_bottoms > 0)
     {
       strv_append (&layer->n_bottom, &layer->bottom, bottom);

@@ -12,11 +12,8 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
+#include "layer-catalogue.h"
 #include "stand-in-shapes.h"
-
-/* The types that read a source the check may not find. */
-static const char *const source_types[] = { "Data", "ImageData", "HDF5Data", "WindowData",
-                                            NULL };
 
 static void
 shape_free (gpointer shape)
@@ -75,10 +72,14 @@ ct_stand_in_parse (const char *text, GError **error)
   return g_steal_pointer (&shapes);
 }
 
+/* The types that read a source the check may not find (CtLayerClass's
+ * reads_files). */
 gboolean
 ct_stand_in_reads_data (const char *type)
 {
-  return type != NULL && g_strv_contains (source_types, type);
+  const CtLayerClass *klass = type != NULL ? ct_layer_catalogue_lookup (type) : NULL;
+
+  return klass != NULL && klass->reads_files;
 }
 
 gboolean
@@ -92,15 +93,11 @@ ct_stand_in_is_source (const CtNetShapeLayer *layer)
 static guint
 layer_batch_size (const Caffe__LayerParameter *layer)
 {
-  if (layer->data_param != NULL && layer->data_param->has_batch_size)
-    return layer->data_param->batch_size;
-  if (layer->image_data_param != NULL && layer->image_data_param->has_batch_size)
-    return layer->image_data_param->batch_size;
-  if (layer->hdf5_data_param != NULL && layer->hdf5_data_param->has_batch_size)
-    return layer->hdf5_data_param->batch_size;
-  if (layer->window_data_param != NULL && layer->window_data_param->has_batch_size)
-    return layer->window_data_param->batch_size;
-  return 0;
+  const CtLayerClass *klass = ct_layer_catalogue_lookup (layer->type);
+  const guint32 *size = klass != NULL && klass->batch_size != NULL
+                          ? klass->batch_size ((Caffe__LayerParameter *) layer) : NULL;
+
+  return size != NULL ? *size : 0;
 }
 
 /* An Input layer standing in for SOURCE: its name, tops and phase rules

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "engine-error.h"
+#include "layer-catalogue.h"
 #include "net-dump.h"
 #include "parallel.h"
 #include "run-device.h"
@@ -113,16 +114,12 @@ apply_batch_size (Caffe__NetParameter *param, guint limit)
           for (gsize s = 0; s < layer->dummy_data_param->n_num; s++)
             lower (&layer->dummy_data_param->num[s], limit);
         }
-      if (layer->data_param != NULL)
-        lower (&layer->data_param->batch_size, limit);
-      if (layer->image_data_param != NULL)
-        lower (&layer->image_data_param->batch_size, limit);
-      if (layer->hdf5_data_param != NULL)
-        lower (&layer->hdf5_data_param->batch_size, limit);
-      if (layer->memory_data_param != NULL)
-        lower (&layer->memory_data_param->batch_size, limit);
-      if (layer->window_data_param != NULL)
-        lower (&layer->window_data_param->batch_size, limit);
+      /* The data layers' own batch size (CtLayerClass). */
+      const CtLayerClass *klass = ct_layer_catalogue_lookup (layer->type != NULL ? layer->type : "");
+      guint32 *size = klass != NULL && klass->batch_size != NULL ? klass->batch_size (layer) : NULL;
+
+      if (size != NULL)
+        lower (size, limit);
     }
 }
 

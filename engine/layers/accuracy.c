@@ -152,4 +152,7 @@ const CtLayerClass ct_accuracy_layer_class = {
   .forward_gpu = accuracy_forward_gpu,
   .allow_force_backward = accuracy_allow_force_backward,
   .finalize = accuracy_finalize,
+  .new_layer_text = "include { phase: TEST }",
+  .flops_per_bottom = 3,
+  .name_prefix = "accuracy",
 };

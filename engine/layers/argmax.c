@@ -149,4 +149,5 @@ const CtLayerClass ct_argmax_layer_class = {
   .allow_force_backward = argmax_allow_force_backward,
   .finalize = argmax_finalize,
   .forward_gpu = argmax_forward_gpu,
+  .param_field = "argmax_param",
 };

@@ -401,4 +401,7 @@ const CtLayerClass ct_batch_norm_layer_class = {
   .forward_gpu = batch_norm_forward_gpu,
   .backward_gpu = batch_norm_backward_gpu,
   .finalize = batch_norm_finalize,
+  .usually_in_place = TRUE,
+  .flops_per_top = 2,
+  .name_prefix = "bn",
 };

@@ -163,4 +163,6 @@ const CtLayerClass ct_bias_layer_class = {
   .backward_cpu = bias_backward,
   .forward_gpu = bias_forward_gpu,
   .backward_gpu = bias_backward_gpu,
+  .usually_in_place = TRUE,
+  .flops_per_top = 1,
 };

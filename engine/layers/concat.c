@@ -197,4 +197,5 @@ const CtLayerClass ct_concat_layer_class = {
   .backward_cpu = concat_backward,
   .forward_gpu = concat_forward_gpu,
   .backward_gpu = concat_backward_gpu,
+  .name_prefix = "concat",
 };

@@ -193,4 +193,5 @@ const CtLayerClass ct_contrastive_loss_layer_class = {
   .backward_gpu = contrastive_loss_backward_gpu,
   .allow_force_backward = contrastive_loss_allow_force_backward,
   .finalize = contrastive_loss_finalize,
+  .flops_per_bottom = 3,
 };

@@ -7,11 +7,20 @@
 
 #include "base-conv-private.h"
 #include "engine-error.h"
+#include "net.h"
 
 static gboolean
 convolution_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
   return ct_base_conv_setup (layer, bottom, top, FALSE, error);
+}
+
+/* A multiply-add per weight of a filter for each output, and the bias. */
+static double
+convolution_flops (const CtNetShapeLayer *l)
+{
+  return 2.0 * ct_layer_shapes_first_count (l->tops) * ct_layer_shapes_weights_per_row (l)
+         + ct_layer_shapes_bias (l);
 }
 
 const CtLayerClass ct_convolution_layer_class = {
@@ -28,4 +37,8 @@ const CtLayerClass ct_convolution_layer_class = {
   .backward_cpu = ct_base_conv_backward,
   .forward_gpu = ct_base_conv_forward_gpu,
   .backward_gpu = ct_base_conv_backward_gpu,
+  .new_layer_text = "convolution_param { num_output: 32 pad: 1 kernel_size: 3 stride: 1"
+                    " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }",
+  .flops = convolution_flops,
+  .name_prefix = "conv",
 };

@@ -179,4 +179,5 @@ const CtLayerClass ct_crop_layer_class = {
   .backward_cpu = crop_backward,
   .forward_gpu = crop_forward_gpu,
   .backward_gpu = crop_backward_gpu,
+  .new_layer_text = "crop_param { axis: 2 }",
 };

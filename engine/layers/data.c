@@ -215,6 +215,13 @@ data_finalize (CtLayer *layer)
   g_clear_pointer (&self->transformer, ct_data_transformer_free);
 }
 
+/* Where the text gives the batch size (for the editor and the runner). */
+static guint32 *
+data_batch_size (Caffe__LayerParameter *param)
+{
+  return param->data_param != NULL ? &param->data_param->batch_size : NULL;
+}
+
 const CtLayerClass ct_data_layer_class = {
   .type = "Data",
   .family = CT_LAYER_FAMILY_DATA,
@@ -227,4 +234,11 @@ const CtLayerClass ct_data_layer_class = {
   .forward_cpu = data_forward,
   .forward_gpu = data_forward_gpu,
   .finalize = data_finalize,
+  .new_layer_text = "transform_param { scale: 0.00390625 }"
+                    " data_param { source: \"train_lmdb\" batch_size: 64 backend: LMDB }",
+  .is_data_source = TRUE,
+  .reads_files = TRUE,
+  .transforms_data = TRUE,
+  .batch_size = data_batch_size,
+  .name_prefix = "data",
 };

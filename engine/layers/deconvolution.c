@@ -7,11 +7,20 @@
 
 #include "base-conv-private.h"
 #include "engine-error.h"
+#include "net.h"
 
 static gboolean
 deconvolution_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 {
   return ct_base_conv_setup (layer, bottom, top, TRUE, error);
+}
+
+/* A multiply-add per weight of a filter for each input, and the bias. */
+static double
+deconvolution_flops (const CtNetShapeLayer *l)
+{
+  return 2.0 * ct_layer_shapes_first_count (l->bottoms) * ct_layer_shapes_weights_per_row (l)
+         + ct_layer_shapes_bias (l);
 }
 
 const CtLayerClass ct_deconvolution_layer_class = {
@@ -28,4 +37,9 @@ const CtLayerClass ct_deconvolution_layer_class = {
   .backward_cpu = ct_base_conv_backward,
   .forward_gpu = ct_base_conv_forward_gpu,
   .backward_gpu = ct_base_conv_backward_gpu,
+  .new_layer_text = "convolution_param { num_output: 32 bias_term: false pad: 1 kernel_size: 4 stride: 2"
+                    " weight_filler { type: \"bilinear\" } }",
+  .param_field = "convolution_param",
+  .flops = deconvolution_flops,
+  .name_prefix = "deconv",
 };

@@ -178,4 +178,8 @@ const CtLayerClass ct_dropout_layer_class = {
   .forward_gpu = dropout_forward_gpu,
   .backward_gpu = dropout_backward_gpu,
   .finalize = dropout_finalize,
+  .new_layer_text = "dropout_param { dropout_ratio: 0.5 }",
+  .usually_in_place = TRUE,
+  .flops_per_top = 1,
+  .name_prefix = "drop",
 };

@@ -171,4 +171,6 @@ const CtLayerClass ct_dummy_data_layer_class = {
   .setup = dummy_data_setup,
   .reshape = dummy_data_reshape,
   .forward_cpu = dummy_data_forward,
+  .new_layer_text = "dummy_data_param { data_filler { type: \"gaussian\" std: 1 }"
+                    " shape { dim: 1 dim: 1 dim: 28 dim: 28 } }",
 };

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "common-device-private.h"
 #include "common-private.h"
+#include "net.h"
 
 typedef struct {
   CtLayer parent;
@@ -266,6 +267,13 @@ eltwise_finalize (CtLayer *layer)
   g_clear_pointer (&self->mask, ct_mem_unref);
 }
 
+/* One operation per element for each bottom after the first. */
+static double
+eltwise_flops (const CtNetShapeLayer *l)
+{
+  return ct_layer_shapes_first_count (l->tops) * (double) MAX ((int) l->bottoms->len - 1, 1);
+}
+
 const CtLayerClass ct_eltwise_layer_class = {
   .type = "Eltwise",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -280,4 +288,7 @@ const CtLayerClass ct_eltwise_layer_class = {
   .forward_gpu = eltwise_forward_gpu,
   .backward_gpu = eltwise_backward_gpu,
   .finalize = eltwise_finalize,
+  .new_layer_text = "eltwise_param { operation: SUM }",
+  .flops = eltwise_flops,
+  .name_prefix = "sum",
 };

@@ -35,4 +35,5 @@ static const CtNeuronKernels elu_kernels = {
 
 CT_DEFINE_NEURON_CLASS (elu, "ELU",
                         N_("Exponential linear unit: x above 0, alpha (exp(x) - 1) below"),
-                        CtNeuronLayer, elu_setup, elu_kernels);
+                        CtNeuronLayer, elu_setup, elu_kernels,
+                        .usually_in_place = TRUE);

@@ -251,4 +251,5 @@ const CtLayerClass ct_embed_layer_class = {
   .backward_gpu = embed_backward_gpu,
   .allow_force_backward = embed_allow_force_backward,
   .finalize = embed_finalize,
+  .new_layer_text = "embed_param { num_output: 32 input_dim: 1000 weight_filler { type: \"xavier\" } }",
 };

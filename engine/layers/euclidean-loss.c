@@ -145,4 +145,5 @@ const CtLayerClass ct_euclidean_loss_layer_class = {
   .forward_gpu = euclidean_loss_forward_gpu,
   .backward_gpu = euclidean_loss_backward_gpu,
   .finalize = euclidean_loss_finalize,
+  .flops_per_bottom = 3,
 };

@@ -335,6 +335,13 @@ hdf5_data_finalize (CtLayer *layer)
   g_clear_error (&self->failure);
 }
 
+/* Where the text gives the batch size (for the editor and the runner). */
+static guint32 *
+hdf5_data_batch_size (Caffe__LayerParameter *param)
+{
+  return param->hdf5_data_param != NULL ? &param->hdf5_data_param->batch_size : NULL;
+}
+
 const CtLayerClass ct_hdf5_data_layer_class = {
   .type = "HDF5Data",
   .family = CT_LAYER_FAMILY_DATA,
@@ -346,4 +353,9 @@ const CtLayerClass ct_hdf5_data_layer_class = {
   .reshape = hdf5_data_reshape,
   .forward_cpu = hdf5_data_forward,
   .finalize = hdf5_data_finalize,
+  .new_layer_text = "hdf5_data_param { source: \"hdf5_files.txt\" batch_size: 64 }",
+  .param_field = "hdf5_data_param",
+  .is_data_source = TRUE,
+  .reads_files = TRUE,
+  .batch_size = hdf5_data_batch_size,
 };

@@ -174,4 +174,5 @@ const CtLayerClass ct_hdf5_output_layer_class = {
   .forward_cpu = hdf5_output_forward,
   .backward_cpu = hdf5_output_backward,
   .finalize = hdf5_output_finalize,
+  .param_field = "hdf5_output_param",
 };

@@ -151,4 +151,5 @@ const CtLayerClass ct_hinge_loss_layer_class = {
   .backward_gpu = hinge_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = hinge_loss_finalize,
+  .flops_per_bottom = 3,
 };

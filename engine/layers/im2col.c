@@ -150,4 +150,5 @@ const CtLayerClass ct_im2col_layer_class = {
   .backward_cpu = im2col_backward,
   .forward_gpu = im2col_forward_gpu,
   .backward_gpu = im2col_backward_gpu,
+  .param_field = "convolution_param",
 };

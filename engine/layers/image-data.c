@@ -283,6 +283,13 @@ image_data_finalize (CtLayer *layer)
   g_clear_pointer (&self->transformer, ct_data_transformer_free);
 }
 
+/* Where the text gives the batch size (for the editor and the runner). */
+static guint32 *
+image_data_batch_size (Caffe__LayerParameter *param)
+{
+  return param->image_data_param != NULL ? &param->image_data_param->batch_size : NULL;
+}
+
 const CtLayerClass ct_image_data_layer_class = {
   .type = "ImageData",
   .family = CT_LAYER_FAMILY_DATA,
@@ -295,4 +302,9 @@ const CtLayerClass ct_image_data_layer_class = {
   .forward_cpu = image_data_forward,
   .forward_gpu = image_data_forward_gpu,
   .finalize = image_data_finalize,
+  .new_layer_text = "image_data_param { source: \"images.txt\" batch_size: 32 }",
+  .is_data_source = TRUE,
+  .reads_files = TRUE,
+  .transforms_data = TRUE,
+  .batch_size = image_data_batch_size,
 };

@@ -273,4 +273,5 @@ const CtLayerClass ct_infogain_loss_layer_class = {
   .backward_gpu = infogain_loss_backward_gpu,
   .allow_force_backward = infogain_loss_allow_force_backward,
   .finalize = infogain_loss_finalize,
+  .flops_per_bottom = 3,
 };

@@ -11,6 +11,7 @@
 #include "blas.h"
 #include "common.h"
 #include "common-private.h"
+#include "net.h"
 
 typedef struct {
   CtLayer parent;
@@ -248,6 +249,17 @@ inner_product_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *prop
   return backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
+/* A multiply-add per weight for each row of the batch, and the bias. */
+static double
+inner_product_flops (const CtNetShapeLayer *l)
+{
+  const Caffe__InnerProductParameter *p = l->param->inner_product_param;
+  double n_out = p != NULL && p->num_output > 0 ? p->num_output : 1.0;
+  double weights = l->params->len > 0 ? (double) ct_net_shape_blob_count (l->params->pdata[0]) : 0.0;
+
+  return 2.0 * (ct_layer_shapes_first_count (l->tops) / n_out) * weights + ct_layer_shapes_bias (l);
+}
+
 const CtLayerClass ct_inner_product_layer_class = {
   .type = "InnerProduct",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -261,4 +273,8 @@ const CtLayerClass ct_inner_product_layer_class = {
   .backward_cpu = inner_product_backward,
   .forward_gpu = inner_product_forward_gpu,
   .backward_gpu = inner_product_backward_gpu,
+  .new_layer_text = "inner_product_param { num_output: 10"
+                    " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }",
+  .flops = inner_product_flops,
+  .name_prefix = "fc",
 };

@@ -55,4 +55,6 @@ const CtLayerClass ct_input_layer_class = {
   .setup = input_setup,
   .reshape = input_reshape,
   .forward_cpu = input_forward,
+  .new_layer_text = "input_param { shape { dim: 1 dim: 1 dim: 28 dim: 28 } }",
+  .name_prefix = "input",
 };

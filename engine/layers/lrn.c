@@ -13,6 +13,7 @@
 #include "engine-error.h"
 #include "lrn.h"
 #include "vision-private.h"
+#include "net.h"
 
 typedef struct {
   CtLayer parent;
@@ -171,6 +172,17 @@ lrn_finalize (CtLayer *layer)
   g_clear_pointer (&self->scratch, ct_blob_free);
 }
 
+/* The window's squares and sums, then the scale and the power. */
+static double
+lrn_flops (const CtNetShapeLayer *l)
+{
+  const Caffe__LRNParameter *p = l->param->lrn_param;
+  double size = p != NULL ? p->local_size : 5.0;
+  gboolean within = p != NULL && p->norm_region == CAFFE__LRNPARAMETER__NORM_REGION__WITHIN_CHANNEL;
+
+  return ct_layer_shapes_first_count (l->tops) * ((within ? size * size : size) + 3.0);
+}
+
 const CtLayerClass ct_lrn_layer_class = {
   .type = "LRN",
   .family = CT_LAYER_FAMILY_VISION,
@@ -185,4 +197,6 @@ const CtLayerClass ct_lrn_layer_class = {
   .forward_gpu = lrn_forward_gpu,
   .backward_gpu = lrn_backward_gpu,
   .finalize = lrn_finalize,
+  .new_layer_text = "lrn_param { local_size: 5 alpha: 0.0001 beta: 0.75 }",
+  .flops = lrn_flops,
 };

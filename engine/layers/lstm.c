@@ -124,4 +124,6 @@ const CtLayerClass ct_lstm_layer_class = {
   .allow_force_backward = ct_recurrent_allow_force_backward,
   .finalize = ct_recurrent_finalize,
   .type_data = &lstm_ops,
+  .new_layer_text = "recurrent_param { num_output: 32 weight_filler { type: \"xavier\" } }",
+  .param_field = "recurrent_param",
 };

@@ -20,6 +20,13 @@ typedef struct {
   gsize position;   /* the first example of the next batch */
 } CtMemoryDataLayer;
 
+/* Where the text gives the batch size (for the editor and the runner). */
+static guint32 *
+memory_data_batch_size (Caffe__LayerParameter *param)
+{
+  return param->memory_data_param != NULL ? &param->memory_data_param->batch_size : NULL;
+}
+
 extern const CtLayerClass ct_memory_data_layer_class;
 
 static gboolean
@@ -134,4 +141,8 @@ const CtLayerClass ct_memory_data_layer_class = {
   .reshape = memory_data_reshape,
   .forward_cpu = memory_data_forward,
   .finalize = memory_data_finalize,
+  .new_layer_text = "memory_data_param { batch_size: 1 channels: 1 height: 28 width: 28 }",
+  .is_data_source = TRUE,
+  .transforms_data = TRUE,
+  .batch_size = memory_data_batch_size,
 };

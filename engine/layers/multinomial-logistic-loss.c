@@ -127,4 +127,5 @@ const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
   .forward_gpu = mll_forward_gpu,
   .backward_gpu = mll_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
+  .flops_per_bottom = 3,
 };

@@ -188,4 +188,5 @@ const CtLayerClass ct_mvn_layer_class = {
   .forward_gpu = mvn_forward_gpu,
   .backward_gpu = mvn_backward_gpu,
   .finalize = mvn_finalize,
+  .flops_per_top = 2,
 };

@@ -44,8 +44,10 @@ typedef struct {
 
 /* One definition for every such class: NAME's class, of type TYPE_NAME,
  * with INSTANCE (CtLayer, or CtNeuronLayer for kernels that take
- * parameters), SETUP (may be NULL) and KERNELS. */
-#define CT_DEFINE_NEURON_CLASS(name, type_name, description_, instance, setup_, kernels) \
+ * parameters), SETUP (may be NULL) and KERNELS; what follows are more
+ * members of the class (".usually_in_place = TRUE"). One FLOP per
+ * element. */
+#define CT_DEFINE_NEURON_CLASS(name, type_name, description_, instance, setup_, kernels, ...) \
   const CtLayerClass ct_##name##_layer_class = {                                      \
     .type = type_name,                                                                \
     .family = CT_LAYER_FAMILY_NEURON,                                                 \
@@ -60,6 +62,8 @@ typedef struct {
     .forward_gpu = ct_neuron_forward_gpu,                                             \
     .backward_gpu = ct_neuron_backward_gpu,                                           \
     .type_data = &(kernels),                                                          \
+    .flops_per_top = 1,                                                               \
+    __VA_ARGS__                                                                       \
   }
 
 /* The class hooks of those neurons: forward and backward run the kernels,

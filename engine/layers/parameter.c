@@ -73,4 +73,5 @@ const CtLayerClass ct_parameter_layer_class = {
   .backward_cpu = ct_common_nothing_backward,
   .forward_gpu = parameter_forward,
   .backward_gpu = ct_common_nothing_backward,
+  .new_layer_text = "parameter_param { shape { dim: 1 } }",
 };

@@ -55,4 +55,4 @@ CT_DEFINE_NEURON_CLASS (bnll, "BNLL",
 CT_DEFINE_NEURON_CLASS (sigmoid, "Sigmoid", N_("Logistic sigmoid, 1 / (1 + exp(-x))"),
                         CtLayer, NULL, sigmoid_kernels);
 CT_DEFINE_NEURON_CLASS (tanh, "TanH", N_("Hyperbolic tangent"),
-                        CtLayer, NULL, tanh_kernels);
+                        CtLayer, NULL, tanh_kernels, .param_field = "tanh_param");

@@ -21,6 +21,7 @@
 #include "engine-error.h"
 #include "rng.h"
 #include "vision-private.h"
+#include "net.h"
 
 typedef struct {
   CtLayer parent;
@@ -461,6 +462,28 @@ pooling_finalize (CtLayer *layer)
   g_clear_pointer (&self->uniform, ct_mem_unref);
 }
 
+/* One operation per element of each output's window. */
+static double
+pooling_flops (const CtNetShapeLayer *l)
+{
+  const Caffe__PoolingParameter *p = l->param->pooling_param;
+  const CtNetShapeBlob *b = l->bottoms->len > 0 ? l->bottoms->pdata[0] : NULL;
+  double window;
+
+  if (p != NULL && p->global_pooling)
+    {
+      if (b == NULL || !b->known || b->n_axes < 4)
+        return 0.0;
+      window = (double) b->dims[2] * (double) b->dims[3];
+    }
+  else if (p != NULL)
+    window = (double) (p->has_kernel_h ? p->kernel_h : p->kernel_size)
+             * (double) (p->has_kernel_w ? p->kernel_w : p->kernel_size);
+  else
+    return 0.0;
+  return ct_layer_shapes_first_count (l->tops) * window;
+}
+
 const CtLayerClass ct_pooling_layer_class = {
   .type = "Pooling",
   .family = CT_LAYER_FAMILY_VISION,
@@ -475,4 +498,7 @@ const CtLayerClass ct_pooling_layer_class = {
   .forward_gpu = pooling_forward_gpu,
   .backward_gpu = pooling_backward_gpu,
   .finalize = pooling_finalize,
+  .new_layer_text = "pooling_param { pool: MAX kernel_size: 2 stride: 2 }",
+  .flops = pooling_flops,
+  .name_prefix = "pool",
 };

@@ -259,4 +259,7 @@ const CtLayerClass ct_prelu_layer_class = {
   .forward_gpu = prelu_forward_gpu,
   .backward_gpu = prelu_backward_gpu,
   .finalize = prelu_finalize,
+  .param_field = "prelu_param",
+  .usually_in_place = TRUE,
+  .flops_per_top = 1,
 };

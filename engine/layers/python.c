@@ -40,4 +40,5 @@ const CtLayerClass ct_python_layer_class = {
   .setup = python_setup,
   .reshape = python_reshape,
   .forward_cpu = python_forward,
+  .new_layer_text = "python_param { module: \"my_module\" layer: \"MyLayer\" }",
 };

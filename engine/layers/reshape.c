@@ -182,4 +182,5 @@ const CtLayerClass ct_reshape_layer_class = {
   .backward_cpu = ct_common_nothing_backward,
   .forward_gpu = ct_common_nothing_forward,
   .backward_gpu = ct_common_nothing_backward,
+  .new_layer_text = "reshape_param { shape { dim: 0 dim: -1 } }",
 };

@@ -132,4 +132,6 @@ const CtLayerClass ct_rnn_layer_class = {
   .allow_force_backward = ct_recurrent_allow_force_backward,
   .finalize = ct_recurrent_finalize,
   .type_data = &rnn_ops,
+  .new_layer_text = "recurrent_param { num_output: 32 weight_filler { type: \"xavier\" } }",
+  .param_field = "recurrent_param",
 };

@@ -10,6 +10,7 @@
 #include "blas.h"
 #include "common.h"
 #include "common-private.h"
+#include "net.h"
 
 typedef struct {
   CtLayer parent;
@@ -260,6 +261,13 @@ scale_finalize (CtLayer *layer)
   ct_blob_free (((CtScaleLayer *) layer)->saved);
 }
 
+/* A product per element, and the bias. */
+static double
+scale_flops (const CtNetShapeLayer *l)
+{
+  return ct_layer_shapes_first_count (l->tops) + ct_layer_shapes_bias (l);
+}
+
 const CtLayerClass ct_scale_layer_class = {
   .type = "Scale",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -275,4 +283,7 @@ const CtLayerClass ct_scale_layer_class = {
   .forward_gpu = scale_forward_gpu,
   .backward_gpu = scale_backward_gpu,
   .finalize = scale_finalize,
+  .new_layer_text = "scale_param { bias_term: true }",
+  .usually_in_place = TRUE,
+  .flops = scale_flops,
 };

@@ -154,4 +154,5 @@ const CtLayerClass ct_sigmoid_cross_entropy_loss_layer_class = {
   .backward_gpu = sce_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = sce_loss_finalize,
+  .flops_per_bottom = 3,
 };

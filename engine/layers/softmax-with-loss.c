@@ -209,4 +209,6 @@ const CtLayerClass ct_softmax_with_loss_layer_class = {
   .backward_gpu = softmax_with_loss_backward_gpu,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = softmax_with_loss_finalize,
+  .param_field = "softmax_param",
+  .flops_per_bottom = 3,
 };

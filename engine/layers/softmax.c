@@ -125,4 +125,6 @@ const CtLayerClass ct_softmax_layer_class = {
   .forward_gpu = softmax_forward_gpu,
   .backward_gpu = softmax_backward_gpu,
   .finalize = softmax_finalize,
+  .flops_per_top = 3,
+  .name_prefix = "prob",
 };

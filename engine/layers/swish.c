@@ -124,4 +124,5 @@ const CtLayerClass ct_swish_layer_class = {
   .forward_gpu = swish_forward_gpu,
   .backward_gpu = swish_backward_gpu,
   .finalize = swish_finalize,
+  .flops_per_top = 1,
 };

@@ -37,4 +37,5 @@ const CtLayerClass ct_threshold_layer_class = {
   .forward_cpu = ct_neuron_forward,
   .forward_gpu = ct_neuron_forward_gpu,
   .type_data = &threshold_kernels,
+  .flops_per_top = 1,
 };

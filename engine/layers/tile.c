@@ -127,4 +127,5 @@ const CtLayerClass ct_tile_layer_class = {
   .backward_cpu = tile_backward,
   .forward_gpu = tile_forward_gpu,
   .backward_gpu = tile_backward_gpu,
+  .new_layer_text = "tile_param { axis: 1 tiles: 2 }",
 };
