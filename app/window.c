@@ -709,8 +709,9 @@ files_dropped (GtkDropTarget *target, const GValue *value, double x, double y, C
 }
 
 /* Accessible names for the parts GTK builds inside our controls: a split
- * button's arrow and a drop-down's button take the focus on their own, and
- * a screen reader would call them by their class name. */
+ * button's arrow, a drop-down's button and the find bar's close button take
+ * the focus on their own, and a screen reader would call them by their
+ * class name (or "GtkImage"). */
 static void
 name_inner_controls (CtWindow *self, GtkWidget *widget)
 {
@@ -724,6 +725,11 @@ name_inner_controls (CtWindow *self, GtkWidget *widget)
       if (widget == GTK_WIDGET (self->phase_dropdown) && GTK_IS_TOGGLE_BUTTON (child))
         gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                         _("Phase Shown"), -1);
+      /* the find bar's close button shows an icon only */
+      if (GTK_IS_BUTTON (child) && GTK_IS_CENTER_BOX (widget)
+          && gtk_widget_get_ancestor (child, GTK_TYPE_SEARCH_BAR) == GTK_WIDGET (self->find_bar))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _("Close the Find Bar"), -1);
       name_inner_controls (self, child);
     }
 }

@@ -1,14 +1,19 @@
 /* graph-node.c: CtGraphNodeWidget, one node of the graph view: a real,
  * focusable child widget that draws its box and ports (through
  * graph-render.h, at the view's zoom) and carries the node's tooltip and
- * accessible name ("conv1, Convolution"); and how the view keeps one child
- * per node of its model. */
+ * accessible name ("conv1, Convolution"); CtGraphFoldedWidget, an
+ * invisible child of it for each layer folded into the node ("relu1, ReLU,
+ * in place"); and how the view keeps one child per node of its model.
+ * Activating either (gtk_widget_activate, or the "node.select" action a
+ * screen reader lists) selects its layer as a click does. */
 #include "graph-view-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 G_DEFINE_FINAL_TYPE (CtGraphNodeWidget, ct_graph_node_widget, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CtGraphFoldedWidget, ct_graph_folded_widget, GTK_TYPE_WIDGET)
 
 /* Palette from the theme: a light foreground colour means a dark theme. */
 const CtGraphPalette *
@@ -109,6 +114,92 @@ ct_graph_node_widget_measure (GtkWidget *widget, GtkOrientation orientation, int
              ? (int) ceil (((orientation == GTK_ORIENTATION_HORIZONTAL ? w : h)
                             + 2 * NODE_MARGIN) * self->view->zoom)
              : 0;
+  /* the folded layers' children are placed over their chips: measured
+   * only to satisfy GTK */
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_measure (child, orientation, -1, NULL, NULL, NULL, NULL);
+}
+
+/* Each folded layer's child over its chip (or row), in the node's own
+ * coordinates; one left out behind the ellipsis over the arrow that
+ * unfolds it. */
+static void
+ct_graph_node_widget_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  CtGraphNodeWidget *self = CT_GRAPH_NODE_WIDGET (widget);
+  CtGraphView *view = self->view;
+  double x, y, w, h;
+
+  if (view == NULL || view->scene == NULL || self->index >= ct_graph_model_n_nodes (view->model))
+    return;
+  ct_graph_scene_node_box (view->scene, self->index, &x, &y, &w, &h);
+  for (guint i = 0; i < self->folded->len; i++)
+    {
+      GtkWidget *child = g_ptr_array_index (self->folded, i);
+      double box[4] = { x, y, 0, 0 };
+
+      if (!ct_graph_scene_folded_box (view->scene, self->index, i, box))
+        ct_graph_scene_folded_toggle_box (view->scene, self->index, box);
+      gtk_widget_size_allocate (child,
+                                &(GtkAllocation) {
+                                  (int) round ((box[0] - x + NODE_MARGIN) * view->zoom),
+                                  (int) round ((box[1] - y + NODE_MARGIN) * view->zoom),
+                                  (int) ceil (box[2] * view->zoom),
+                                  (int) ceil (box[3] * view->zoom) },
+                                -1);
+    }
+}
+
+/* The "activate" signal's handler and the "node.select" action's, of both
+ * classes: what a click on the node or on the folded layer's chip does. */
+static void
+select_layer (GtkWidget *widget)
+{
+  CtGraphNodeWidget *node = CT_IS_GRAPH_NODE_WIDGET (widget)
+                              ? CT_GRAPH_NODE_WIDGET (widget)
+                              : CT_GRAPH_NODE_WIDGET (gtk_widget_get_parent (widget));
+  const char *id = CT_IS_GRAPH_NODE_WIDGET (widget) ? node->id
+                                                    : CT_GRAPH_FOLDED_WIDGET (widget)->id;
+
+  if (node != NULL && node->view != NULL)
+    ct_graph_view_activate_layer (node->view, (int) node->index, id);
+}
+
+static void
+action_select (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  select_layer (widget);
+}
+
+/* An "activate" action signal, the class's activate signal, and the
+ * "node.select" action: GTK 4.8's AT-SPI bridge lists a custom widget's own
+ * actions, and gtk_widget_activate() emits the signal. */
+static void
+class_init_activation (GtkWidgetClass *widget_class)
+{
+  guint signal = g_signal_new_class_handler ("activate", G_TYPE_FROM_CLASS (widget_class),
+                                             G_SIGNAL_RUN_FIRST | G_SIGNAL_ACTION,
+                                             G_CALLBACK (select_layer), NULL, NULL, NULL,
+                                             G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_activate_signal (widget_class, signal);
+  gtk_widget_class_install_action (widget_class, "node.select", NULL, action_select);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_BUTTON);
+}
+
+static void
+ct_graph_node_widget_dispose (GObject *object)
+{
+  CtGraphNodeWidget *self = CT_GRAPH_NODE_WIDGET (object);
+
+  if (self->folded != NULL)
+    {
+      for (guint i = 0; i < self->folded->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (self->folded, i));
+      g_ptr_array_set_size (self->folded, 0);
+    }
+  G_OBJECT_CLASS (ct_graph_node_widget_parent_class)->dispose (object);
 }
 
 static void
@@ -117,6 +208,7 @@ ct_graph_node_widget_finalize (GObject *object)
   CtGraphNodeWidget *self = CT_GRAPH_NODE_WIDGET (object);
 
   g_free (self->id);
+  g_ptr_array_unref (self->folded);
   G_OBJECT_CLASS (ct_graph_node_widget_parent_class)->finalize (object);
 }
 
@@ -125,23 +217,111 @@ ct_graph_node_widget_class_init (CtGraphNodeWidgetClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = ct_graph_node_widget_dispose;
   G_OBJECT_CLASS (klass)->finalize = ct_graph_node_widget_finalize;
   widget_class->snapshot = ct_graph_node_widget_snapshot;
   widget_class->measure = ct_graph_node_widget_measure;
+  widget_class->size_allocate = ct_graph_node_widget_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "graphnode");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_BUTTON);
+  class_init_activation (widget_class);
 }
 
 static void
 ct_graph_node_widget_init (CtGraphNodeWidget *self)
 {
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  self->folded = g_ptr_array_new ();
+}
+
+/* Folded layers' widgets */
+
+static void
+ct_graph_folded_widget_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                int *minimum, int *natural, int *minimum_baseline,
+                                int *natural_baseline)
+{
+  *minimum = *natural = 0;
+}
+
+static void
+ct_graph_folded_widget_finalize (GObject *object)
+{
+  g_free (CT_GRAPH_FOLDED_WIDGET (object)->id);
+  G_OBJECT_CLASS (ct_graph_folded_widget_parent_class)->finalize (object);
+}
+
+static void
+ct_graph_folded_widget_class_init (CtGraphFoldedWidgetClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = ct_graph_folded_widget_finalize;
+  widget_class->measure = ct_graph_folded_widget_measure;
+  gtk_widget_class_set_css_name (widget_class, "graphfolded");
+  class_init_activation (widget_class);
+}
+
+static void
+ct_graph_folded_widget_init (CtGraphFoldedWidget *self)
+{
+  /* the node under it keeps the clicks, the tooltip and the focus */
+  gtk_widget_set_can_target (GTK_WIDGET (self), FALSE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), FALSE);
 }
 
 static void
 on_node_focus (GtkWidget *widget, GParamSpec *pspec, gpointer data)
 {
   gtk_widget_queue_draw (widget);
+}
+
+/* One child per folded layer of N, reused while the ids stay the same,
+ * named and marked as the layer is. */
+static void
+update_folded (CtGraphNodeWidget *node, const CtGraphNode *n)
+{
+  gboolean same = node->folded->len == n->folded->len;
+
+  for (guint i = 0; same && i < n->folded->len; i++)
+    same = strcmp (CT_GRAPH_FOLDED_WIDGET (g_ptr_array_index (node->folded, i))->id,
+                   ((const CtGraphFolded *) g_ptr_array_index (n->folded, i))->id) == 0;
+  if (!same)
+    {
+      for (guint i = 0; i < node->folded->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (node->folded, i));
+      g_ptr_array_set_size (node->folded, 0);
+      for (guint i = 0; i < n->folded->len; i++)
+        {
+          const CtGraphFolded *f = g_ptr_array_index (n->folded, i);
+          CtGraphFoldedWidget *child = g_object_new (CT_TYPE_GRAPH_FOLDED_WIDGET, NULL);
+
+          child->id = g_strdup (f->id);
+          child->index = i;
+          gtk_widget_set_parent (GTK_WIDGET (child), GTK_WIDGET (node));
+          g_ptr_array_add (node->folded, child);
+          if (node->view != NULL && g_hash_table_contains (node->view->selected, f->id))
+            gtk_accessible_update_state (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_STATE_SELECTED,
+                                         TRUE, -1);
+        }
+      gtk_widget_queue_allocate (GTK_WIDGET (node));
+    }
+  for (guint i = 0; i < n->folded->len; i++)
+    {
+      const CtGraphFolded *f = g_ptr_array_index (n->folded, i);
+      GtkAccessible *child = g_ptr_array_index (node->folded, i);
+      /* Translators: the name a screen reader gives a layer drawn inside
+       * the node before it (a ReLU after a convolution): layer name, type */
+      g_autofree char *label = g_strdup_printf (_("%s, %s, in place"), f->name, f->type);
+
+      gtk_accessible_update_property (child, GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      f->error != NULL ? f->error : "", -1);
+      if (f->error != NULL)
+        gtk_accessible_update_state (child, GTK_ACCESSIBLE_STATE_INVALID,
+                                     GTK_ACCESSIBLE_INVALID_TRUE, -1);
+      else
+        gtk_accessible_reset_state (child, GTK_ACCESSIBLE_STATE_INVALID);
+    }
 }
 
 /* Name, tooltip and accessible description from the model. */
@@ -197,6 +377,7 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
                                  GTK_ACCESSIBLE_INVALID_TRUE, -1);
   else
     gtk_accessible_reset_state (GTK_ACCESSIBLE (node), GTK_ACCESSIBLE_STATE_INVALID);
+  update_folded (node, n);
 }
 
 void

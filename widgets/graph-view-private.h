@@ -37,6 +37,23 @@ struct _CtGraphNodeWidget {
   char *id;
   guint index;
   guint32 folded_selected;  /* as last drawn: bit i for folded layer i */
+  GPtrArray *folded;        /* CtGraphFoldedWidget*, one per folded layer */
+};
+
+/* CtGraphFoldedWidget: a layer folded into a node (ReLU after a
+ * convolution), as a child of the node's widget over its chip or row. It
+ * draws nothing and takes no pointer input (the canvas hit-tests the chip);
+ * it is there so that screen readers and UI tests reach the layer as
+ * itself, by name, and can select it. */
+
+#define CT_TYPE_GRAPH_FOLDED_WIDGET (ct_graph_folded_widget_get_type ())
+G_DECLARE_FINAL_TYPE (CtGraphFoldedWidget, ct_graph_folded_widget, CT, GRAPH_FOLDED_WIDGET,
+                      GtkWidget)
+
+struct _CtGraphFoldedWidget {
+  GtkWidget parent_instance;
+  char *id;
+  guint index;              /* among the node's folded layers */
 };
 
 typedef enum {
@@ -187,6 +204,10 @@ void ct_graph_view_toggle_selected (CtGraphView *self, int index);
 /* Select ID alone (a node's or a folded layer's), or toggle it. */
 void ct_graph_view_select_only_id (CtGraphView *self, const char *id);
 void ct_graph_view_toggle_selected_id (CtGraphView *self, const char *id);
+/* What activating the accessible object of layer ID on node INDEX does
+ * (a node's, or a folded layer's): focus the node and select ID alone, as
+ * a click on it does, and tell the app. */
+void ct_graph_view_activate_layer (CtGraphView *self, int index, const char *id);
 /* Before MODEL replaces the view's model: the selected edge's index in
  * MODEL (the edge of the same ends and blob), or -1. TRUE when it was
  * selected and MODEL has no such edge. */

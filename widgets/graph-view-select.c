@@ -117,6 +117,11 @@ ct_graph_view_update_selected (CtGraphView *self)
 
       if (folded != child->folded_selected)
         {
+          for (guint j = 0; j < child->folded->len && j < 32; j++)
+            if (((folded ^ child->folded_selected) >> j) & 1)
+              gtk_accessible_update_state (GTK_ACCESSIBLE (g_ptr_array_index (child->folded, j)),
+                                           GTK_ACCESSIBLE_STATE_SELECTED, (folded >> j) & 1,
+                                           -1);
           child->folded_selected = folded;
           gtk_widget_queue_draw (GTK_WIDGET (child));
         }
@@ -180,6 +185,21 @@ ct_graph_view_select_only_id (CtGraphView *self, const char *id)
   g_hash_table_remove_all (self->selected);
   g_hash_table_add (self->selected, g_strdup (id));
   ct_graph_view_update_selected (self);
+}
+
+void
+ct_graph_view_activate_layer (CtGraphView *self, int index, const char *id)
+{
+  CtGraphNodeWidget *child = child_at (self, index);
+
+  if (child == NULL || id == NULL)
+    return;
+  gtk_widget_grab_focus (GTK_WIDGET (child));
+  /* a click on a node already selected alone changes nothing either */
+  if (g_hash_table_size (self->selected) == 1 && g_hash_table_contains (self->selected, id))
+    return;
+  ct_graph_view_select_only_id (self, id);
+  g_signal_emit (self, ct_graph_view_signals[SELECTION_CHANGED], 0);
 }
 
 void

@@ -11,7 +11,8 @@
  * (graph-minimap.c). Pointer input is handled by the canvas in the capture
  * phase and hit-tested against the scene (graph-view-input.c), so the
  * children only carry focus, tooltips and the accessible names screen
- * readers and UI tests see. */
+ * readers and UI tests see (each layer folded into a node has an invisible
+ * child of the node's for that); activating one selects its layer. */
 #include "graph-view-private.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,6 +1,8 @@
 /* graph-view.h: CtGraphView, the canvas that shows a CtGraphModel as a
  * layered graph: every node a real, focusable child widget (accessible name
- * "conv1, Convolution", the node's error as its tooltip), edges, ports, a
+ * "conv1, Convolution", the node's error as its tooltip; each layer folded
+ * into it an accessible child, "relu1, ReLU, in place"; activating either
+ * selects its layer and emits selection-changed), edges, ports, a
  * dot grid and a minimap drawn by the canvas, pan and zoom through a
  * transform.
  *
