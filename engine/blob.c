@@ -1,6 +1,6 @@
 /* blob.c: CtBlob (see blob.h). Shape bookkeeping and checks come first,
  * then memory access, then the operations that run where the data's head
- * is (update, norms, scaling), then BlobProto conversion. */
+ * is (update, norms, scaling). BlobProto conversion is blob-proto.c's. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 
 #include "blas.h"
 #include "blob.h"
+#include "blob-private.h"
 #include "engine-error.h"
 
 /* The largest element count: its size in bytes must fit in a gssize. */
@@ -29,8 +30,8 @@ struct _CtBlob {
 /* Shapes and their checks */
 
 /* "2 3 4": a shape that is not (yet) a blob's, for error messages. */
-static char *
-dims_to_string (const gint64 *dims, gsize n_axes)
+char *
+ct_blob_dims_to_string (const gint64 *dims, gsize n_axes)
 {
   GString *str = g_string_new (NULL);
 
@@ -43,8 +44,8 @@ dims_to_string (const gint64 *dims, gsize n_axes)
  * not one a blob can have. The product of the non-zero dimensions must fit,
  * not only the count: a zero on one axis must not let count_range()
  * overflow on the others. */
-static gboolean
-check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error)
+gboolean
+ct_blob_check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error)
 {
   gint64 product = 1;
   gboolean has_zero = FALSE;
@@ -60,7 +61,7 @@ check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error
     {
       if (dims[i] < 0)
         {
-          g_autofree char *shape = dims_to_string (dims, n_axes);
+          g_autofree char *shape = ct_blob_dims_to_string (dims, n_axes);
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
                        _("Blob shape %s has a negative dimension on axis %zu"),
                        shape, i);
@@ -73,7 +74,7 @@ check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out, GError **error
         }
       if (product > CT_BLOB_MAX_COUNT / dims[i])
         {
-          g_autofree char *shape = dims_to_string (dims, n_axes);
+          g_autofree char *shape = ct_blob_dims_to_string (dims, n_axes);
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OVERFLOW,
                        _("Blob shape %s has more elements than memory can address"),
                        shape);
@@ -133,7 +134,7 @@ ct_blob_reshape (CtBlob *blob, const gint64 *dims, guint n_axes, GError **error)
   g_return_val_if_fail (blob != NULL, FALSE);
   g_return_val_if_fail (dims != NULL || n_axes == 0, FALSE);
 
-  if (!check_shape (dims, n_axes, &count, error))
+  if (!ct_blob_check_shape (dims, n_axes, &count, error))
     return FALSE;
 
   if (n_axes > 0)
@@ -178,7 +179,7 @@ ct_blob_reshape_from_shape (CtBlob *blob, const Caffe__BlobShape *shape, GError 
   if (shape == NULL)
     return ct_blob_reshape (blob, NULL, 0, error);
   /* Checked here too: n_dim is a size_t and the blob takes a guint. */
-  if (!check_shape ((const gint64 *) shape->dim, shape->n_dim, &count, error))
+  if (!ct_blob_check_shape ((const gint64 *) shape->dim, shape->n_dim, &count, error))
     return FALSE;
   return ct_blob_reshape (blob, (const gint64 *) shape->dim, (guint) shape->n_dim, error);
 }
@@ -781,231 +782,4 @@ gboolean
 ct_blob_scale_diff (CtBlob *blob, float scale_factor, GError **error)
 {
   return scale (blob->diff, blob->count, scale_factor, error);
-}
-
-/* BlobProto */
-
-static gboolean
-has_legacy_shape (const Caffe__BlobProto *proto)
-{
-  return proto->has_num || proto->has_channels || proto->has_height || proto->has_width;
-}
-
-static char *
-proto_shape_string (const Caffe__BlobProto *proto)
-{
-  if (has_legacy_shape (proto))
-    return g_strdup_printf ("%d %d %d %d", proto->num, proto->channels,
-                            proto->height, proto->width);
-  if (proto->shape == NULL || proto->shape->n_dim == 0)
-    return g_strdup ("()");
-  return dims_to_string ((const gint64 *) proto->shape->dim, proto->shape->n_dim);
-}
-
-gboolean
-ct_blob_shape_equals (const CtBlob *blob, const Caffe__BlobProto *proto)
-{
-  const Caffe__BlobShape *shape = proto->shape;
-  gsize n_dim = shape != NULL ? shape->n_dim : 0;
-
-  if (has_legacy_shape (proto))
-    {
-      /* Legacy 4-D protos compare from the end, so that a (1 1 1 N) bias
-       * proto matches a blob of shape (N); blobs of 5+ axes never match. */
-      return blob->n_axes <= 4
-             && ct_blob_legacy_shape (blob, -4, NULL) == proto->num
-             && ct_blob_legacy_shape (blob, -3, NULL) == proto->channels
-             && ct_blob_legacy_shape (blob, -2, NULL) == proto->height
-             && ct_blob_legacy_shape (blob, -1, NULL) == proto->width;
-    }
-  if (n_dim != blob->n_axes)
-    return FALSE;
-  for (gsize i = 0; i < n_dim; i++)
-    if (shape->dim[i] != blob->shape[i])
-      return FALSE;
-  return TRUE;
-}
-
-/* The shape FROM_PROTO reshapes to: the legacy fields when any is set
- * (missing ones as their default 0, as Caffe reads them), else `shape`. */
-static gboolean
-proto_target_shape (const Caffe__BlobProto *proto, gint64 *dims, guint *n_axes,
-                    gint64 *count, GError **error)
-{
-  if (has_legacy_shape (proto))
-    {
-      dims[0] = proto->num;
-      dims[1] = proto->channels;
-      dims[2] = proto->height;
-      dims[3] = proto->width;
-      *n_axes = 4;
-    }
-  else if (proto->shape != NULL)
-    {
-      /* Checked before copying: DIMS holds at most CT_BLOB_MAX_AXES. */
-      if (!check_shape ((const gint64 *) proto->shape->dim, proto->shape->n_dim, count, error))
-        return FALSE;
-      *n_axes = (guint) proto->shape->n_dim;
-      memcpy (dims, proto->shape->dim, *n_axes * sizeof (gint64));
-      return TRUE;
-    }
-  else
-    *n_axes = 0;
-  return check_shape (dims, *n_axes, count, error);
-}
-
-static gboolean
-check_value_count (gsize n_values, gint64 count, const char *field,
-                   const Caffe__BlobProto *proto, GError **error)
-{
-  if (n_values == (guint64) count)
-    return TRUE;
-  g_autofree char *shape = proto_shape_string (proto);
-  g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
-               g_dngettext (GETTEXT_PACKAGE, "BlobProto field '%s' holds %zu value, but the shape %s "
-                            "has %" PRId64 " elements",
-                            "BlobProto field '%s' holds %zu values, but the shape %s "
-                            "has %" PRId64 " elements", n_values),
-               field, n_values, shape, count);
-  return FALSE;
-}
-
-/* Fills the first COUNT floats of DST from the float or the double field. */
-static void
-load_values (float *dst, gint64 count, const float *floats, const double *doubles)
-{
-  if (doubles != NULL)
-    for (gint64 i = 0; i < count; i++)
-      dst[i] = (float) doubles[i];
-  else if (count > 0)
-    memcpy (dst, floats, (gsize) count * sizeof (float));
-}
-
-gboolean
-ct_blob_from_proto (CtBlob *blob, const Caffe__BlobProto *proto, gboolean reshape,
-                    GError **error)
-{
-  gint64 dims[CT_BLOB_MAX_AXES];
-  guint n_axes = 0;
-  gint64 count = blob->count;
-  gboolean double_data = proto->n_double_data > 0;
-  gboolean double_diff = proto->n_double_diff > 0;
-  gboolean has_diff = double_diff || proto->n_diff > 0;
-  float *values;
-
-  if (reshape)
-    {
-      if (!proto_target_shape (proto, dims, &n_axes, &count, error))
-        return FALSE;
-    }
-  else if (!ct_blob_shape_equals (blob, proto))
-    {
-      g_autofree char *proto_shape = proto_shape_string (proto);
-      g_autofree char *shape = ct_blob_shape_string (blob);
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
-                   _("BlobProto shape %s does not match the blob's shape %s"),
-                   proto_shape, shape);
-      return FALSE;
-    }
-
-  /* Everything is checked before anything changes. */
-  if (!check_value_count (double_data ? proto->n_double_data : proto->n_data, count,
-                          double_data ? "double_data" : "data", proto, error))
-    return FALSE;
-  if (has_diff
-      && !check_value_count (double_diff ? proto->n_double_diff : proto->n_diff, count,
-                             double_diff ? "double_diff" : "diff", proto, error))
-    return FALSE;
-  if (reshape && !ct_blob_reshape (blob, dims, n_axes, error))
-    return FALSE;
-
-  if ((values = ct_blob_mutable_cpu_data (blob, error)) == NULL)
-    return FALSE;
-  load_values (values, count, proto->data, double_data ? proto->double_data : NULL);
-  if (!has_diff)
-    return TRUE;
-  if ((values = ct_blob_mutable_cpu_diff (blob, error)) == NULL)
-    return FALSE;
-  load_values (values, count, proto->diff, double_diff ? proto->double_diff : NULL);
-  return TRUE;
-}
-
-/* Copies COUNT floats into a new array of the proto's float or double
- * field; allocated with g_try_malloc (malloc) so that free_unpacked frees
- * it, and tried, because a blob can be larger than free memory. */
-static gboolean
-store_values (const float *src, gint64 count, gboolean as_double,
-              size_t *n_out, float **floats_out, double **doubles_out, GError **error)
-{
-  gsize size = as_double ? sizeof (double) : sizeof (float);
-  void *values;
-
-  if (count == 0)
-    return TRUE;
-  if ((guint64) count > G_MAXSIZE / size || (values = g_try_malloc ((gsize) count * size)) == NULL)
-    {
-      g_autofree char *bytes = g_format_size_full ((guint64) count * size,
-                                                   G_FORMAT_SIZE_IEC_UNITS);
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_OUT_OF_MEMORY,
-                   _("Could not allocate %s of memory for a BlobProto"), bytes);
-      return FALSE;
-    }
-  if (as_double)
-    {
-      double *doubles = values;
-      for (gint64 i = 0; i < count; i++)
-        doubles[i] = src[i];
-      *doubles_out = doubles;
-    }
-  else
-    {
-      memcpy (values, src, (gsize) count * sizeof (float));
-      *floats_out = values;
-    }
-  *n_out = (size_t) count;
-  return TRUE;
-}
-
-/* Freed the way callers free it, so that a half-filled proto leaks nothing.
- * (No autoptr for the generated type here: proto/ may declare one.) */
-static Caffe__BlobProto *
-fail_proto (Caffe__BlobProto *proto)
-{
-  protobuf_c_message_free_unpacked ((ProtobufCMessage *) proto, NULL);
-  return NULL;
-}
-
-Caffe__BlobProto *
-ct_blob_to_proto (CtBlob *blob, CtBlobProtoFlags flags, GError **error)
-{
-  Caffe__BlobProto *proto = g_new0 (Caffe__BlobProto, 1);
-  gboolean as_double = (flags & CT_BLOB_PROTO_DOUBLE) != 0;
-  const float *values;
-
-  caffe__blob_proto__init (proto);
-  /* A 0-axis blob writes no shape at all, as Caffe's ToProto does; reading
-   * it back gives 0 axes again. */
-  if (blob->n_axes > 0)
-    {
-      proto->shape = g_new0 (Caffe__BlobShape, 1);
-      caffe__blob_shape__init (proto->shape);
-      proto->shape->dim = g_new (int64_t, blob->n_axes);
-      proto->shape->n_dim = blob->n_axes;
-      memcpy (proto->shape->dim, blob->shape, blob->n_axes * sizeof (int64_t));
-    }
-
-  if ((values = ct_blob_cpu_data (blob, error)) == NULL
-      || !store_values (values, blob->count, as_double,
-                        as_double ? &proto->n_double_data : &proto->n_data,
-                        &proto->data, &proto->double_data, error))
-    return fail_proto (proto);
-  if (flags & CT_BLOB_PROTO_WRITE_DIFF)
-    {
-      if ((values = ct_blob_cpu_diff (blob, error)) == NULL
-          || !store_values (values, blob->count, as_double,
-                            as_double ? &proto->n_double_diff : &proto->n_diff,
-                            &proto->diff, &proto->double_diff, error))
-        return fail_proto (proto);
-    }
-  return proto;
 }
