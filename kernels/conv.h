@@ -49,37 +49,9 @@ typedef struct {
   int64_t dilation[CT_IM2COL_MAX_AXES];
 } CtConvShape;
 
-/* Which code runs the CPU convolutions. AUTO (the default) is oneDNN where
- * the build has it and where it was measured faster, else im2col. DNNL is
- * oneDNN wherever it can run the shape at all, faster or not: for tests
- * that hold its numerics to the contract on every shape (the same as AUTO
- * without oneDNN). The environment variable CT_CONV_BACKEND (im2col, dnnl)
- * sets the backend a process starts on. */
-typedef enum {
-  CT_CONV_BACKEND_AUTO,
-  CT_CONV_BACKEND_IM2COL,
-  CT_CONV_BACKEND_DNNL,
-} CtConvBackend;
-
-/* Sets the backend for the calls that follow (tests compare the two);
- * returns the one before. Not for use while convolutions run. */
-CtConvBackend ct_cpu_conv_set_backend (CtConvBackend backend);
-
 /* Whether oneDNN runs convolutions (where it takes the shape): built with
  * it, and the backend is not CT_CONV_BACKEND_IM2COL. */
 int ct_cpu_conv_uses_dnnl (void);
-
-/* Whether the im2col path may run small planes on column tiles with
- * AVX-512 (cpu/conv-tiles.c) where the CPU has it (the default); returns
- * the previous setting. For tests, which compare the two. */
-int ct_cpu_conv_set_tiles (int use);
-
-/* Whether first layers (a few input channels, stride 1) may run their
- * forward pass on the direct AVX-512 kernels (cpu/conv-direct.c) where
- * the CPU has it (the default), under either backend but a forced
- * oneDNN; returns the previous setting. For tests, which
- * compare the two. */
-int ct_cpu_conv_set_direct (int use);
 
 /* Whether this build has oneDNN. */
 int ct_cpu_conv_have_dnnl (void);
@@ -131,12 +103,6 @@ CtStatus ct_cuda_conv_bias_forward (int64_t num, int64_t channels, int64_t spati
                                     const float *bias, float *data);
 CtStatus ct_cuda_conv_bias_backward (int64_t num, int64_t channels, int64_t spatial,
                                      const float *diff, float *bias_diff);
-
-/* The GPU's backend: AUTO (cuDNN where it takes the shape) or IM2COL
- * (DNNL counts as AUTO); returns the one before. The environment variable
- * CT_CUDA_CONV=im2col sets the backend a process starts on. Not for use
- * while convolutions run. */
-CtConvBackend ct_cuda_conv_set_backend (CtConvBackend backend);
 
 /* Whether the GPU convolutions can use cuDNN: the build saw cudnn.h and
  * libcudnn.so of that major version loads (it is opened at run time). */

@@ -75,11 +75,6 @@ CtStatus ct_cpu_batch_pack (int64_t num, int64_t rows, int64_t spatial,
 CtStatus ct_cpu_batch_unpack (int64_t num, int64_t rows, int64_t spatial,
                               const float *src, const float *bias, float *dst);
 
-/* Whether the 2-D functions may move small windows as AVX-512 vectors
- * where the CPU has AVX-512 (the default); returns the previous setting.
- * Both ways give the same floats: for tests, which run both. */
-int ct_cpu_im2col_set_avx512 (int use);
-
 /* N-D: IM_SHAPE is (channels, d1 … dN) of the image, COL_SHAPE is
  * (channels * prod(kernel), o1 … oN) of the column buffer; KERNEL, PAD,
  * STRIDE and DILATION have N entries. 1 <= N <= CT_IM2COL_MAX_AXES. */

@@ -48,12 +48,6 @@ typedef struct {
  * NULL (both may be given). */
 CtStatus ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
                                   int32_t *mask, float *top_mask);
-/* Whether MAX pooling may take its AVX2 rows where the CPU has AVX2 (the
- * default); returns the previous setting. For tests, which run both. */
-int ct_cpu_max_pool_set_avx2 (int use);
-/* The same for pooling's AVX-512 code: MAX's rows, which go before the
- * AVX2 ones, and AVE's planes of at most 16 columns with their padding. */
-int ct_cpu_pool_set_avx512 (int use);
 CtStatus ct_cuda_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
                                    int32_t *mask, float *top_mask);
 /* Adds each top diff to its winner; reads MASK, or TOP_MASK when MASK is NULL. */

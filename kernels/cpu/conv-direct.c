@@ -32,6 +32,7 @@
 
 #include "conv-direct.h"
 #include "isa.h"
+#include "switches.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -39,6 +39,7 @@
 
 #include "conv-tiles.h"
 #include "isa.h"
+#include "switches.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -33,6 +33,7 @@
 #include "parallel.h"
 #ifdef CT_HAVE_DNNL
 #include "conv-dnnl.h"
+#include "switches.h"
 #endif
 
 /* The floats a sub-batch's column matrix and output rows may take (128

@@ -33,6 +33,7 @@
 
 #include "im2col.h"
 #include "isa.h"
+#include "switches.h"
 
 /* Copy and clear N floats. Rows of small images are a few floats long, and
  * a library call per row would cost more than the row: short ones move in

@@ -9,6 +9,7 @@
 #include "isa.h"
 #include "parallel.h"
 #include "pooling-private.h"
+#include "switches.h"
 
 #ifdef HAVE_AVX2_ROWS
 static atomic_int avx2_allowed = 1;

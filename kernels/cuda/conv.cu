@@ -33,6 +33,7 @@
 #include "conv.h"
 #include "cuda-private.cuh"
 #include "im2col-private.cuh"
+#include "switches.h"
 
 #ifdef CT_HAVE_CUDNN
 #include <cudnn.h>

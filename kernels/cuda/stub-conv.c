@@ -1,6 +1,7 @@
 /* cuda/stub-conv.c: conv.h's CUDA backend switches for builds without
  * CUDA (the convolutions' own stubs are in cuda/stub.c). */
 #include "conv.h"
+#include "switches.h"
 
 CtConvBackend
 ct_cuda_conv_set_backend (CtConvBackend backend)

@@ -13,6 +13,7 @@
 #include "conv.h"
 #include "cuda-test-util.h"
 #include "device.h"
+#include "switches.h"
 
 /* im2col + cuBLAS sums each output in a different order from OpenBLAS,
  * nothing more. cuDNN may pick Winograd for 3x3 kernels, whose transforms

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "conv.h"
+#include "switches.h"
 
 typedef struct {
   int64_t num, in_channels, out_channels, group;

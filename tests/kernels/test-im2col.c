@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "im2col.h"
+#include "switches.h"
 
 typedef struct {
   int n;

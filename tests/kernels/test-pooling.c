@@ -11,6 +11,7 @@
 #include "crop.h"
 #include "lrn.h"
 #include "pooling.h"
+#include "switches.h"
 
 /* Two planes of 3 x 4. */
 static const float planes[] = { 4, 1, 7, 2, 3, 9, 5, 6, 8, 0, 2, 11,
