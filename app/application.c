@@ -3,7 +3,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "application.h"
-#include "cpu-info.h"
+#include "devices.h"
 #include "cortado-resources.h"
 #include "graph-view.h"
 #include "palette.h"

@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cli-caffe-private.h"
-#include "device.h"
+#include "devices.h"
 #include "engine-error.h"
 
 static gboolean progress_shown;
@@ -110,7 +110,7 @@ ct_cli_accept_single_dash (int argc, char **argv, const GOptionEntry *entries)
 static gboolean
 no_gpu (const char *message, GError **error)
 {
-  const char *words = CT_HAVE_CUDA ? ct_cuda_last_error () : "";
+  const char *words = ct_engine_gpu_last_error ();
 
   if (words[0] != '\0')
     g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE, "%s (%s)", message, words);
@@ -122,13 +122,11 @@ no_gpu (const char *message, GError **error)
 gboolean
 ct_cli_check_gpu (const char *gpu, GError **error)
 {
-  int count = 0;
-
   if (gpu == NULL)
     return TRUE;
   if (!CT_HAVE_CUDA)
     return no_gpu (_("no GPU available: Cortado was built without CUDA"), error);
-  if (ct_cuda_device_count (&count) != CT_STATUS_OK || count == 0)
+  if (ct_engine_gpu_count (NULL) == 0)
     return no_gpu (_("no GPU available: CUDA finds no usable device"), error);
   return TRUE;
 }
@@ -169,7 +167,7 @@ ct_cli_select_gpu (const char *gpu, gboolean training, gboolean *use_gpu, GError
 {
   g_autoptr (GArray) ids = NULL;
   g_autoptr (GString) list = g_string_new (NULL);
-  CtCudaDeviceInfo info = { 0 };
+  CtGpuInfo info = { 0 };
   int count = 0, device;
 
   *use_gpu = FALSE;
@@ -180,19 +178,19 @@ ct_cli_select_gpu (const char *gpu, gboolean training, gboolean *use_gpu, GError
     }
   if (!ct_cli_check_gpu (gpu, error))
     return FALSE;
-  ct_cuda_device_count (&count);
+  count = ct_engine_gpu_count (NULL);
   if ((ids = ct_cli_parse_gpu_ids (gpu, count, error)) == NULL)
     return FALSE;
   if (ids->len == 0)
     return no_gpu (_("no GPU available: CUDA finds no usable device"), error);
   device = g_array_index (ids, int, 0);
-  if (ct_cuda_set_device (device) != CT_STATUS_OK)
+  if (!ct_engine_gpu_select (device, NULL))
     {
       g_autofree char *message = g_strdup_printf (_("no GPU available: GPU %d cannot be used"),
                                                   device);
       return no_gpu (message, error);
     }
-  if (ct_cuda_device_info (device, &info) != CT_STATUS_OK)
+  if (!ct_engine_gpu_info (device, &info, NULL))
     g_strlcpy (info.name, "?", sizeof info.name);
   for (guint i = 0; i < ids->len; i++)
     g_string_append_printf (list, i ? ", %d" : "%d", g_array_index (ids, int, i));

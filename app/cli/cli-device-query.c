@@ -10,8 +10,7 @@
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
-#include "cpu-info.h"
-#include "device.h"
+#include "devices.h"
 #include "engine-error.h"
 
 /* One line of Caffe's Caffe::DeviceQuery: the label padded to 31 columns. */
@@ -34,13 +33,13 @@ line (const char *label, const char *format, ...)
 static gboolean
 query_device (int device, GError **error)
 {
-  CtCudaDeviceInfo d = { 0 };
+  CtGpuInfo d = { 0 };
 
-  if (ct_cuda_set_device (device) != CT_STATUS_OK ||
-      ct_cuda_device_info (device, &d) != CT_STATUS_OK)
+  if (!ct_engine_gpu_select (device, NULL) || !ct_engine_gpu_info (device, &d, error))
     {
-      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_DEVICE,
-                   _("GPU %d cannot be queried: %s"), device, ct_cuda_last_error ());
+      if (error != NULL && *error == NULL)
+        g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_DEVICE,
+                     _("GPU %d cannot be queried: %s"), device, ct_engine_gpu_last_error ());
       return FALSE;
     }
   line ("Device id:", "%d", device);
@@ -87,7 +86,7 @@ query (const char *gpu, GError **error)
   query_cpu ();
   if (!ct_cli_check_gpu (gpu != NULL ? gpu : "all", error))
     return FALSE;
-  ct_cuda_device_count (&count);
+  count = ct_engine_gpu_count (NULL);
   if ((ids = ct_cli_parse_gpu_ids (gpu != NULL ? gpu : "all", count, error)) == NULL)
     return FALSE;
   if (gpu == NULL)

@@ -21,11 +21,10 @@
 #include "cli-caffe-private.h"
 #include "cli-net-private.h"
 #include "cli-private.h"
-#include "device.h"
+#include "devices.h"
 #include "engine-error.h"
 #include "net-dump.h"
 #include "net.h"
-#include "parallel.h"
 
 typedef struct {
   char *model;
@@ -108,8 +107,7 @@ fill_inputs (CtNet *net, const TimeOptions *o, GError **error)
 static gboolean
 wait_for_device (gboolean use_gpu, GError **error)
 {
-  return !use_gpu || ct_engine_check_status (ct_cuda_synchronize (), _("Waiting for the GPU"),
-                                             error);
+  return !use_gpu || ct_engine_gpu_synchronize (error);
 }
 
 static void
@@ -152,7 +150,7 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   /* Not in Caffe's output: how many threads the kernels share the work
    * between (CT_NUM_THREADS, or OpenBLAS's count); on the GPU, for the
    * layers that fall back to the CPU. */
-  CT_CLI_LOG_INFO ("CPU threads: %d", ct_cpu_num_threads ());
+  CT_CLI_LOG_INFO ("CPU threads: %d", ct_engine_cpu_threads ());
   if ((net = ct_cli_load_net (&request, error)) == NULL || !fill_inputs (net, o, error))
     return FALSE;
   /* Each layer's time waits for its kernels, so that the times are the

@@ -19,7 +19,7 @@
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
-#include "device.h"
+#include "devices.h"
 #include "solver.h"
 #include "text-format.h"
 
@@ -219,9 +219,9 @@ gpu_to_use (const TrainOptions *o, const Caffe__SolverParameter *param)
   if (!CT_HAVE_CUDA)
     CT_CLI_LOG_WARNING ("%s: solver_mode is GPU, but Cortado was built without CUDA: "
                         "training on the CPU", o->solver);
-  else if (ct_cuda_available () != CT_STATUS_OK)
+  else if (ct_engine_gpu_count (NULL) == 0)
     CT_CLI_LOG_WARNING ("%s: solver_mode is GPU, but no GPU can be used (%s): "
-                        "training on the CPU", o->solver, ct_cuda_last_error ());
+                        "training on the CPU", o->solver, ct_engine_gpu_last_error ());
   else
     return g_strdup_printf ("%d", param->has_device_id ? param->device_id : 0);
   return NULL;

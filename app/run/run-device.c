@@ -3,7 +3,7 @@
  * building on it, and every later CUDA call of that thread uses it. */
 #include <glib/gi18n-lib.h>
 
-#include "device.h"
+#include "devices.h"
 #include "engine-error.h"
 #include "run-device.h"
 
@@ -11,26 +11,15 @@ char **
 ct_run_list_gpus (char **reason)
 {
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
-  int count = 0;
+  int count;
 
   if (reason != NULL)
     *reason = NULL;
-  if (!CT_HAVE_CUDA)
-    {
-      if (reason != NULL)
-        *reason = g_strdup (_("Cortado was built without CUDA"));
-      return g_strv_builder_end (names);
-    }
-  if (ct_cuda_device_count (&count) != CT_STATUS_OK || count == 0)
-    {
-      if (reason != NULL)
-        *reason = g_strdup_printf (_("CUDA finds no usable GPU (%s)"), ct_cuda_last_error ());
-      return g_strv_builder_end (names);
-    }
+  count = ct_engine_gpu_count (reason);
   for (int i = 0; i < count; i++)
     {
-      CtCudaDeviceInfo info;
-      g_autofree char *name = ct_cuda_device_info (i, &info) == CT_STATUS_OK
+      CtGpuInfo info;
+      g_autofree char *name = ct_engine_gpu_info (i, &info, NULL)
                                 ? g_strdup_printf (_("GPU %d: %s"), i, info.name)
                                 : g_strdup_printf (_("GPU %d"), i);
 
@@ -42,12 +31,7 @@ ct_run_list_gpus (char **reason)
 gboolean
 ct_run_select_gpu (int device, GError **error)
 {
-  if (ct_cuda_set_device (device) == CT_STATUS_OK)
-    return TRUE;
-  g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE,
-               _("GPU %d cannot be used: %s"), device,
-               CT_HAVE_CUDA ? ct_cuda_last_error () : _("Cortado was built without CUDA"));
-  return FALSE;
+  return ct_engine_gpu_select (device, error);
 }
 
 gboolean

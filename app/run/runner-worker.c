@@ -10,7 +10,7 @@
 #include "engine-error.h"
 #include "layer-catalogue.h"
 #include "net-dump.h"
-#include "parallel.h"
+#include "devices.h"
 #include "run-device.h"
 #include "runner-private.h"
 #include "upgrade.h"
@@ -647,7 +647,7 @@ ct_run_worker_main (gpointer data)
 
       /* the limit holds for the jobs this thread starts: the layers, the
        * statistics; a CONFIG command may have changed it */
-      ct_cpu_set_thread_limit (worker->config.leave_a_core ? ct_cpu_num_threads () - 1 : 0);
+      ct_engine_set_cpu_thread_limit (worker->config.leave_a_core ? ct_engine_cpu_threads () - 1 : 0);
       running = handle (worker, command);
       ct_run_command_free (command);
     }
