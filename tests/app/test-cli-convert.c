@@ -480,10 +480,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/cli-convert/mnist", test_convert_mnist);
-  g_test_add_func ("/cli-convert/mnist-bad-inputs", test_convert_mnist_bad_inputs);
-  g_test_add_func ("/cli-convert/images", test_convert_images);
-  g_test_add_func ("/cli-convert/images-bad-inputs", test_convert_images_bad_inputs);
-  g_test_add_func ("/cli-convert/fashion-mnist", test_convert_fashion);
+  g_test_add_func ("/app/cli-convert/mnist", test_convert_mnist);
+  g_test_add_func ("/app/cli-convert/mnist-bad-inputs", test_convert_mnist_bad_inputs);
+  g_test_add_func ("/app/cli-convert/images", test_convert_images);
+  g_test_add_func ("/app/cli-convert/images-bad-inputs", test_convert_images_bad_inputs);
+  g_test_add_func ("/app/cli-convert/fashion-mnist", test_convert_fashion);
   return g_test_run ();
 }

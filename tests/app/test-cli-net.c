@@ -281,12 +281,12 @@ main (int argc, char **argv)
   if (g_getenv ("CT_CLI") == NULL || g_getenv ("CT_TEST_DATA") == NULL)
     g_error ("CT_CLI and CT_TEST_DATA must name the built cortado-cli and tests/data");
 
-  g_test_add_func ("/cli-net/forward/dump", test_forward_dump);
-  g_test_add_func ("/cli-net/forward/inputs", test_forward_inputs);
-  g_test_add_func ("/cli-net/forward/usage", test_forward_usage);
-  g_test_add_func ("/cli-net/forward/stats", test_forward_stats);
-  g_test_add_func ("/cli-net/check-shapes/tsv", test_check_shapes_tsv);
-  g_test_add_func ("/cli-net/check-shapes/table", test_check_shapes_table);
-  g_test_add_func ("/cli-net/layers", test_layers);
+  g_test_add_func ("/app/cli-net/forward/dump", test_forward_dump);
+  g_test_add_func ("/app/cli-net/forward/inputs", test_forward_inputs);
+  g_test_add_func ("/app/cli-net/forward/usage", test_forward_usage);
+  g_test_add_func ("/app/cli-net/forward/stats", test_forward_stats);
+  g_test_add_func ("/app/cli-net/check-shapes/tsv", test_check_shapes_tsv);
+  g_test_add_func ("/app/cli-net/check-shapes/table", test_check_shapes_table);
+  g_test_add_func ("/app/cli-net/layers", test_layers);
   return g_test_run ();
 }

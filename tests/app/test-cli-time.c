@@ -133,8 +133,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/cli/time/caffe-spellings", test_caffe_spellings);
-  g_test_add_func ("/cli/time/gpu", test_gpu_without_cuda);
-  g_test_add_func ("/cli/time/errors", test_errors);
+  g_test_add_func ("/app/cli/time/caffe-spellings", test_caffe_spellings);
+  g_test_add_func ("/app/cli/time/gpu", test_gpu_without_cuda);
+  g_test_add_func ("/app/cli/time/errors", test_errors);
   return g_test_run ();
 }

@@ -527,18 +527,18 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_assert_nonnull (g_getenv ("CT_CLI"));
-  g_test_add_func ("/cli-train/train", test_train);
-  g_test_add_func ("/cli-train/resume", test_resume);
-  g_test_add_func ("/cli-train/finetune-and-iterations", test_finetune_and_iterations);
+  g_test_add_func ("/app/cli-train/train", test_train);
+  g_test_add_func ("/app/cli-train/resume", test_resume);
+  g_test_add_func ("/app/cli-train/finetune-and-iterations", test_finetune_and_iterations);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/cli-train/bad/%u", i);
+      g_autofree char *path = g_strdup_printf ("/app/cli-train/bad/%u", i);
       g_test_add_data_func (path, &bad_cases[i], check_bad);
     }
-  g_test_add_func ("/cli-train/no-gpu", test_no_gpu);
-  g_test_add_func ("/cli-train/test-verb", test_test_verb);
-  g_test_add_func ("/cli-train/signals", test_signals);
-  g_test_add_func ("/cli-train/comma-locale", test_comma_locale);
-  g_test_add_func ("/cli-train/reference-lenet", test_reference_lenet);
+  g_test_add_func ("/app/cli-train/no-gpu", test_no_gpu);
+  g_test_add_func ("/app/cli-train/test-verb", test_test_verb);
+  g_test_add_func ("/app/cli-train/signals", test_signals);
+  g_test_add_func ("/app/cli-train/comma-locale", test_comma_locale);
+  g_test_add_func ("/app/cli-train/reference-lenet", test_reference_lenet);
   return g_test_run ();
 }

@@ -383,15 +383,15 @@ main (int argc, char **argv)
   if (g_getenv ("CT_CLI") == NULL || g_getenv ("CT_TEST_DATA") == NULL)
     g_error ("CT_CLI and CT_TEST_DATA must name the built cortado-cli and tests/data");
 
-  g_test_add_func ("/cli/help", test_help);
-  g_test_add_func ("/cli/check/good", test_check_good);
-  g_test_add_func ("/cli/check/bad", test_check_bad);
-  g_test_add_func ("/cli/check/lenient", test_check_lenient);
-  g_test_add_func ("/cli/format/stdout", test_format);
-  g_test_add_func ("/cli/format/in-place", test_format_in_place);
-  g_test_add_func ("/cli/upgrade", test_upgrade);
-  g_test_add_func ("/cli/info/caffemodel", test_info_caffemodel);
-  g_test_add_func ("/cli/info/other-files", test_info_other_files);
+  g_test_add_func ("/app/cli/help", test_help);
+  g_test_add_func ("/app/cli/check/good", test_check_good);
+  g_test_add_func ("/app/cli/check/bad", test_check_bad);
+  g_test_add_func ("/app/cli/check/lenient", test_check_lenient);
+  g_test_add_func ("/app/cli/format/stdout", test_format);
+  g_test_add_func ("/app/cli/format/in-place", test_format_in_place);
+  g_test_add_func ("/app/cli/upgrade", test_upgrade);
+  g_test_add_func ("/app/cli/info/caffemodel", test_info_caffemodel);
+  g_test_add_func ("/app/cli/info/other-files", test_info_other_files);
 
   return g_test_run ();
 }

@@ -845,23 +845,23 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/cuda-net/dump/layer-zoo", test_dump_layer_zoo);
-  g_test_add_func ("/cuda-net/dump/lenet-sine", test_dump_lenet);
-  g_test_add_func ("/cuda-net/dump/fashion-four", test_fashion_four);
-  g_test_add_func ("/cuda-net/switch/lenet", test_switch_lenet);
-  g_test_add_func ("/cuda-net/switch/layer-zoo", test_switch_layer_zoo);
-  g_test_add_func ("/cuda-net/train/sgd", test_train_sgd);
-  g_test_add_func ("/cuda-net/train/nesterov", test_train_nesterov);
-  g_test_add_func ("/cuda-net/train/adagrad", test_train_adagrad);
-  g_test_add_func ("/cuda-net/train/rmsprop", test_train_rmsprop);
-  g_test_add_func ("/cuda-net/train/adadelta", test_train_adadelta);
-  g_test_add_func ("/cuda-net/train/adam", test_train_adam);
-  g_test_add_func ("/cuda-net/train/switching", test_train_switching);
-  g_test_add_func ("/cuda-net/train/snapshot-from-gpu", test_snapshot_from_gpu);
-  g_test_add_func ("/cuda-net/data/layer", test_data_layer);
-  g_test_add_func ("/cuda-net/errors/out-of-memory", test_out_of_memory);
-  g_test_add_func ("/cuda-net/errors/no-gpu", test_no_gpu_engine);
-  g_test_add_func ("/cuda-net/cli/gpu", test_cli_gpu);
-  g_test_add_func ("/cuda-net/cli/solver-mode", test_cli_solver_mode);
+  g_test_add_func ("/cuda/cuda-net/dump/layer-zoo", test_dump_layer_zoo);
+  g_test_add_func ("/cuda/cuda-net/dump/lenet-sine", test_dump_lenet);
+  g_test_add_func ("/cuda/cuda-net/dump/fashion-four", test_fashion_four);
+  g_test_add_func ("/cuda/cuda-net/switch/lenet", test_switch_lenet);
+  g_test_add_func ("/cuda/cuda-net/switch/layer-zoo", test_switch_layer_zoo);
+  g_test_add_func ("/cuda/cuda-net/train/sgd", test_train_sgd);
+  g_test_add_func ("/cuda/cuda-net/train/nesterov", test_train_nesterov);
+  g_test_add_func ("/cuda/cuda-net/train/adagrad", test_train_adagrad);
+  g_test_add_func ("/cuda/cuda-net/train/rmsprop", test_train_rmsprop);
+  g_test_add_func ("/cuda/cuda-net/train/adadelta", test_train_adadelta);
+  g_test_add_func ("/cuda/cuda-net/train/adam", test_train_adam);
+  g_test_add_func ("/cuda/cuda-net/train/switching", test_train_switching);
+  g_test_add_func ("/cuda/cuda-net/train/snapshot-from-gpu", test_snapshot_from_gpu);
+  g_test_add_func ("/cuda/cuda-net/data/layer", test_data_layer);
+  g_test_add_func ("/cuda/cuda-net/errors/out-of-memory", test_out_of_memory);
+  g_test_add_func ("/cuda/cuda-net/errors/no-gpu", test_no_gpu_engine);
+  g_test_add_func ("/cuda/cuda-net/cli/gpu", test_cli_gpu);
+  g_test_add_func ("/cuda/cuda-net/cli/solver-mode", test_cli_solver_mode);
   return g_test_run ();
 }

@@ -230,8 +230,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/conformance/layer-zoo", test_layer_zoo);
-  g_test_add_func ("/conformance/lenet-sine", test_lenet_sine);
-  g_test_add_func ("/conformance/fashion-four", test_fashion_four);
+  g_test_add_func ("/engine/conformance/layer-zoo", test_layer_zoo);
+  g_test_add_func ("/engine/conformance/lenet-sine", test_lenet_sine);
+  g_test_add_func ("/engine/conformance/fashion-four", test_fashion_four);
   return g_test_run ();
 }

@@ -345,9 +345,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
-  g_test_add_func ("/data-hdf5/data/in-order", test_hdf5_data_in_order);
-  g_test_add_func ("/data-hdf5/data/shuffle", test_hdf5_data_shuffle);
-  g_test_add_func ("/data-hdf5/data/bad-inputs", test_hdf5_data_bad_inputs);
-  g_test_add_func ("/data-hdf5/output", test_hdf5_output);
+  g_test_add_func ("/engine/data-hdf5/data/in-order", test_hdf5_data_in_order);
+  g_test_add_func ("/engine/data-hdf5/data/shuffle", test_hdf5_data_shuffle);
+  g_test_add_func ("/engine/data-hdf5/data/bad-inputs", test_hdf5_data_bad_inputs);
+  g_test_add_func ("/engine/data-hdf5/output", test_hdf5_output);
   return g_test_run ();
 }

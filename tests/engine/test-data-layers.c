@@ -554,13 +554,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/data-layers/data/round-trip", test_data_round_trip);
-  g_test_add_func ("/data-layers/data/prefetch-same-batches", test_data_prefetch_same_batches);
-  g_test_add_func ("/data-layers/data/rand-skip", test_data_rand_skip);
-  g_test_add_func ("/data-layers/data/encoded", test_data_encoded);
-  g_test_add_func ("/data-layers/data/bad-inputs", test_data_bad_inputs);
-  g_test_add_func ("/data-layers/image-data/round-trip", test_image_data);
-  g_test_add_func ("/data-layers/image-data/bad-inputs", test_image_data_bad_inputs);
-  g_test_add_func ("/data-layers/memory-data", test_memory_data);
+  g_test_add_func ("/engine/data-layers/data/round-trip", test_data_round_trip);
+  g_test_add_func ("/engine/data-layers/data/prefetch-same-batches", test_data_prefetch_same_batches);
+  g_test_add_func ("/engine/data-layers/data/rand-skip", test_data_rand_skip);
+  g_test_add_func ("/engine/data-layers/data/encoded", test_data_encoded);
+  g_test_add_func ("/engine/data-layers/data/bad-inputs", test_data_bad_inputs);
+  g_test_add_func ("/engine/data-layers/image-data/round-trip", test_image_data);
+  g_test_add_func ("/engine/data-layers/image-data/bad-inputs", test_image_data_bad_inputs);
+  g_test_add_func ("/engine/data-layers/memory-data", test_memory_data);
   return g_test_run ();
 }

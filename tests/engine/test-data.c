@@ -605,15 +605,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/data/db/round-trip", test_db_round_trip);
-  g_test_add_func ("/data/db/lmdb-grows", test_db_lmdb_grows);
-  g_test_add_func ("/data/db/errors", test_db_errors);
-  g_test_add_func ("/data/datum/round-trip", test_datum_round_trip);
-  g_test_add_func ("/data/datum/errors", test_datum_errors);
-  g_test_add_func ("/data/image/decode", test_image_decode);
-  g_test_add_func ("/data/image/resize", test_image_resize);
-  g_test_add_func ("/data/transform/scale-and-crop", test_transform_scale_and_crop);
-  g_test_add_func ("/data/transform/mirror", test_transform_mirror);
-  g_test_add_func ("/data/transform/means", test_transform_means);
+  g_test_add_func ("/engine/data/db/round-trip", test_db_round_trip);
+  g_test_add_func ("/engine/data/db/lmdb-grows", test_db_lmdb_grows);
+  g_test_add_func ("/engine/data/db/errors", test_db_errors);
+  g_test_add_func ("/engine/data/datum/round-trip", test_datum_round_trip);
+  g_test_add_func ("/engine/data/datum/errors", test_datum_errors);
+  g_test_add_func ("/engine/data/image/decode", test_image_decode);
+  g_test_add_func ("/engine/data/image/resize", test_image_resize);
+  g_test_add_func ("/engine/data/transform/scale-and-crop", test_transform_scale_and_crop);
+  g_test_add_func ("/engine/data/transform/mirror", test_transform_mirror);
+  g_test_add_func ("/engine/data/transform/means", test_transform_means);
   return g_test_run ();
 }

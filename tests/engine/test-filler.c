@@ -263,15 +263,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/filler/constant", test_constant);
-  g_test_add_func ("/filler/uniform", test_uniform);
-  g_test_add_func ("/filler/gaussian", test_gaussian);
-  g_test_add_func ("/filler/gaussian-sparse", test_gaussian_sparse);
-  g_test_add_func ("/filler/positive-unitball", test_positive_unitball);
-  g_test_add_func ("/filler/xavier", test_xavier);
-  g_test_add_func ("/filler/msra", test_msra);
-  g_test_add_func ("/filler/bilinear", test_bilinear);
-  g_test_add_func ("/filler/seeded", test_seeded);
-  g_test_add_func ("/filler/errors", test_errors);
+  g_test_add_func ("/engine/filler/constant", test_constant);
+  g_test_add_func ("/engine/filler/uniform", test_uniform);
+  g_test_add_func ("/engine/filler/gaussian", test_gaussian);
+  g_test_add_func ("/engine/filler/gaussian-sparse", test_gaussian_sparse);
+  g_test_add_func ("/engine/filler/positive-unitball", test_positive_unitball);
+  g_test_add_func ("/engine/filler/xavier", test_xavier);
+  g_test_add_func ("/engine/filler/msra", test_msra);
+  g_test_add_func ("/engine/filler/bilinear", test_bilinear);
+  g_test_add_func ("/engine/filler/seeded", test_seeded);
+  g_test_add_func ("/engine/filler/errors", test_errors);
   return g_test_run ();
 }

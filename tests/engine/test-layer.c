@@ -257,11 +257,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layer/catalogue", test_catalogue);
-  g_test_add_func ("/layer/catalogue-complete", test_catalogue_complete);
-  g_test_add_func ("/layer/catalogue-facts", test_catalogue_facts);
-  g_test_add_func ("/layer/register", test_register);
-  g_test_add_func ("/layer/loss-weight", test_loss_weight);
-  g_test_add_func ("/layer/counts", test_counts);
+  g_test_add_func ("/engine/layer/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layer/catalogue-complete", test_catalogue_complete);
+  g_test_add_func ("/engine/layer/catalogue-facts", test_catalogue_facts);
+  g_test_add_func ("/engine/layer/register", test_register);
+  g_test_add_func ("/engine/layer/loss-weight", test_loss_weight);
+  g_test_add_func ("/engine/layer/counts", test_counts);
   return g_test_run ();
 }

@@ -180,7 +180,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/layers/common/catalogue", test_catalogue);
-  g_test_add_func ("/layers/common/layer-zoo-reference", test_layer_zoo_reference);
+  g_test_add_func ("/engine/layers/common/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/common/layer-zoo-reference", test_layer_zoo_reference);
   return g_test_run ();
 }

@@ -581,22 +581,22 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/layers/common/concat/forward", test_concat_forward);
-  g_test_add_func ("/layers/common/concat/gradient", test_concat_gradient);
-  g_test_add_func ("/layers/common/concat/errors", test_concat_errors);
-  g_test_add_func ("/layers/common/slice/forward", test_slice_forward);
-  g_test_add_func ("/layers/common/slice/gradient", test_slice_gradient);
-  g_test_add_func ("/layers/common/slice/errors", test_slice_errors);
-  g_test_add_func ("/layers/common/split", test_split);
-  g_test_add_func ("/layers/common/flatten", test_flatten);
-  g_test_add_func ("/layers/common/reshape", test_reshape);
-  g_test_add_func ("/layers/common/reshape/errors", test_reshape_errors);
-  g_test_add_func ("/layers/common/tile", test_tile);
-  g_test_add_func ("/layers/common/filter", test_filter);
-  g_test_add_func ("/layers/common/batch-reindex", test_batch_reindex);
-  g_test_add_func ("/layers/common/silence", test_silence);
-  g_test_add_func ("/layers/common/parameter", test_parameter);
-  g_test_add_func ("/layers/data/dummy-data", test_dummy_data);
-  g_test_add_func ("/layers/utility/python", test_python);
+  g_test_add_func ("/engine/layers/common/concat/forward", test_concat_forward);
+  g_test_add_func ("/engine/layers/common/concat/gradient", test_concat_gradient);
+  g_test_add_func ("/engine/layers/common/concat/errors", test_concat_errors);
+  g_test_add_func ("/engine/layers/common/slice/forward", test_slice_forward);
+  g_test_add_func ("/engine/layers/common/slice/gradient", test_slice_gradient);
+  g_test_add_func ("/engine/layers/common/slice/errors", test_slice_errors);
+  g_test_add_func ("/engine/layers/common/split", test_split);
+  g_test_add_func ("/engine/layers/common/flatten", test_flatten);
+  g_test_add_func ("/engine/layers/common/reshape", test_reshape);
+  g_test_add_func ("/engine/layers/common/reshape/errors", test_reshape_errors);
+  g_test_add_func ("/engine/layers/common/tile", test_tile);
+  g_test_add_func ("/engine/layers/common/filter", test_filter);
+  g_test_add_func ("/engine/layers/common/batch-reindex", test_batch_reindex);
+  g_test_add_func ("/engine/layers/common/silence", test_silence);
+  g_test_add_func ("/engine/layers/common/parameter", test_parameter);
+  g_test_add_func ("/engine/layers/data/dummy-data", test_dummy_data);
+  g_test_add_func ("/engine/layers/utility/python", test_python);
   return g_test_run ();
 }

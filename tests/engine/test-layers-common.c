@@ -647,23 +647,23 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/layers/common/inner-product/forward", test_inner_product_forward);
-  g_test_add_func ("/layers/common/inner-product/transpose", test_inner_product_transpose);
-  g_test_add_func ("/layers/common/inner-product/gradient", test_inner_product_gradient);
-  g_test_add_func ("/layers/common/inner-product/errors", test_inner_product_errors);
-  g_test_add_func ("/layers/common/bias/forward", test_bias_forward);
-  g_test_add_func ("/layers/common/bias/gradient", test_bias_gradient);
-  g_test_add_func ("/layers/common/scale/forward", test_scale_forward);
-  g_test_add_func ("/layers/common/scale/gradient", test_scale_gradient);
-  g_test_add_func ("/layers/common/bias-scale/in-place", test_bias_scale_in_place);
-  g_test_add_func ("/layers/common/bias-scale/errors", test_bias_scale_errors);
-  g_test_add_func ("/layers/common/eltwise/forward", test_eltwise_forward);
-  g_test_add_func ("/layers/common/eltwise/gradient", test_eltwise_gradient);
-  g_test_add_func ("/layers/common/eltwise/max-ties", test_eltwise_max_ties);
-  g_test_add_func ("/layers/common/eltwise/errors", test_eltwise_errors);
-  g_test_add_func ("/layers/common/reduction/forward", test_reduction_forward);
-  g_test_add_func ("/layers/common/reduction/gradient", test_reduction_gradient);
-  g_test_add_func ("/layers/common/argmax", test_argmax);
-  g_test_add_func ("/layers/common/embed", test_embed);
+  g_test_add_func ("/engine/layers/common/inner-product/forward", test_inner_product_forward);
+  g_test_add_func ("/engine/layers/common/inner-product/transpose", test_inner_product_transpose);
+  g_test_add_func ("/engine/layers/common/inner-product/gradient", test_inner_product_gradient);
+  g_test_add_func ("/engine/layers/common/inner-product/errors", test_inner_product_errors);
+  g_test_add_func ("/engine/layers/common/bias/forward", test_bias_forward);
+  g_test_add_func ("/engine/layers/common/bias/gradient", test_bias_gradient);
+  g_test_add_func ("/engine/layers/common/scale/forward", test_scale_forward);
+  g_test_add_func ("/engine/layers/common/scale/gradient", test_scale_gradient);
+  g_test_add_func ("/engine/layers/common/bias-scale/in-place", test_bias_scale_in_place);
+  g_test_add_func ("/engine/layers/common/bias-scale/errors", test_bias_scale_errors);
+  g_test_add_func ("/engine/layers/common/eltwise/forward", test_eltwise_forward);
+  g_test_add_func ("/engine/layers/common/eltwise/gradient", test_eltwise_gradient);
+  g_test_add_func ("/engine/layers/common/eltwise/max-ties", test_eltwise_max_ties);
+  g_test_add_func ("/engine/layers/common/eltwise/errors", test_eltwise_errors);
+  g_test_add_func ("/engine/layers/common/reduction/forward", test_reduction_forward);
+  g_test_add_func ("/engine/layers/common/reduction/gradient", test_reduction_gradient);
+  g_test_add_func ("/engine/layers/common/argmax", test_argmax);
+  g_test_add_func ("/engine/layers/common/embed", test_embed);
   return g_test_run ();
 }

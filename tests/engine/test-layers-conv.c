@@ -546,16 +546,16 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/vision/convolution/by-hand", test_conv_by_hand);
-  g_test_add_func ("/layers/vision/convolution/forward-naive", test_conv_forward_naive);
-  g_test_add_func ("/layers/vision/convolution/axis", test_conv_axis);
-  g_test_add_func ("/layers/vision/convolution/gradient", test_conv_gradient);
-  g_test_add_func ("/layers/vision/convolution/param-accumulation", test_conv_param_accumulation);
-  g_test_add_func ("/layers/vision/convolution/given-weights", test_conv_given_weights);
-  g_test_add_func ("/layers/vision/convolution/errors", test_conv_errors);
-  g_test_add_func ("/layers/vision/deconvolution/gradient", test_deconv_gradient);
-  g_test_add_func ("/layers/vision/im2col/forward", test_im2col_forward);
-  g_test_add_func ("/layers/vision/im2col/gradient", test_im2col_gradient);
-  g_test_add_func ("/layers/vision/im2col/errors", test_im2col_errors);
+  g_test_add_func ("/engine/layers/vision/convolution/by-hand", test_conv_by_hand);
+  g_test_add_func ("/engine/layers/vision/convolution/forward-naive", test_conv_forward_naive);
+  g_test_add_func ("/engine/layers/vision/convolution/axis", test_conv_axis);
+  g_test_add_func ("/engine/layers/vision/convolution/gradient", test_conv_gradient);
+  g_test_add_func ("/engine/layers/vision/convolution/param-accumulation", test_conv_param_accumulation);
+  g_test_add_func ("/engine/layers/vision/convolution/given-weights", test_conv_given_weights);
+  g_test_add_func ("/engine/layers/vision/convolution/errors", test_conv_errors);
+  g_test_add_func ("/engine/layers/vision/deconvolution/gradient", test_deconv_gradient);
+  g_test_add_func ("/engine/layers/vision/im2col/forward", test_im2col_forward);
+  g_test_add_func ("/engine/layers/vision/im2col/gradient", test_im2col_gradient);
+  g_test_add_func ("/engine/layers/vision/im2col/errors", test_im2col_errors);
   return g_test_run ();
 }

@@ -96,7 +96,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/loss/reference/layer-zoo", test_reference_layer_zoo);
-  g_test_add_func ("/layers/loss/reference/lenet", test_reference_lenet);
+  g_test_add_func ("/engine/layers/loss/reference/layer-zoo", test_reference_layer_zoo);
+  g_test_add_func ("/engine/layers/loss/reference/lenet", test_reference_lenet);
   return g_test_run ();
 }

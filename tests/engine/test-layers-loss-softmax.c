@@ -438,15 +438,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/loss/softmax-with-loss/by-hand", test_softmax_loss_by_hand);
-  g_test_add_func ("/layers/loss/softmax-with-loss/normalization",
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/by-hand", test_softmax_loss_by_hand);
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/normalization",
                    test_softmax_loss_normalization);
-  g_test_add_func ("/layers/loss/softmax-with-loss/axis", test_softmax_loss_axis);
-  g_test_add_func ("/layers/loss/softmax-with-loss/prob-top-and-weight",
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/axis", test_softmax_loss_axis);
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/prob-top-and-weight",
                    test_softmax_loss_prob_top_and_weight);
-  g_test_add_func ("/layers/loss/softmax-with-loss/bad-ct_test_labels", test_softmax_loss_bad_labels);
-  g_test_add_func ("/layers/loss/softmax-with-loss/setup-errors",
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/bad-ct_test_labels", test_softmax_loss_bad_labels);
+  g_test_add_func ("/engine/layers/loss/softmax-with-loss/setup-errors",
                    test_softmax_loss_setup_errors);
-  g_test_add_func ("/layers/loss/infogain", test_infogain_loss);
+  g_test_add_func ("/engine/layers/loss/infogain", test_infogain_loss);
   return g_test_run ();
 }

@@ -553,13 +553,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/loss/catalogue", test_catalogue);
-  g_test_add_func ("/layers/loss/refuse-label-gradient", test_refuse_label_gradient);
-  g_test_add_func ("/layers/loss/euclidean", test_euclidean_loss);
-  g_test_add_func ("/layers/loss/sigmoid-cross-entropy", test_sigmoid_cross_entropy);
-  g_test_add_func ("/layers/loss/hinge", test_hinge_loss);
-  g_test_add_func ("/layers/loss/multinomial-logistic", test_multinomial_logistic_loss);
-  g_test_add_func ("/layers/loss/contrastive", test_contrastive_loss);
-  g_test_add_func ("/layers/loss/accuracy", test_accuracy);
+  g_test_add_func ("/engine/layers/loss/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/loss/refuse-label-gradient", test_refuse_label_gradient);
+  g_test_add_func ("/engine/layers/loss/euclidean", test_euclidean_loss);
+  g_test_add_func ("/engine/layers/loss/sigmoid-cross-entropy", test_sigmoid_cross_entropy);
+  g_test_add_func ("/engine/layers/loss/hinge", test_hinge_loss);
+  g_test_add_func ("/engine/layers/loss/multinomial-logistic", test_multinomial_logistic_loss);
+  g_test_add_func ("/engine/layers/loss/contrastive", test_contrastive_loss);
+  g_test_add_func ("/engine/layers/loss/accuracy", test_accuracy);
   return g_test_run ();
 }

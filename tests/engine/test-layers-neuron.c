@@ -963,26 +963,26 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/neuron/catalogue", test_catalogue);
-  g_test_add_func ("/layers/neuron/relu", test_relu);
-  g_test_add_func ("/layers/neuron/prelu/forward", test_prelu_forward);
-  g_test_add_func ("/layers/neuron/prelu/gradient", test_prelu_gradient);
-  g_test_add_func ("/layers/neuron/prelu/accumulates", test_prelu_accumulates);
-  g_test_add_func ("/layers/neuron/prelu/errors", test_prelu_errors);
-  g_test_add_func ("/layers/neuron/elu", test_elu);
-  g_test_add_func ("/layers/neuron/sigmoid-tanh", test_sigmoid_tanh);
-  g_test_add_func ("/layers/neuron/absval", test_absval);
-  g_test_add_func ("/layers/neuron/bnll", test_bnll);
-  g_test_add_func ("/layers/neuron/power", test_power);
-  g_test_add_func ("/layers/neuron/exp", test_exp);
-  g_test_add_func ("/layers/neuron/log", test_log);
-  g_test_add_func ("/layers/neuron/threshold", test_threshold);
-  g_test_add_func ("/layers/neuron/clip", test_clip);
-  g_test_add_func ("/layers/neuron/swish", test_swish);
-  g_test_add_func ("/layers/neuron/dropout/test-phase", test_dropout_test_phase);
-  g_test_add_func ("/layers/neuron/dropout/train-phase", test_dropout_train_phase);
-  g_test_add_func ("/layers/neuron/dropout/errors", test_dropout_errors);
-  g_test_add_func ("/layers/neuron/kernels/bad-counts", test_kernels_refuse_bad_counts);
-  g_test_add_func ("/layers/neuron/reference", test_reference);
+  g_test_add_func ("/engine/layers/neuron/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/neuron/relu", test_relu);
+  g_test_add_func ("/engine/layers/neuron/prelu/forward", test_prelu_forward);
+  g_test_add_func ("/engine/layers/neuron/prelu/gradient", test_prelu_gradient);
+  g_test_add_func ("/engine/layers/neuron/prelu/accumulates", test_prelu_accumulates);
+  g_test_add_func ("/engine/layers/neuron/prelu/errors", test_prelu_errors);
+  g_test_add_func ("/engine/layers/neuron/elu", test_elu);
+  g_test_add_func ("/engine/layers/neuron/sigmoid-tanh", test_sigmoid_tanh);
+  g_test_add_func ("/engine/layers/neuron/absval", test_absval);
+  g_test_add_func ("/engine/layers/neuron/bnll", test_bnll);
+  g_test_add_func ("/engine/layers/neuron/power", test_power);
+  g_test_add_func ("/engine/layers/neuron/exp", test_exp);
+  g_test_add_func ("/engine/layers/neuron/log", test_log);
+  g_test_add_func ("/engine/layers/neuron/threshold", test_threshold);
+  g_test_add_func ("/engine/layers/neuron/clip", test_clip);
+  g_test_add_func ("/engine/layers/neuron/swish", test_swish);
+  g_test_add_func ("/engine/layers/neuron/dropout/test-phase", test_dropout_test_phase);
+  g_test_add_func ("/engine/layers/neuron/dropout/train-phase", test_dropout_train_phase);
+  g_test_add_func ("/engine/layers/neuron/dropout/errors", test_dropout_errors);
+  g_test_add_func ("/engine/layers/neuron/kernels/bad-counts", test_kernels_refuse_bad_counts);
+  g_test_add_func ("/engine/layers/neuron/reference", test_reference);
   return g_test_run ();
 }

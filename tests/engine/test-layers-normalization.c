@@ -636,16 +636,16 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/normalization/catalogue", test_catalogue);
-  g_test_add_func ("/layers/normalization/batch-norm/batch-stats", test_batch_norm_batch_stats);
-  g_test_add_func ("/layers/normalization/batch-norm/global-stats",
+  g_test_add_func ("/engine/layers/normalization/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/normalization/batch-norm/batch-stats", test_batch_norm_batch_stats);
+  g_test_add_func ("/engine/layers/normalization/batch-norm/global-stats",
                    test_batch_norm_global_stats);
-  g_test_add_func ("/layers/normalization/batch-norm/gradient", test_batch_norm_gradient);
-  g_test_add_func ("/layers/normalization/batch-norm/in-place", test_batch_norm_in_place);
-  g_test_add_func ("/layers/normalization/batch-norm/errors", test_batch_norm_errors);
-  g_test_add_func ("/layers/normalization/mvn/forward", test_mvn_forward);
-  g_test_add_func ("/layers/normalization/mvn/gradient", test_mvn_gradient);
-  g_test_add_func ("/layers/normalization/mvn/errors", test_mvn_errors);
-  g_test_add_func ("/layers/normalization/reference", test_reference);
+  g_test_add_func ("/engine/layers/normalization/batch-norm/gradient", test_batch_norm_gradient);
+  g_test_add_func ("/engine/layers/normalization/batch-norm/in-place", test_batch_norm_in_place);
+  g_test_add_func ("/engine/layers/normalization/batch-norm/errors", test_batch_norm_errors);
+  g_test_add_func ("/engine/layers/normalization/mvn/forward", test_mvn_forward);
+  g_test_add_func ("/engine/layers/normalization/mvn/gradient", test_mvn_gradient);
+  g_test_add_func ("/engine/layers/normalization/mvn/errors", test_mvn_errors);
+  g_test_add_func ("/engine/layers/normalization/reference", test_reference);
   return g_test_run ();
 }

@@ -343,13 +343,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/vision/pooling/by-hand", test_pool_by_hand);
-  g_test_add_func ("/layers/vision/pooling/sizes", test_pool_sizes);
-  g_test_add_func ("/layers/vision/pooling/gradient", test_pool_gradient);
-  g_test_add_func ("/layers/vision/pooling/stochastic", test_pool_stochastic);
-  g_test_add_func ("/layers/vision/pooling/errors", test_pool_errors);
-  g_test_add_func ("/layers/vision/spp/forward", test_spp_forward);
-  g_test_add_func ("/layers/vision/spp/gradient", test_spp_gradient);
-  g_test_add_func ("/layers/vision/spp/errors", test_spp_errors);
+  g_test_add_func ("/engine/layers/vision/pooling/by-hand", test_pool_by_hand);
+  g_test_add_func ("/engine/layers/vision/pooling/sizes", test_pool_sizes);
+  g_test_add_func ("/engine/layers/vision/pooling/gradient", test_pool_gradient);
+  g_test_add_func ("/engine/layers/vision/pooling/stochastic", test_pool_stochastic);
+  g_test_add_func ("/engine/layers/vision/pooling/errors", test_pool_errors);
+  g_test_add_func ("/engine/layers/vision/spp/forward", test_spp_forward);
+  g_test_add_func ("/engine/layers/vision/spp/gradient", test_spp_gradient);
+  g_test_add_func ("/engine/layers/vision/spp/errors", test_spp_errors);
   return g_test_run ();
 }

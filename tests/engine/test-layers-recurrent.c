@@ -170,11 +170,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/lstm-unit/forward-by-hand", test_forward_by_hand);
-  g_test_add_func ("/layers/lstm-unit/gradient", test_gradient);
-  g_test_add_func ("/layers/lstm-unit/no-gradient-to-indicators",
+  g_test_add_func ("/engine/layers/lstm-unit/forward-by-hand", test_forward_by_hand);
+  g_test_add_func ("/engine/layers/lstm-unit/gradient", test_gradient);
+  g_test_add_func ("/engine/layers/lstm-unit/no-gradient-to-indicators",
                    test_no_gradient_to_indicators);
-  g_test_add_func ("/layers/lstm-unit/shape-errors", test_shape_errors);
-  g_test_add_func ("/layers/lstm-unit/wrong-counts", test_wrong_counts);
+  g_test_add_func ("/engine/layers/lstm-unit/shape-errors", test_shape_errors);
+  g_test_add_func ("/engine/layers/lstm-unit/wrong-counts", test_wrong_counts);
   return g_test_run ();
 }

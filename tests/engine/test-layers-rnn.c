@@ -417,19 +417,19 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/layers/rnn/setup", test_rnn_setup);
-  g_test_add_func ("/layers/rnn/gradient", test_rnn_gradient);
-  g_test_add_func ("/layers/rnn/gradient-continuing", test_rnn_gradient_continuing);
-  g_test_add_func ("/layers/rnn/gradient-static", test_rnn_gradient_static);
-  g_test_add_func ("/layers/rnn/step-by-step", test_rnn_step_by_step);
-  g_test_add_func ("/layers/rnn/shared-in-net", test_rnn_shared_in_net);
-  g_test_add_func ("/layers/lstm/setup", test_lstm_setup);
-  g_test_add_func ("/layers/lstm/gradient", test_lstm_gradient);
-  g_test_add_func ("/layers/lstm/gradient-continuing", test_lstm_gradient_continuing);
-  g_test_add_func ("/layers/lstm/gradient-static", test_lstm_gradient_static);
-  g_test_add_func ("/layers/lstm/step-by-step", test_lstm_step_by_step);
-  g_test_add_func ("/layers/lstm/expose-hidden", test_lstm_expose_hidden);
-  g_test_add_func ("/layers/lstm/in-net", test_lstm_in_net);
-  g_test_add_func ("/layers/recurrent/errors", test_errors);
+  g_test_add_func ("/engine/layers/rnn/setup", test_rnn_setup);
+  g_test_add_func ("/engine/layers/rnn/gradient", test_rnn_gradient);
+  g_test_add_func ("/engine/layers/rnn/gradient-continuing", test_rnn_gradient_continuing);
+  g_test_add_func ("/engine/layers/rnn/gradient-static", test_rnn_gradient_static);
+  g_test_add_func ("/engine/layers/rnn/step-by-step", test_rnn_step_by_step);
+  g_test_add_func ("/engine/layers/rnn/shared-in-net", test_rnn_shared_in_net);
+  g_test_add_func ("/engine/layers/lstm/setup", test_lstm_setup);
+  g_test_add_func ("/engine/layers/lstm/gradient", test_lstm_gradient);
+  g_test_add_func ("/engine/layers/lstm/gradient-continuing", test_lstm_gradient_continuing);
+  g_test_add_func ("/engine/layers/lstm/gradient-static", test_lstm_gradient_static);
+  g_test_add_func ("/engine/layers/lstm/step-by-step", test_lstm_step_by_step);
+  g_test_add_func ("/engine/layers/lstm/expose-hidden", test_lstm_expose_hidden);
+  g_test_add_func ("/engine/layers/lstm/in-net", test_lstm_in_net);
+  g_test_add_func ("/engine/layers/recurrent/errors", test_errors);
   return g_test_run ();
 }

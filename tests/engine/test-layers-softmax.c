@@ -232,12 +232,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/softmax/catalogue", test_catalogue);
-  g_test_add_func ("/layers/softmax/forward-axes", test_forward_axes);
-  g_test_add_func ("/layers/softmax/forward-by-hand", test_forward_by_hand);
-  g_test_add_func ("/layers/softmax/gradient", test_gradient);
-  g_test_add_func ("/layers/softmax/in-place", test_in_place);
-  g_test_add_func ("/layers/softmax/bad-axis", test_bad_axis);
-  g_test_add_func ("/layers/softmax/reference", test_reference);
+  g_test_add_func ("/engine/layers/softmax/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/softmax/forward-axes", test_forward_axes);
+  g_test_add_func ("/engine/layers/softmax/forward-by-hand", test_forward_by_hand);
+  g_test_add_func ("/engine/layers/softmax/gradient", test_gradient);
+  g_test_add_func ("/engine/layers/softmax/in-place", test_in_place);
+  g_test_add_func ("/engine/layers/softmax/bad-axis", test_bad_axis);
+  g_test_add_func ("/engine/layers/softmax/reference", test_reference);
   return g_test_run ();
 }

@@ -371,13 +371,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/layers/vision/catalogue", test_catalogue);
-  g_test_add_func ("/layers/vision/crop/forward", test_crop_forward);
-  g_test_add_func ("/layers/vision/crop/gradient", test_crop_gradient);
-  g_test_add_func ("/layers/vision/crop/errors", test_crop_errors);
-  g_test_add_func ("/layers/vision/lrn/forward", test_lrn_forward);
-  g_test_add_func ("/layers/vision/lrn/gradient", test_lrn_gradient);
-  g_test_add_func ("/layers/vision/lrn/errors", test_lrn_errors);
-  g_test_add_func ("/layers/vision/reference", test_reference);
+  g_test_add_func ("/engine/layers/vision/catalogue", test_catalogue);
+  g_test_add_func ("/engine/layers/vision/crop/forward", test_crop_forward);
+  g_test_add_func ("/engine/layers/vision/crop/gradient", test_crop_gradient);
+  g_test_add_func ("/engine/layers/vision/crop/errors", test_crop_errors);
+  g_test_add_func ("/engine/layers/vision/lrn/forward", test_lrn_forward);
+  g_test_add_func ("/engine/layers/vision/lrn/gradient", test_lrn_gradient);
+  g_test_add_func ("/engine/layers/vision/lrn/errors", test_lrn_errors);
+  g_test_add_func ("/engine/layers/vision/reference", test_reference);
   return g_test_run ();
 }

@@ -273,12 +273,12 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/net/backward/needs", test_backward_needs);
-  g_test_add_func ("/net/backward/lr-mult-zero", test_backward_lr_mult_zero);
-  g_test_add_func ("/net/backward/no-loss-branch", test_backward_no_loss_branch);
-  g_test_add_func ("/net/loss-weights", test_loss_weights);
-  g_test_add_func ("/net/sharing/basic", test_sharing);
-  g_test_add_func ("/net/sharing/errors", test_sharing_errors);
-  g_test_add_func ("/net/sharing/gradients", test_sharing_gradients);
+  g_test_add_func ("/engine/net/backward/needs", test_backward_needs);
+  g_test_add_func ("/engine/net/backward/lr-mult-zero", test_backward_lr_mult_zero);
+  g_test_add_func ("/engine/net/backward/no-loss-branch", test_backward_no_loss_branch);
+  g_test_add_func ("/engine/net/loss-weights", test_loss_weights);
+  g_test_add_func ("/engine/net/sharing/basic", test_sharing);
+  g_test_add_func ("/engine/net/sharing/errors", test_sharing_errors);
+  g_test_add_func ("/engine/net/sharing/gradients", test_sharing_gradients);
   return g_test_run ();
 }

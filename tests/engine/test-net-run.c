@@ -188,9 +188,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/net/run/from-to", test_forward_from_to);
-  g_test_add_func ("/net/run/observers", test_observers);
-  g_test_add_func ("/net/run/timing", test_timing);
-  g_test_add_func ("/net/run/reshape", test_reshape);
+  g_test_add_func ("/engine/net/run/from-to", test_forward_from_to);
+  g_test_add_func ("/engine/net/run/observers", test_observers);
+  g_test_add_func ("/engine/net/run/timing", test_timing);
+  g_test_add_func ("/engine/net/run/reshape", test_reshape);
   return g_test_run ();
 }

@@ -229,9 +229,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/net/weights/round-trip", test_caffemodel_round_trip);
-  g_test_add_func ("/net/weights/protoc", test_caffemodel_protoc);
-  g_test_add_func ("/net/weights/errors", test_copy_weights_errors);
-  g_test_add_func ("/net/weights/legacy", test_copy_weights_legacy);
+  g_test_add_func ("/engine/net/weights/round-trip", test_caffemodel_round_trip);
+  g_test_add_func ("/engine/net/weights/protoc", test_caffemodel_protoc);
+  g_test_add_func ("/engine/net/weights/errors", test_copy_weights_errors);
+  g_test_add_func ("/engine/net/weights/legacy", test_copy_weights_legacy);
   return g_test_run ();
 }

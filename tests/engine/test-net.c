@@ -463,19 +463,19 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/net/filter/rules", test_filter_rules);
-  g_test_add_func ("/net/filter/state-stages", test_filter_state_stages);
-  g_test_add_func ("/net/filter/include-and-exclude", test_filter_include_and_exclude);
-  g_test_add_func ("/net/split/names", test_split_names);
-  g_test_add_func ("/net/split/loss-weight", test_split_loss_weight);
-  g_test_add_func ("/net/in-place", test_in_place);
-  g_test_add_func ("/net/errors/ct_test_build", test_build_errors);
-  g_test_add_func ("/net/errors/setup", test_build_error_setup);
-  g_test_add_func ("/net/errors/layer-params", test_build_error_layer_params);
-  g_test_add_func ("/net/errors/strict-unknown-text", test_strict_unknown_text);
-  g_test_add_func ("/net/allocated", test_allocated_after_build);
-  g_test_add_func ("/net/seeds", test_seeds);
-  g_test_add_func ("/net/shapes/half-broken", test_infer_shapes);
-  g_test_add_func ("/net/shapes/good-net", test_infer_shapes_good_net);
+  g_test_add_func ("/engine/net/filter/rules", test_filter_rules);
+  g_test_add_func ("/engine/net/filter/state-stages", test_filter_state_stages);
+  g_test_add_func ("/engine/net/filter/include-and-exclude", test_filter_include_and_exclude);
+  g_test_add_func ("/engine/net/split/names", test_split_names);
+  g_test_add_func ("/engine/net/split/loss-weight", test_split_loss_weight);
+  g_test_add_func ("/engine/net/in-place", test_in_place);
+  g_test_add_func ("/engine/net/errors/ct_test_build", test_build_errors);
+  g_test_add_func ("/engine/net/errors/setup", test_build_error_setup);
+  g_test_add_func ("/engine/net/errors/layer-params", test_build_error_layer_params);
+  g_test_add_func ("/engine/net/errors/strict-unknown-text", test_strict_unknown_text);
+  g_test_add_func ("/engine/net/allocated", test_allocated_after_build);
+  g_test_add_func ("/engine/net/seeds", test_seeds);
+  g_test_add_func ("/engine/net/shapes/half-broken", test_infer_shapes);
+  g_test_add_func ("/engine/net/shapes/good-net", test_infer_shapes_good_net);
   return g_test_run ();
 }

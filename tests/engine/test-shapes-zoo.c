@@ -354,8 +354,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/shapes-zoo/local", test_local_zoo);
-  g_test_add_func ("/shapes-zoo/known-shapes", test_known_shapes);
-  g_test_add_func ("/shapes-zoo/shared", test_shared_zoo);
+  g_test_add_func ("/engine/shapes-zoo/local", test_local_zoo);
+  g_test_add_func ("/engine/shapes-zoo/known-shapes", test_known_shapes);
+  g_test_add_func ("/engine/shapes-zoo/shared", test_shared_zoo);
   return g_test_run ();
 }

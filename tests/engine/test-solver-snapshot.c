@@ -563,19 +563,19 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/solver-snapshot/names", test_names);
-  g_test_add_func ("/solver-snapshot/default-prefix", test_default_prefix);
-  g_test_add_func ("/solver-snapshot/state-round-trip", test_state_round_trip);
-  g_test_add_func ("/solver-snapshot/model-round-trip", test_model_round_trip);
-  g_test_add_func ("/solver-snapshot/lenet-hdf5", test_lenet_hdf5);
-  g_test_add_func ("/solver-snapshot/resume/adam-binary", test_resume_adam_binary);
-  g_test_add_func ("/solver-snapshot/resume/sgd-hdf5", test_resume_sgd_hdf5);
-  g_test_add_func ("/solver-snapshot/resume/adadelta", test_resume_adadelta);
-  g_test_add_func ("/solver-snapshot/resume/nesterov", test_resume_nesterov);
-  g_test_add_func ("/solver-snapshot/resume/adagrad-hdf5", test_resume_adagrad_hdf5);
-  g_test_add_func ("/solver-snapshot/resume/rmsprop", test_resume_rmsprop);
-  g_test_add_func ("/solver-snapshot/legacy-state", test_legacy_state);
-  g_test_add_func ("/solver-snapshot/bad-states", test_bad_states);
-  g_test_add_func ("/solver-snapshot/save-fails-midway", test_save_fails_midway);
+  g_test_add_func ("/engine/solver-snapshot/names", test_names);
+  g_test_add_func ("/engine/solver-snapshot/default-prefix", test_default_prefix);
+  g_test_add_func ("/engine/solver-snapshot/state-round-trip", test_state_round_trip);
+  g_test_add_func ("/engine/solver-snapshot/model-round-trip", test_model_round_trip);
+  g_test_add_func ("/engine/solver-snapshot/lenet-hdf5", test_lenet_hdf5);
+  g_test_add_func ("/engine/solver-snapshot/resume/adam-binary", test_resume_adam_binary);
+  g_test_add_func ("/engine/solver-snapshot/resume/sgd-hdf5", test_resume_sgd_hdf5);
+  g_test_add_func ("/engine/solver-snapshot/resume/adadelta", test_resume_adadelta);
+  g_test_add_func ("/engine/solver-snapshot/resume/nesterov", test_resume_nesterov);
+  g_test_add_func ("/engine/solver-snapshot/resume/adagrad-hdf5", test_resume_adagrad_hdf5);
+  g_test_add_func ("/engine/solver-snapshot/resume/rmsprop", test_resume_rmsprop);
+  g_test_add_func ("/engine/solver-snapshot/legacy-state", test_legacy_state);
+  g_test_add_func ("/engine/solver-snapshot/bad-states", test_bad_states);
+  g_test_add_func ("/engine/solver-snapshot/save-fails-midway", test_save_fails_midway);
   return g_test_run ();
 }

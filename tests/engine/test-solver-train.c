@@ -432,10 +432,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/solver-train/training-run", test_training_run);
-  g_test_add_func ("/solver-train/requests", test_requests);
-  g_test_add_func ("/solver-train/test-nets", test_test_nets);
-  g_test_add_func ("/solver-train/random-seed", test_random_seed);
-  g_test_add_func ("/solver-train/files", test_files);
+  g_test_add_func ("/engine/solver-train/training-run", test_training_run);
+  g_test_add_func ("/engine/solver-train/requests", test_requests);
+  g_test_add_func ("/engine/solver-train/test-nets", test_test_nets);
+  g_test_add_func ("/engine/solver-train/random-seed", test_random_seed);
+  g_test_add_func ("/engine/solver-train/files", test_files);
   return g_test_run ();
 }

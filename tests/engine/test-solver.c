@@ -497,19 +497,19 @@ main (int argc, char **argv)
   G_STATIC_ASSERT (G_N_ELEMENTS (rules) == G_N_ELEMENTS (rule_names));
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/solver/rule/%s", rule_names[i]);
+      g_autofree char *path = g_strdup_printf ("/engine/solver/rule/%s", rule_names[i]);
       g_test_add_data_func (path, &rules[i], check_rule);
     }
-  g_test_add_func ("/solver/rule/sgd-by-hand", test_sgd_by_hand);
-  g_test_add_func ("/solver/kernels-by-hand", test_kernels_by_hand);
-  g_test_add_func ("/solver/kernels-long", test_kernels_long);
-  g_test_add_func ("/solver/lr-policies", test_lr_policies);
-  g_test_add_func ("/solver/iter-size", test_iter_size);
+  g_test_add_func ("/engine/solver/rule/sgd-by-hand", test_sgd_by_hand);
+  g_test_add_func ("/engine/solver/kernels-by-hand", test_kernels_by_hand);
+  g_test_add_func ("/engine/solver/kernels-long", test_kernels_long);
+  g_test_add_func ("/engine/solver/lr-policies", test_lr_policies);
+  g_test_add_func ("/engine/solver/iter-size", test_iter_size);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/solver/bad/%u", i);
+      g_autofree char *path = g_strdup_printf ("/engine/solver/bad/%u", i);
       g_test_add_data_func (path, &bad_cases[i], check_bad);
     }
-  g_test_add_func ("/solver/bad/lr-policy", test_bad_lr_policy);
+  g_test_add_func ("/engine/solver/bad/lr-policy", test_bad_lr_policy);
   return g_test_run ();
 }

@@ -418,12 +418,12 @@ main (int argc, char *argv[])
   char *scratch;
   int status;
 
-  if (ct_gui_test_init (&argc, &argv, "/graph-editing", &scratch, &app))
+  if (ct_gui_test_init (&argc, &argv, "/gtk/graph-editing", &scratch, &app))
     {
-      g_test_add_func ("/graph-editing/folded-layers", test_folded_layers);
-      g_test_add_func ("/graph-editing/connect-lays-out", test_connect_lays_out);
-      g_test_add_func ("/graph-editing/fit-and-find-large", test_fit_and_find_large);
-      g_test_add_func ("/graph-editing/port-row-clear", test_port_row_clear);
+      g_test_add_func ("/gtk/graph-editing/folded-layers", test_folded_layers);
+      g_test_add_func ("/gtk/graph-editing/connect-lays-out", test_connect_lays_out);
+      g_test_add_func ("/gtk/graph-editing/fit-and-find-large", test_fit_and_find_large);
+      g_test_add_func ("/gtk/graph-editing/port-row-clear", test_port_row_clear);
     }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);

@@ -486,21 +486,21 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
-      g_test_add_func ("/graph-view/no-display", skip_no_display);
+      g_test_add_func ("/gtk/graph-view/no-display", skip_no_display);
       return g_test_run ();
     }
-  g_test_add ("/graph-view/children", Fixture, NULL, fixture_setup, test_children,
+  g_test_add ("/gtk/graph-view/children", Fixture, NULL, fixture_setup, test_children,
               fixture_teardown);
-  g_test_add ("/graph-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
-  g_test_add ("/graph-view/selection", Fixture, NULL, fixture_setup, test_selection,
+  g_test_add ("/gtk/graph-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add ("/gtk/graph-view/selection", Fixture, NULL, fixture_setup, test_selection,
               fixture_teardown);
-  g_test_add ("/graph-view/delete-and-find", Fixture, NULL, fixture_setup,
+  g_test_add ("/gtk/graph-view/delete-and-find", Fixture, NULL, fixture_setup,
               test_delete_and_find, fixture_teardown);
-  g_test_add ("/graph-view/new-model", Fixture, NULL, fixture_setup, test_new_model,
+  g_test_add ("/gtk/graph-view/new-model", Fixture, NULL, fixture_setup, test_new_model,
               fixture_teardown);
-  g_test_add ("/graph-view/export", Fixture, NULL, fixture_setup, test_export,
+  g_test_add ("/gtk/graph-view/export", Fixture, NULL, fixture_setup, test_export,
               fixture_teardown);
-  g_test_add ("/graph-view/edge-selection", Fixture, NULL, fixture_setup, test_edge_selection,
+  g_test_add ("/gtk/graph-view/edge-selection", Fixture, NULL, fixture_setup, test_edge_selection,
               fixture_teardown);
   return g_test_run ();
 }

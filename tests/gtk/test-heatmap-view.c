@@ -325,16 +325,16 @@ test_other_kinds (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  if (!ct_widget_test_init (&argc, &argv, "/heatmap-view"))
+  if (!ct_widget_test_init (&argc, &argv, "/gtk/heatmap-view"))
     return g_test_run ();
-  g_test_add ("/heatmap-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
+  g_test_add ("/gtk/heatmap-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
               fixture_teardown);
-  g_test_add ("/heatmap-view/pointer", Fixture, NULL, fixture_setup, test_pointer,
+  g_test_add ("/gtk/heatmap-view/pointer", Fixture, NULL, fixture_setup, test_pointer,
               fixture_teardown);
-  g_test_add ("/heatmap-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
-  g_test_add ("/heatmap-view/screenshot", Fixture, NULL, fixture_setup, test_screenshot,
+  g_test_add ("/gtk/heatmap-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add ("/gtk/heatmap-view/screenshot", Fixture, NULL, fixture_setup, test_screenshot,
               fixture_teardown);
-  g_test_add ("/heatmap-view/other-kinds", Fixture, NULL, fixture_setup, test_other_kinds,
+  g_test_add ("/gtk/heatmap-view/other-kinds", Fixture, NULL, fixture_setup, test_other_kinds,
               fixture_teardown);
   return g_test_run ();
 }

@@ -417,18 +417,18 @@ test_screenshot (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  if (!ct_widget_test_init (&argc, &argv, "/plot-view"))
+  if (!ct_widget_test_init (&argc, &argv, "/gtk/plot-view"))
     return g_test_run ();
-  g_test_add ("/plot-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
+  g_test_add ("/gtk/plot-view/accessible", Fixture, NULL, fixture_setup, test_accessible,
               fixture_teardown);
-  g_test_add ("/plot-view/throttle", Fixture, NULL, fixture_setup, test_throttle,
+  g_test_add ("/gtk/plot-view/throttle", Fixture, NULL, fixture_setup, test_throttle,
               fixture_teardown);
-  g_test_add ("/plot-view/hover", Fixture, NULL, fixture_setup, test_hover, fixture_teardown);
-  g_test_add ("/plot-view/keys", Fixture, NULL, fixture_setup, test_keys, fixture_teardown);
-  g_test_add ("/plot-view/log-scale", Fixture, NULL, fixture_setup, test_log_scale,
+  g_test_add ("/gtk/plot-view/hover", Fixture, NULL, fixture_setup, test_hover, fixture_teardown);
+  g_test_add ("/gtk/plot-view/keys", Fixture, NULL, fixture_setup, test_keys, fixture_teardown);
+  g_test_add ("/gtk/plot-view/log-scale", Fixture, NULL, fixture_setup, test_log_scale,
               fixture_teardown);
-  g_test_add ("/plot-view/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
-  g_test_add ("/plot-view/screenshot", Fixture, NULL, fixture_setup, test_screenshot,
+  g_test_add ("/gtk/plot-view/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
+  g_test_add ("/gtk/plot-view/screenshot", Fixture, NULL, fixture_setup, test_screenshot,
               fixture_teardown);
   return g_test_run ();
 }

@@ -660,11 +660,11 @@ main (int argc, char *argv[])
   char *scratch;
   int status;
 
-  if (ct_gui_test_init (&argc, &argv, "/window-blobs", &scratch, &app))
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-blobs", &scratch, &app))
     {
-      g_test_add_func ("/window-blobs/panel", test_blob_panel);
-      g_test_add_func ("/window-blobs/rgb-filters", test_rgb_filters);
-      g_test_add_func ("/window-blobs/example-labels", test_example_labels);
+      g_test_add_func ("/gtk/window-blobs/panel", test_blob_panel);
+      g_test_add_func ("/gtk/window-blobs/rgb-filters", test_rgb_filters);
+      g_test_add_func ("/gtk/window-blobs/example-labels", test_example_labels);
     }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);

@@ -494,8 +494,8 @@ main (int argc, char *argv[])
 
   /* the test AT context lets the test read the controls' accessible names */
   g_setenv ("GTK_A11Y", "test", TRUE);
-  if (ct_gui_test_init (&argc, &argv, "/window-edges", &scratch, &app))
-    g_test_add_func ("/window-edges/click-and-select", test_edges);
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-edges", &scratch, &app))
+    g_test_add_func ("/gtk/window-edges/click-and-select", test_edges);
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);
 }

@@ -682,7 +682,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
-      g_test_add_func ("/window-editing/no-display", skip_no_display);
+      g_test_add_func ("/gtk/window-editing/no-display", skip_no_display);
       g_test_run ();
       remove_tree (scratch);
       return 77;
@@ -693,13 +693,13 @@ main (int argc, char *argv[])
                            G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
-  g_test_add_func ("/window-editing/one-selection", test_one_selection);
-  g_test_add_func ("/window-editing/error-marks", test_error_marks);
-  g_test_add_func ("/window-editing/inspector-tab", test_inspector_tab);
-  g_test_add_func ("/window-editing/accessible-names", test_accessible_names);
+  g_test_add_func ("/gtk/window-editing/one-selection", test_one_selection);
+  g_test_add_func ("/gtk/window-editing/error-marks", test_error_marks);
+  g_test_add_func ("/gtk/window-editing/inspector-tab", test_inspector_tab);
+  g_test_add_func ("/gtk/window-editing/accessible-names", test_accessible_names);
   /* Last: they close every window. */
-  g_test_add_func ("/window-editing/quit-asks-once", test_quit_asks_once);
-  g_test_add_func ("/window-editing/quit-saves-ticked", test_quit_saves_ticked);
+  g_test_add_func ("/gtk/window-editing/quit-asks-once", test_quit_asks_once);
+  g_test_add_func ("/gtk/window-editing/quit-saves-ticked", test_quit_saves_ticked);
   status = g_test_run ();
   g_clear_object (&app);
   remove_tree (scratch);

@@ -237,10 +237,10 @@ main (int argc, char *argv[])
   char *scratch = NULL;
   int status = 0;
 
-  if (ct_gui_test_init (&argc, &argv, "/window-inputs", &scratch, &app))
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-inputs", &scratch, &app))
     {
-      g_test_add_func ("/window-inputs/fashion-items", test_fashion_items);
-      g_test_add_func ("/window-inputs/missing-dataset", test_missing_dataset);
+      g_test_add_func ("/gtk/window-inputs/fashion-items", test_fashion_items);
+      g_test_add_func ("/gtk/window-inputs/missing-dataset", test_missing_dataset);
     }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);

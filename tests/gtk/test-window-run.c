@@ -858,7 +858,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
-      g_test_add_func ("/window-run/no-display", skip_no_display);
+      g_test_add_func ("/gtk/window-run/no-display", skip_no_display);
       g_test_run ();
       remove_tree (scratch);
       return 77;
@@ -869,11 +869,11 @@ main (int argc, char *argv[])
                            G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
-  g_test_add_func ("/window-run/step-lenet", test_step_lenet);
-  g_test_add_func ("/window-run/errors", test_errors);
-  g_test_add_func ("/window-run/health-colours", test_health_colours);
-  g_test_add_func ("/window-run/stop", test_stop);
-  g_test_add_func ("/window-run/device-menu", test_device_menu);
+  g_test_add_func ("/gtk/window-run/step-lenet", test_step_lenet);
+  g_test_add_func ("/gtk/window-run/errors", test_errors);
+  g_test_add_func ("/gtk/window-run/health-colours", test_health_colours);
+  g_test_add_func ("/gtk/window-run/stop", test_stop);
+  g_test_add_func ("/gtk/window-run/device-menu", test_device_menu);
   status = g_test_run ();
   g_object_unref (app);
   remove_tree (scratch);

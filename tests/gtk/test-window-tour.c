@@ -313,8 +313,8 @@ main (int argc, char *argv[])
   char *scratch = NULL;
   int status = 0;
 
-  if (ct_gui_test_init (&argc, &argv, "/window-tour", &scratch, &app))
-    g_test_add_func ("/window-tour/lenet-fashion", test_tour);
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-tour", &scratch, &app))
+    g_test_add_func ("/gtk/window-tour/lenet-fashion", test_tour);
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);
 }

@@ -530,13 +530,13 @@ main (int argc, char *argv[])
   char *scratch;
   int status;
 
-  if (ct_gui_test_init (&argc, &argv, "/window-train", &scratch, &app))
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-train", &scratch, &app))
     {
-      g_test_add_func ("/window-train/example-solver", test_example_solver);
-      g_test_add_func ("/window-train/train", test_train);
-      g_test_add_func ("/window-train/breakpoint", test_breakpoint);
-      g_test_add_func ("/window-train/restart-resume", test_restart_resume);
-      g_test_add_func ("/window-train/not-finite", test_not_finite);
+      g_test_add_func ("/gtk/window-train/example-solver", test_example_solver);
+      g_test_add_func ("/gtk/window-train/train", test_train);
+      g_test_add_func ("/gtk/window-train/breakpoint", test_breakpoint);
+      g_test_add_func ("/gtk/window-train/restart-resume", test_restart_resume);
+      g_test_add_func ("/gtk/window-train/not-finite", test_not_finite);
     }
   status = g_test_run ();
   g_free (work);

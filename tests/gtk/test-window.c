@@ -633,7 +633,7 @@ main (int argc, char *argv[])
   if (!gtk_init_check ())
     {
       /* 77: meson's "skipped", whichever test paths were asked for. */
-      g_test_add_func ("/window/no-display", skip_no_display);
+      g_test_add_func ("/gtk/window/no-display", skip_no_display);
       g_test_run ();
       return 77;
     }
@@ -643,9 +643,9 @@ main (int argc, char *argv[])
                            G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
-  g_test_add_func ("/window/edit-save-reopen", test_edit_save_reopen);
-  g_test_add_func ("/window/zoo", test_zoo);
-  g_test_add_func ("/window/screenshots", test_screenshots);
+  g_test_add_func ("/gtk/window/edit-save-reopen", test_edit_save_reopen);
+  g_test_add_func ("/gtk/window/zoo", test_zoo);
+  g_test_add_func ("/gtk/window/screenshots", test_screenshots);
   status = g_test_run ();
   g_clear_object (&app);
   g_rmdir (drafts);

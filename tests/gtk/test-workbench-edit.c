@@ -363,9 +363,9 @@ test_multi_selection (void)
 void
 ct_test_workbench_add_edit_tests (void)
 {
-  g_test_add_func ("/workbench/clipboard", test_clipboard);
-  g_test_add_func ("/workbench/drop-on-edge", test_drop_on_edge);
-  g_test_add_func ("/workbench/layout-cut-and-undo", test_layout_cut_and_undo);
-  g_test_add_func ("/workbench/fit-clear-of-controls", test_fit_clear_of_controls);
-  g_test_add_func ("/workbench/multi-selection", test_multi_selection);
+  g_test_add_func ("/gtk/workbench/clipboard", test_clipboard);
+  g_test_add_func ("/gtk/workbench/drop-on-edge", test_drop_on_edge);
+  g_test_add_func ("/gtk/workbench/layout-cut-and-undo", test_layout_cut_and_undo);
+  g_test_add_func ("/gtk/workbench/fit-clear-of-controls", test_fit_clear_of_controls);
+  g_test_add_func ("/gtk/workbench/multi-selection", test_multi_selection);
 }

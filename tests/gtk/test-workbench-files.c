@@ -223,7 +223,7 @@ test_open_paths (void)
 void
 ct_test_workbench_add_files_tests (void)
 {
-  g_test_add_func ("/workbench/recent-menu", test_recent_menu);
-  g_test_add_func ("/workbench/fork-fields-kept", test_fork_fields_kept);
-  g_test_add_func ("/workbench/open-paths", test_open_paths);
+  g_test_add_func ("/gtk/workbench/recent-menu", test_recent_menu);
+  g_test_add_func ("/gtk/workbench/fork-fields-kept", test_fork_fields_kept);
+  g_test_add_func ("/gtk/workbench/open-paths", test_open_paths);
 }

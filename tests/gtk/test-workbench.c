@@ -328,7 +328,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
-      g_test_add_func ("/workbench/no-display", skip_no_display);
+      g_test_add_func ("/gtk/workbench/no-display", skip_no_display);
       g_test_run ();
       ct_test_remove_tree (scratch);
       return 77;
@@ -339,12 +339,12 @@ main (int argc, char *argv[])
                            G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
   g_assert_true (g_application_register (G_APPLICATION (ct_test_app), NULL, NULL));
 
-  g_test_add_func ("/workbench/shortcuts-listed", test_shortcuts_listed);
-  g_test_add_func ("/workbench/export", test_export);
-  g_test_add_func ("/workbench/shift-f10", test_shift_f10);
-  g_test_add_func ("/workbench/find", test_find);
-  g_test_add_func ("/workbench/phase", test_phase);
-  g_test_add_func ("/workbench/close-asks", test_close_asks);
+  g_test_add_func ("/gtk/workbench/shortcuts-listed", test_shortcuts_listed);
+  g_test_add_func ("/gtk/workbench/export", test_export);
+  g_test_add_func ("/gtk/workbench/shift-f10", test_shift_f10);
+  g_test_add_func ("/gtk/workbench/find", test_find);
+  g_test_add_func ("/gtk/workbench/phase", test_phase);
+  g_test_add_func ("/gtk/workbench/close-asks", test_close_asks);
   ct_test_workbench_add_edit_tests ();
   ct_test_workbench_add_files_tests ();
   status = g_test_run ();

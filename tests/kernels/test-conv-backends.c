@@ -358,9 +358,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/conv-backends/fixed", test_fixed);
-  g_test_add_func ("/conv-backends/random", test_random);
-  g_test_add_func ("/conv-backends/tiles", test_tiles);
-  g_test_add_func ("/conv-backends/direct", test_direct);
+  g_test_add_func ("/kernels/conv-backends/fixed", test_fixed);
+  g_test_add_func ("/kernels/conv-backends/random", test_random);
+  g_test_add_func ("/kernels/conv-backends/tiles", test_tiles);
+  g_test_add_func ("/kernels/conv-backends/direct", test_direct);
   return g_test_run ();
 }

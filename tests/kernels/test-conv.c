@@ -252,11 +252,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/conv/case-%u", i);
+      g_autofree char *path = g_strdup_printf ("/kernels/conv/case-%u", i);
 
       g_test_add_data_func (path, &cases[i], test_case);
     }
-  g_test_add_func ("/conv/bias", test_bias);
-  g_test_add_func ("/conv/invalid", test_invalid);
+  g_test_add_func ("/kernels/conv/bias", test_bias);
+  g_test_add_func ("/kernels/conv/invalid", test_invalid);
   return g_test_run ();
 }

@@ -192,11 +192,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/stats/hand-computed", test_hand_computed);
-  g_test_add_func ("/stats/non-finite", test_non_finite);
-  g_test_add_func ("/stats/empty-and-constant", test_empty_and_constant);
-  g_test_add_func ("/stats/precision", test_precision);
-  g_test_add_func ("/stats/blocks", test_blocks);
-  g_test_add_func ("/stats/invalid", test_invalid);
+  g_test_add_func ("/kernels/stats/hand-computed", test_hand_computed);
+  g_test_add_func ("/kernels/stats/non-finite", test_non_finite);
+  g_test_add_func ("/kernels/stats/empty-and-constant", test_empty_and_constant);
+  g_test_add_func ("/kernels/stats/precision", test_precision);
+  g_test_add_func ("/kernels/stats/blocks", test_blocks);
+  g_test_add_func ("/kernels/stats/invalid", test_invalid);
   return g_test_run ();
 }

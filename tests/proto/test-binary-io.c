@@ -642,16 +642,16 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/binary-io/round-trip", test_round_trip);
-  g_test_add_func ("/binary-io/write-strips-kept-text", test_write_strips_kept_text);
-  g_test_add_func ("/binary-io/reference-caffemodel", test_reference_caffemodel);
-  g_test_add_func ("/binary-io/truncated", test_truncated);
-  g_test_add_func ("/binary-io/malformed", test_malformed);
-  g_test_add_func ("/binary-io/random-bytes", test_random_bytes);
-  g_test_add_func ("/binary-io/empty-and-missing", test_empty_and_missing);
-  g_test_add_func ("/binary-io/too-large", test_too_large);
-  g_test_add_func ("/binary-io/atomic-write-failure", test_atomic_write_failure);
-  g_test_add_func ("/binary-io/atomic-write-keeps-mode", test_atomic_write_keeps_mode);
+  g_test_add_func ("/proto/binary-io/round-trip", test_round_trip);
+  g_test_add_func ("/proto/binary-io/write-strips-kept-text", test_write_strips_kept_text);
+  g_test_add_func ("/proto/binary-io/reference-caffemodel", test_reference_caffemodel);
+  g_test_add_func ("/proto/binary-io/truncated", test_truncated);
+  g_test_add_func ("/proto/binary-io/malformed", test_malformed);
+  g_test_add_func ("/proto/binary-io/random-bytes", test_random_bytes);
+  g_test_add_func ("/proto/binary-io/empty-and-missing", test_empty_and_missing);
+  g_test_add_func ("/proto/binary-io/too-large", test_too_large);
+  g_test_add_func ("/proto/binary-io/atomic-write-failure", test_atomic_write_failure);
+  g_test_add_func ("/proto/binary-io/atomic-write-keeps-mode", test_atomic_write_keeps_mode);
 
   return g_test_run ();
 }

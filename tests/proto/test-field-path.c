@@ -145,8 +145,8 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/field-path/set", test_field_path_set);
-  g_test_add_func ("/field-path/errors", test_field_path_errors);
-  g_test_add_func ("/field-path/text", test_field_path_text);
+  g_test_add_func ("/proto/field-path/set", test_field_path_set);
+  g_test_add_func ("/proto/field-path/errors", test_field_path_errors);
+  g_test_add_func ("/proto/field-path/text", test_field_path_text);
   return g_test_run ();
 }

@@ -197,10 +197,10 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/reflect/types", test_types);
-  g_test_add_func ("/reflect/message-new", test_message_new);
-  g_test_add_func ("/reflect/presence", test_presence);
-  g_test_add_func ("/reflect/element", test_element);
-  g_test_add_func ("/reflect/storage", test_storage);
+  g_test_add_func ("/proto/reflect/types", test_types);
+  g_test_add_func ("/proto/reflect/message-new", test_message_new);
+  g_test_add_func ("/proto/reflect/presence", test_presence);
+  g_test_add_func ("/proto/reflect/element", test_element);
+  g_test_add_func ("/proto/reflect/storage", test_storage);
   return g_test_run ();
 }

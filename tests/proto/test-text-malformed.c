@@ -298,10 +298,10 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/text-malformed/table", test_table);
-  g_test_add_func ("/text-malformed/nested-too-deep", test_nested_too_deep);
-  g_test_add_func ("/text-malformed/exactly-at-limit", test_exactly_at_limit);
-  g_test_add_func ("/text-malformed/every-prefix", test_every_prefix);
+  g_test_add_func ("/proto/text-malformed/table", test_table);
+  g_test_add_func ("/proto/text-malformed/nested-too-deep", test_nested_too_deep);
+  g_test_add_func ("/proto/text-malformed/exactly-at-limit", test_exactly_at_limit);
+  g_test_add_func ("/proto/text-malformed/every-prefix", test_every_prefix);
 
   return g_test_run ();
 }

@@ -425,8 +425,8 @@ main (int argc, char **argv)
   protoc_path = g_find_program_in_path ("protoc");
   proto_dir = g_build_filename (CT_TEST_SOURCE_DIR, "proto", NULL);
 
-  g_test_add_func ("/text-protoc/repo-zoo", test_repo_zoo);
-  g_test_add_func ("/text-protoc/shared-zoo", test_shared_zoo);
+  g_test_add_func ("/proto/text-protoc/repo-zoo", test_repo_zoo);
+  g_test_add_func ("/proto/text-protoc/shared-zoo", test_shared_zoo);
 
   status = g_test_run ();
   g_free (protoc_path);

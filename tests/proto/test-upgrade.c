@@ -884,22 +884,22 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/upgrade/zoo/pairs", test_zoo_pairs);
-  g_test_add_func ("/upgrade/v0/padding-fold", test_v0_padding_fold);
-  g_test_add_func ("/upgrade/v0/fields", test_v0_fields);
-  g_test_add_func ("/upgrade/v0/invalid", test_v0_invalid);
-  g_test_add_func ("/upgrade/v1/param-specs", test_v1_param_specs);
-  g_test_add_func ("/upgrade/v1/every-param-block", test_v1_every_param_block);
-  g_test_add_func ("/upgrade/v1/invalid", test_v1_invalid);
-  g_test_add_func ("/upgrade/data-transformation", test_data_transformation);
-  g_test_add_func ("/upgrade/input/dim", test_input_dim);
-  g_test_add_func ("/upgrade/input/shape", test_input_shape);
-  g_test_add_func ("/upgrade/batch-norm", test_batch_norm);
-  g_test_add_func ("/upgrade/solver/type", test_solver_type);
-  g_test_add_func ("/upgrade/solver/embedded-net", test_solver_embedded_net);
-  g_test_add_func ("/upgrade/kept-text", test_kept_text_survives);
-  g_test_add_func ("/upgrade/kept-text-collisions", test_kept_text_collisions);
-  g_test_add_func ("/upgrade/needs-upgrade", test_needs_upgrade);
+  g_test_add_func ("/proto/upgrade/zoo/pairs", test_zoo_pairs);
+  g_test_add_func ("/proto/upgrade/v0/padding-fold", test_v0_padding_fold);
+  g_test_add_func ("/proto/upgrade/v0/fields", test_v0_fields);
+  g_test_add_func ("/proto/upgrade/v0/invalid", test_v0_invalid);
+  g_test_add_func ("/proto/upgrade/v1/param-specs", test_v1_param_specs);
+  g_test_add_func ("/proto/upgrade/v1/every-param-block", test_v1_every_param_block);
+  g_test_add_func ("/proto/upgrade/v1/invalid", test_v1_invalid);
+  g_test_add_func ("/proto/upgrade/data-transformation", test_data_transformation);
+  g_test_add_func ("/proto/upgrade/input/dim", test_input_dim);
+  g_test_add_func ("/proto/upgrade/input/shape", test_input_shape);
+  g_test_add_func ("/proto/upgrade/batch-norm", test_batch_norm);
+  g_test_add_func ("/proto/upgrade/solver/type", test_solver_type);
+  g_test_add_func ("/proto/upgrade/solver/embedded-net", test_solver_embedded_net);
+  g_test_add_func ("/proto/upgrade/kept-text", test_kept_text_survives);
+  g_test_add_func ("/proto/upgrade/kept-text-collisions", test_kept_text_collisions);
+  g_test_add_func ("/proto/upgrade/needs-upgrade", test_needs_upgrade);
 
   return g_test_run ();
 }

@@ -286,8 +286,8 @@ main (int argc, char **argv)
 
   if (g_getenv ("CT_TEST_DATA") == NULL)
     g_error ("CT_TEST_DATA is not set");
-  g_test_add_func ("/zoo/local", test_local_zoo);
-  g_test_add_func ("/zoo/shared", test_shared_zoo);
+  g_test_add_func ("/proto/zoo/local", test_local_zoo);
+  g_test_add_func ("/proto/zoo/shared", test_shared_zoo);
 
   return g_test_run ();
 }

@@ -140,7 +140,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/blob-stats/same-as-kernel", test_same_as_kernel);
-  g_test_add_func ("/blob-stats/same-as-kernel-sse2", test_same_as_kernel_sse2);
+  g_test_add_func ("/run/blob-stats/same-as-kernel", test_same_as_kernel);
+  g_test_add_func ("/run/blob-stats/same-as-kernel-sse2", test_same_as_kernel_sse2);
   return g_test_run ();
 }

@@ -239,11 +239,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/run-inputs/colour", test_colour);
-  g_test_add_func ("/run-inputs/grey", test_grey);
-  g_test_add_func ("/run-inputs/folder", test_folder);
-  g_test_add_func ("/run-inputs/bad-file", test_bad_file);
-  g_test_add_func ("/run-inputs/fashion", test_fashion);
-  g_test_add_func ("/run-inputs/fashion-missing", test_fashion_missing);
+  g_test_add_func ("/run/run-inputs/colour", test_colour);
+  g_test_add_func ("/run/run-inputs/grey", test_grey);
+  g_test_add_func ("/run/run-inputs/folder", test_folder);
+  g_test_add_func ("/run/run-inputs/bad-file", test_bad_file);
+  g_test_add_func ("/run/run-inputs/fashion", test_fashion);
+  g_test_add_func ("/run/run-inputs/fashion-missing", test_fashion_missing);
   return g_test_run ();
 }

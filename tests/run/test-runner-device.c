@@ -143,8 +143,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   if (g_strcmp0 (g_getenv ("CT_TEST_DEVICE"), "gpu") == 0 && !have_gpu ())
     return 77;
-  g_test_add_func ("/runner-device/list", test_list_gpus);
-  g_test_add_func ("/runner-device/gpu-matches-cpu", test_gpu_matches_cpu);
-  g_test_add_func ("/runner-device/no-gpu-says-why", test_no_gpu_says_why);
+  g_test_add_func ("/run/runner-device/list", test_list_gpus);
+  g_test_add_func ("/run/runner-device/gpu-matches-cpu", test_gpu_matches_cpu);
+  g_test_add_func ("/run/runner-device/no-gpu-says-why", test_no_gpu_says_why);
   return g_test_run ();
 }

@@ -476,12 +476,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/runner/rebuild-keeps-weights", test_rebuild_keeps_weights);
-  g_test_add_func ("/runner/errors", test_errors);
-  g_test_add_func ("/runner/coalesce", test_coalesce);
-  g_test_add_func ("/runner/batch-size", test_batch_size);
-  g_test_add_func ("/runner/lenet", test_lenet);
-  g_test_add_func ("/runner/free-mid-run", test_free_mid_run);
-  g_test_add_func ("/runner/busy", test_busy);
+  g_test_add_func ("/run/runner/rebuild-keeps-weights", test_rebuild_keeps_weights);
+  g_test_add_func ("/run/runner/errors", test_errors);
+  g_test_add_func ("/run/runner/coalesce", test_coalesce);
+  g_test_add_func ("/run/runner/batch-size", test_batch_size);
+  g_test_add_func ("/run/runner/lenet", test_lenet);
+  g_test_add_func ("/run/runner/free-mid-run", test_free_mid_run);
+  g_test_add_func ("/run/runner/busy", test_busy);
   return g_test_run ();
 }

@@ -667,18 +667,18 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/runner/step-order", test_step_order);
-  g_test_add_func ("/runner/backward-finishes-forward", test_backward_finishes_forward);
-  g_test_add_func ("/runner/in-place-history", test_in_place_history);
-  g_test_add_func ("/runner/matches-whole-run", test_matches_whole_run);
-  g_test_add_func ("/runner/only-watched-copied", test_only_watched_copied);
-  g_test_add_func ("/runner/history-budget", test_history_budget);
-  g_test_add_func ("/runner/params", test_params);
-  g_test_add_func ("/runner/param-diffs-per-pass", test_param_diffs_per_pass);
-  g_test_add_func ("/runner/copies-shared", test_copies_shared);
-  g_test_add_func ("/runner/spare-buffers", test_spare_buffers);
-  g_test_add_func ("/runner/stats-shared", test_stats_shared);
-  g_test_add_func ("/runner/copy-with-stats", test_copy_with_stats);
-  g_test_add_func ("/runner/spares-prefill", test_spares_prefill);
+  g_test_add_func ("/run/runner/step-order", test_step_order);
+  g_test_add_func ("/run/runner/backward-finishes-forward", test_backward_finishes_forward);
+  g_test_add_func ("/run/runner/in-place-history", test_in_place_history);
+  g_test_add_func ("/run/runner/matches-whole-run", test_matches_whole_run);
+  g_test_add_func ("/run/runner/only-watched-copied", test_only_watched_copied);
+  g_test_add_func ("/run/runner/history-budget", test_history_budget);
+  g_test_add_func ("/run/runner/params", test_params);
+  g_test_add_func ("/run/runner/param-diffs-per-pass", test_param_diffs_per_pass);
+  g_test_add_func ("/run/runner/copies-shared", test_copies_shared);
+  g_test_add_func ("/run/runner/spare-buffers", test_spare_buffers);
+  g_test_add_func ("/run/runner/stats-shared", test_stats_shared);
+  g_test_add_func ("/run/runner/copy-with-stats", test_copy_with_stats);
+  g_test_add_func ("/run/runner/spares-prefill", test_spares_prefill);
   return g_test_run ();
 }

@@ -326,11 +326,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/trainer/breakpoint", test_breakpoint);
-  g_test_add_func ("/trainer/stop-inside", test_stop_inside);
-  g_test_add_func ("/trainer/commands-inside", test_commands_inside);
-  g_test_add_func ("/trainer/unknown-layer", test_unknown_layer);
-  g_test_add_func ("/trainer/watch", test_watch);
-  g_test_add_func ("/trainer/watch-budget", test_watch_budget);
+  g_test_add_func ("/run/trainer/breakpoint", test_breakpoint);
+  g_test_add_func ("/run/trainer/stop-inside", test_stop_inside);
+  g_test_add_func ("/run/trainer/commands-inside", test_commands_inside);
+  g_test_add_func ("/run/trainer/unknown-layer", test_unknown_layer);
+  g_test_add_func ("/run/trainer/watch", test_watch);
+  g_test_add_func ("/run/trainer/watch-budget", test_watch_budget);
   return g_test_run ();
 }

@@ -342,13 +342,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/trainer/every-point", test_every_point);
-  g_test_add_func ("/trainer/coalesced", test_coalesced);
-  g_test_add_func ("/trainer/pause-resume-stop", test_pause_resume_stop);
-  g_test_add_func ("/trainer/restart-repeats", test_restart_repeats);
-  g_test_add_func ("/trainer/resume-solverstate", test_resume_solverstate);
-  g_test_add_func ("/trainer/not-finite", test_not_finite);
-  g_test_add_func ("/trainer/snapshot-and-export", test_snapshot_and_export);
-  g_test_add_func ("/trainer/relative-net", test_relative_net);
+  g_test_add_func ("/run/trainer/every-point", test_every_point);
+  g_test_add_func ("/run/trainer/coalesced", test_coalesced);
+  g_test_add_func ("/run/trainer/pause-resume-stop", test_pause_resume_stop);
+  g_test_add_func ("/run/trainer/restart-repeats", test_restart_repeats);
+  g_test_add_func ("/run/trainer/resume-solverstate", test_resume_solverstate);
+  g_test_add_func ("/run/trainer/not-finite", test_not_finite);
+  g_test_add_func ("/run/trainer/snapshot-and-export", test_snapshot_and_export);
+  g_test_add_func ("/run/trainer/relative-net", test_relative_net);
   return g_test_run ();
 }

@@ -307,12 +307,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/blob-export/npy-bytes", test_npy_bytes);
-  g_test_add_func ("/blob-export/npy-files", test_npy_files);
-  g_test_add_func ("/blob-export/npy-numpy", test_npy_numpy);
-  g_test_add_func ("/blob-export/npy-scalar-and-vector", test_npy_scalar_and_vector);
-  g_test_add_func ("/blob-export/csv", test_csv);
-  g_test_add_func ("/blob-export/save-errors", test_save_errors);
-  g_test_add_func ("/blob-export/png", test_png);
+  g_test_add_func ("/widgets/blob-export/npy-bytes", test_npy_bytes);
+  g_test_add_func ("/widgets/blob-export/npy-files", test_npy_files);
+  g_test_add_func ("/widgets/blob-export/npy-numpy", test_npy_numpy);
+  g_test_add_func ("/widgets/blob-export/npy-scalar-and-vector", test_npy_scalar_and_vector);
+  g_test_add_func ("/widgets/blob-export/csv", test_csv);
+  g_test_add_func ("/widgets/blob-export/save-errors", test_save_errors);
+  g_test_add_func ("/widgets/blob-export/png", test_png);
   return g_test_run ();
 }

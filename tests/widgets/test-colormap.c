@@ -299,12 +299,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/colormap/ends-and-centre", test_ends_and_centre);
-  g_test_add_func ("/colormap/not-finite", test_not_finite);
-  g_test_add_func ("/colormap/lightness", test_lightness);
-  g_test_add_func ("/colormap/scale-for-range", test_scale_for_range);
-  g_test_add_func ("/colormap/lut", test_lut);
-  g_test_add_func ("/colormap/scale-modes", test_scale_modes);
-  g_test_add_func ("/colormap/pixels-cached", test_pixels_cached);
+  g_test_add_func ("/widgets/colormap/ends-and-centre", test_ends_and_centre);
+  g_test_add_func ("/widgets/colormap/not-finite", test_not_finite);
+  g_test_add_func ("/widgets/colormap/lightness", test_lightness);
+  g_test_add_func ("/widgets/colormap/scale-for-range", test_scale_for_range);
+  g_test_add_func ("/widgets/colormap/lut", test_lut);
+  g_test_add_func ("/widgets/colormap/scale-modes", test_scale_modes);
+  g_test_add_func ("/widgets/colormap/pixels-cached", test_pixels_cached);
   return g_test_run ();
 }

@@ -221,8 +221,8 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/graph-hit/edges-top-to-bottom", test_edges_top_to_bottom);
-  g_test_add_func ("/graph-hit/edges-left-to-right", test_edges_left_to_right);
-  g_test_add_func ("/graph-hit/tolerance", test_tolerance);
+  g_test_add_func ("/widgets/graph-hit/edges-top-to-bottom", test_edges_top_to_bottom);
+  g_test_add_func ("/widgets/graph-hit/edges-left-to-right", test_edges_left_to_right);
+  g_test_add_func ("/widgets/graph-hit/tolerance", test_tolerance);
   return g_test_run ();
 }

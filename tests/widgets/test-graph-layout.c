@@ -676,18 +676,18 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/graph-layout/chain", test_chain);
-  g_test_add_func ("/graph-layout/crossing-removed", test_crossing_removed);
-  g_test_add_func ("/graph-layout/long-edge-routes", test_long_edge_routes);
-  g_test_add_func ("/graph-layout/cycle-and-self-loop", test_cycle_and_self_loop);
-  g_test_add_func ("/graph-layout/empty", test_empty);
-  g_test_add_func ("/graph-layout/left-to-right", test_left_to_right);
-  g_test_add_func ("/graph-layout/net-graph-phases", test_net_graph_phases);
-  g_test_add_func ("/graph-layout/net-graph-errors", test_net_graph_errors);
-  g_test_add_func ("/graph-layout/zoo", test_zoo);
-  g_test_add_func ("/graph-layout/shared-zoo", test_shared_zoo);
-  g_test_add_func ("/graph-layout/incremental-remove", test_incremental);
-  g_test_add_func ("/graph-layout/incremental-insert", test_incremental_insert);
-  g_test_add_func ("/graph-layout/incremental-cut-and-undo", test_incremental_cut_and_undo);
+  g_test_add_func ("/widgets/graph-layout/chain", test_chain);
+  g_test_add_func ("/widgets/graph-layout/crossing-removed", test_crossing_removed);
+  g_test_add_func ("/widgets/graph-layout/long-edge-routes", test_long_edge_routes);
+  g_test_add_func ("/widgets/graph-layout/cycle-and-self-loop", test_cycle_and_self_loop);
+  g_test_add_func ("/widgets/graph-layout/empty", test_empty);
+  g_test_add_func ("/widgets/graph-layout/left-to-right", test_left_to_right);
+  g_test_add_func ("/widgets/graph-layout/net-graph-phases", test_net_graph_phases);
+  g_test_add_func ("/widgets/graph-layout/net-graph-errors", test_net_graph_errors);
+  g_test_add_func ("/widgets/graph-layout/zoo", test_zoo);
+  g_test_add_func ("/widgets/graph-layout/shared-zoo", test_shared_zoo);
+  g_test_add_func ("/widgets/graph-layout/incremental-remove", test_incremental);
+  g_test_add_func ("/widgets/graph-layout/incremental-insert", test_incremental_insert);
+  g_test_add_func ("/widgets/graph-layout/incremental-cut-and-undo", test_incremental_cut_and_undo);
   return g_test_run ();
 }

@@ -367,11 +367,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/graph-render/lenet-pixels", test_lenet_pixels);
-  g_test_add_func ("/graph-render/error-outline-and-hits", test_error_outline_and_hits);
-  g_test_add_func ("/graph-render/dark-palette", test_dark_palette);
-  g_test_add_func ("/graph-render/expanded", test_expanded);
-  g_test_add_func ("/graph-render/files", test_files);
-  g_test_add_func ("/graph-render/cli-draw", test_cli_draw);
+  g_test_add_func ("/widgets/graph-render/lenet-pixels", test_lenet_pixels);
+  g_test_add_func ("/widgets/graph-render/error-outline-and-hits", test_error_outline_and_hits);
+  g_test_add_func ("/widgets/graph-render/dark-palette", test_dark_palette);
+  g_test_add_func ("/widgets/graph-render/expanded", test_expanded);
+  g_test_add_func ("/widgets/graph-render/files", test_files);
+  g_test_add_func ("/widgets/graph-render/cli-draw", test_cli_draw);
   return g_test_run ();
 }

@@ -339,11 +339,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/heatmap-geometry/shapes", test_shapes);
-  g_test_add_func ("/heatmap-geometry/tiles", test_tiles);
-  g_test_add_func ("/heatmap-geometry/matrix-and-bars", test_matrix_and_bars);
-  g_test_add_func ("/heatmap-geometry/heatmap-hits", test_heatmap_hits);
-  g_test_add_func ("/heatmap-geometry/heatmap-kinds", test_heatmap_kinds);
-  g_test_add_func ("/heatmap-geometry/draw-rgb", test_draw_rgb);
+  g_test_add_func ("/widgets/heatmap-geometry/shapes", test_shapes);
+  g_test_add_func ("/widgets/heatmap-geometry/tiles", test_tiles);
+  g_test_add_func ("/widgets/heatmap-geometry/matrix-and-bars", test_matrix_and_bars);
+  g_test_add_func ("/widgets/heatmap-geometry/heatmap-hits", test_heatmap_hits);
+  g_test_add_func ("/widgets/heatmap-geometry/heatmap-kinds", test_heatmap_kinds);
+  g_test_add_func ("/widgets/heatmap-geometry/draw-rgb", test_draw_rgb);
   return g_test_run ();
 }

@@ -205,9 +205,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/plot/csv", test_csv);
-  g_test_add_func ("/plot/save-errors", test_save_errors);
-  g_test_add_func ("/plot/png", test_png);
-  g_test_add_func ("/plot/draw-edge-cases", test_draw_edge_cases);
+  g_test_add_func ("/widgets/plot/csv", test_csv);
+  g_test_add_func ("/widgets/plot/save-errors", test_save_errors);
+  g_test_add_func ("/widgets/plot/png", test_png);
+  g_test_add_func ("/widgets/plot/draw-edge-cases", test_draw_edge_cases);
   return g_test_run ();
 }

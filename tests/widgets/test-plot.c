@@ -427,15 +427,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/plot/ticks-linear", test_ticks_linear);
-  g_test_add_func ("/plot/ticks-log", test_ticks_log);
-  g_test_add_func ("/plot/format-value", test_format_value);
-  g_test_add_func ("/plot/smooth", test_smooth);
-  g_test_add_func ("/plot/columns", test_columns);
-  g_test_add_func ("/plot/ranges", test_ranges);
-  g_test_add_func ("/plot/y-follows-x", test_y_follows_x);
-  g_test_add_func ("/plot/hit", test_hit);
-  g_test_add_func ("/plot/zoom-pan", test_zoom_pan);
-  g_test_add_func ("/plot/panels", test_panels);
+  g_test_add_func ("/widgets/plot/ticks-linear", test_ticks_linear);
+  g_test_add_func ("/widgets/plot/ticks-log", test_ticks_log);
+  g_test_add_func ("/widgets/plot/format-value", test_format_value);
+  g_test_add_func ("/widgets/plot/smooth", test_smooth);
+  g_test_add_func ("/widgets/plot/columns", test_columns);
+  g_test_add_func ("/widgets/plot/ranges", test_ranges);
+  g_test_add_func ("/widgets/plot/y-follows-x", test_y_follows_x);
+  g_test_add_func ("/widgets/plot/hit", test_hit);
+  g_test_add_func ("/widgets/plot/zoom-pan", test_zoom_pan);
+  g_test_add_func ("/widgets/plot/panels", test_panels);
   return g_test_run ();
 }
