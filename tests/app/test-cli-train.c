@@ -12,6 +12,8 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "test-files.h"
+
 typedef struct {
   int status;
   char *err;
@@ -158,24 +160,6 @@ setup_dir (const char *solver_extra)
   return dir;
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_tree (path);
-      else
-        g_remove (path);
-    }
-  g_rmdir (dir);
-}
-
 static gboolean
 exists_in (const char *dir, const char *relative)
 {
@@ -240,7 +224,7 @@ test_train (void)
   g_assert_true (exists_in (dir, "out/tiny_iter_50.solverstate"));
   g_assert_true (exists_in (dir, "out/tiny_iter_100.caffemodel"));
   g_assert_true (exists_in (dir, "out/tiny_iter_100.solverstate"));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Resuming at 50 rewrites the iteration-100 caffemodel byte for byte. */
@@ -273,7 +257,7 @@ test_resume (void)
   resumed = read_in (dir, "out/tiny_iter_100.caffemodel");
   g_assert_cmpuint (g_bytes_get_size (full), >, 100);
   g_assert_true (g_bytes_equal (full, resumed));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -298,7 +282,7 @@ test_finetune_and_iterations (void)
   g_assert_true (exists_in (dir, "out/tiny_iter_10.caffemodel"));
   /* the fine-tuned run starts where the first ended: accuracy 1 at 0 */
   g_assert_true (has_line (second.err, "    Test net output #0: accuracy = 1"));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 typedef struct {
@@ -328,7 +312,7 @@ check_bad (gconstpointer data)
   g_assert_true (WIFEXITED (wait_status));
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, c->status);
   g_assert_nonnull (strstr (err, c->message));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 static const BadCase bad_cases[] = {
@@ -359,7 +343,7 @@ test_no_gpu (void)
   if (CT_HAVE_CUDA)
     {
       g_test_skip ("built with CUDA");
-      remove_tree (dir);
+      ct_test_remove_tree (dir);
       return;
     }
   {
@@ -379,7 +363,7 @@ test_no_gpu (void)
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "no GPU available"));
   }
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -399,7 +383,7 @@ test_test_verb (void)
   g_assert_true (has_line (run.err, "Loss: [0-9.e-]+"));
   g_assert_true (has_line (run.err, "accuracy = 1"));
   g_assert_true (has_line (run.err, "loss = [0-9.e-]+ \\(\\* 1 = [0-9.e-]+ loss\\)"));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Numbers in the log keep their dots under a locale with decimal commas. */
@@ -425,7 +409,7 @@ test_comma_locale (void)
     g_assert_true (has_line (run.err, "Iteration 25 \\([0-9.e+]+ iter/s, [0-9.e+-]+s/25 iters\\), "
                                       "loss = [0-9]\\.[0-9e-]+"));
   }
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Read lines from STREAM until one contains NEEDLE; all are kept in LOG. */
@@ -479,7 +463,7 @@ test_signals (void)
   /* two snapshots: SIGHUP's, and the one after stopping */
   g_assert_cmpuint (count_lines (log->str, "Snapshotting to binary proto file "
                                            "out/tiny_iter_\\d+\\.caffemodel"), ==, 2);
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Caffe's trained LeNet (tests/data/reference) scored on the 10,000
@@ -519,7 +503,7 @@ test_reference_lenet (void)
     g_assert_true (has_line (run.err, "accuracy = 0\\.894[0-3]"));
     g_assert_true (has_line (run.err, "loss = 0\\.321[0-9]* \\(\\* 1 = 0\\.321[0-9]* loss\\)"));
   }
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 int

@@ -11,6 +11,7 @@
 #include "proto-file.h"
 #include "text-format.h"
 #include "upgrade.h"
+#include "test-files.h"
 
 static char *
 make_temp_dir (void)
@@ -20,20 +21,6 @@ make_temp_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 static char *
@@ -146,7 +133,7 @@ test_check_bad (void)
   g_assert_nonnull (strstr (run.err, "missing.prototxt: could not read"));
   /* the good file in between is still checked */
   g_assert_nonnull (strstr (run.out, "lenet.prototxt: ok"));
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -234,7 +221,7 @@ test_format_in_place (void)
   }
   g_assert_true (g_file_get_contents (broken, &after_broken, NULL, NULL));
   g_assert_cmpstr (after_broken, ==, "layer { name: 'x'\n");
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -281,7 +268,7 @@ test_upgrade (void)
     g_auto(CtCliRun) run = ct_cli_run ("upgrade", missing, out, NULL);
     g_assert_cmpint (run.status, ==, 1);
   }
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -372,7 +359,7 @@ test_info_other_files (void)
     g_auto(CtCliRun) run = ct_cli_run ("info", NULL);
     g_assert_cmpint (run.status, ==, 2);
   }
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 int

@@ -24,6 +24,7 @@
 #include "bench-util.h"
 #include "selection.h"
 #include "window-private.h"
+#include "test-files.h"
 
 typedef struct {
   gboolean recording;
@@ -131,23 +132,6 @@ run_until_idle (CtWindow *window)
   return (guint) (last - first);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -179,7 +163,7 @@ main (int argc, char **argv)
   if (!gtk_init_check ())
     {
       printf ("no display: skipped\n");
-      remove_tree (scratch);
+      ct_test_remove_tree (scratch);
       return 77;
     }
   ct_application_ensure_resources ();
@@ -250,6 +234,6 @@ main (int argc, char **argv)
   g_array_unref (frames.intervals);
   g_array_unref (frames.work);
   g_object_unref (app);
-  remove_tree (scratch);
+  ct_test_remove_tree (scratch);
   return 0;
 }

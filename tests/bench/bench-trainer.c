@@ -50,6 +50,7 @@
 #include "solver.h"
 #include "text-format.h"
 #include "trainer.h"
+#include "test-files.h"
 
 #define MAX_ROUNDS 64
 
@@ -171,27 +172,6 @@ static double
 seconds_since (gint64 start_us)
 {
   return (double) (g_get_monotonic_time () - start_us) / 1e6;
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
 }
 
 /* The solver */
@@ -633,7 +613,7 @@ main (void)
 
   if (g_chdir (old_dir) != 0)
     g_warning ("cannot go back to %s", old_dir);
-  remove_tree (workdir);
+  ct_test_remove_tree (workdir);
   protobuf_c_message_free_unpacked (&s.param->base, NULL);
   g_free (s.solver_path);
   g_free (s.description);

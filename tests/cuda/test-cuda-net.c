@@ -522,7 +522,7 @@ test_snapshot_from_gpu (void)
 
   if (!have_gpu ())
     {
-      ct_test_tmpdir_remove (dir);
+      ct_test_remove_tree (dir);
       g_test_skip ("no usable GPU");
       return;
     }
@@ -561,7 +561,7 @@ test_snapshot_from_gpu (void)
                      TOLERANCE);
   trace_clear (&tg);
   trace_clear (&tc);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* ---- the Data layer ---- */
@@ -768,7 +768,7 @@ test_cli_gpu (void)
             g_assert_nonnull (strstr (run.err, ct_cuda_last_error ()));
         }
       g_assert_false (g_file_test (model, G_FILE_TEST_EXISTS));
-      ct_test_tmpdir_remove (dir);
+      ct_test_remove_tree (dir);
       return;
     }
   {
@@ -820,7 +820,7 @@ test_cli_gpu (void)
     g_assert_cmpint (bad.status, ==, 1);
     g_assert_nonnull (strstr (bad.err, "no GPU with id '99'"));
   }
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* solver_mode: GPU without --gpu trains on the GPU when there is one,
@@ -837,7 +837,7 @@ test_cli_solver_mode (void)
     g_assert_nonnull (strstr (run.err, "Using GPUs 0"));
   else
     g_assert_nonnull (strstr (run.err, "training on the CPU"));
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 int

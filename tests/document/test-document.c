@@ -11,6 +11,7 @@
 #include "net-edit.h"
 #include "source-map.h"
 #include "text-format.h"
+#include "test-files.h"
 
 static char *
 example_path (const char *dir, const char *file)
@@ -235,23 +236,6 @@ temp_dir (void)
   return dir;
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 static guint n_changed;
 
 static void
@@ -357,7 +341,7 @@ test_document_edit_undo_save (void)
     g_assert_cmpuint (ct_document_get_net (again)->n_layer, ==, 12);
   }
   g_assert_cmpuint (n_changed, >=, 8);
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -395,7 +379,7 @@ test_document_unknown_fields (void)
   ct_document_wait_validated (doc);
   g_assert_nonnull (ct_document_get_layer_error (doc, 1));
   g_assert_null (ct_document_get_layer_error (doc, 0));
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -521,7 +505,7 @@ test_document_drafts (void)
   g_ptr_array_unref (found);
   found = ct_document_list_drafts ();
   g_assert_cmpuint (found->len, ==, 0);
-  remove_tree (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Every zoo net opens, its text survives a no-op edit round trip (only

@@ -6,6 +6,7 @@
 #include "data-test-util.h"
 #include "datum.h"
 #include "text-format.h"
+#include "test-files.h"
 
 char *
 ct_test_make_temp_dir (void)
@@ -15,26 +16,6 @@ ct_test_make_temp_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-void
-ct_test_remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = NULL;
-  const char *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_unlink (path);
-      return;
-    }
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      ct_test_remove_tree (child);
-    }
-  g_rmdir (path);
 }
 
 void

@@ -3,6 +3,8 @@
  * built from prototxt text. */
 #pragma once
 
+#include "test-files.h"
+
 #include <glib.h>
 
 #include "db.h"
@@ -13,7 +15,6 @@ G_BEGIN_DECLS
 
 /* A new temporary folder; remove it with ct_test_remove_tree. */
 char *ct_test_make_temp_dir (void);
-void ct_test_remove_tree (const char *path);
 
 /* The pixel of record I at index K of a C×H×W test image. */
 static inline guint8

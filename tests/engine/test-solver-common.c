@@ -81,26 +81,7 @@ ct_test_solver_feed_inputs (CtSolver *solver)
 char *
 ct_test_tmpdir_new (void)
 {
-  g_autoptr (GError) error = NULL;
-  char *dir = g_dir_make_tmp ("cortado-solver-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-void
-ct_test_tmpdir_remove (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_remove (path);
-    }
-  g_rmdir (dir);
+  return ct_test_tmpdir_make ("cortado-solver-XXXXXX");
 }
 
 gboolean

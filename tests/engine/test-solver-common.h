@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "solver.h"
+#include "test-files.h"
 
 /* A solver from SolverParameter TEXT (parsed strictly; must parse). NULL
  * with ERROR when the solver cannot be built. */
@@ -24,7 +25,6 @@ guint ct_test_solver_feed_inputs (CtSolver *solver);
 
 /* A fresh temporary folder (removed with its files by the cleanup). */
 char *ct_test_tmpdir_new (void);
-void ct_test_tmpdir_remove (const char *dir);
 
 /* Whether every learnable parameter of A and B is bit for bit the same;
  * logs the first difference. */

@@ -85,7 +85,7 @@ test_default_prefix (void)
   g_assert_no_error (error);
   g_assert_cmpstr (param->type, ==, "Nesterov");
   protobuf_c_message_free_unpacked (&param->base, NULL);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -180,7 +180,7 @@ check_state_round_trip (CtSnapshotFormat format, const char *name)
       g_assert_cmpmem (ct_blob_cpu_data (x, NULL), sizeof (float) * ct_blob_count (x),
                        ct_blob_cpu_data (y, NULL), sizeof (float) * ct_blob_count (y));
     }
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -209,7 +209,7 @@ check_model_round_trip (CtSnapshotFormat format, const char *name)
   g_assert_true (ct_snapshot_load_weights (ct_solver_get_net (fresh), path, &error));
   g_assert_no_error (error);
   g_assert_true (ct_test_same_weights (ct_solver_get_net (trained), ct_solver_get_net (fresh)));
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -272,7 +272,7 @@ test_lenet_hdf5 (void)
     g_assert_false (ct_snapshot_load_weights (b, fake, &error));
     g_assert_nonnull (strstr (error->message, "fake.caffemodel.h5"));
   }
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Run REGRESSION_NET with FIELDS to iteration 10, snapshotting every 5,
@@ -316,7 +316,7 @@ check_resume (const char *fields, CtSnapshotFormat format)
                      sizeof (float) * ct_blob_count (ha->pdata[i]),
                      ct_blob_cpu_data (hb->pdata[i], NULL),
                      sizeof (float) * ct_blob_count (hb->pdata[i]));
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -407,7 +407,7 @@ test_legacy_state (void)
   g_assert_cmpint (ct_solver_get_iter (solver), ==, 42);
   g_assert_cmpfloat (ct_blob_cpu_data (ct_solver_get_history (solver)->pdata[0], NULL)[3], ==,
                      3.5f);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -445,7 +445,7 @@ test_bad_states (void)
 
   g_assert_false (ct_solver_restore (sgd, "/nonexistent/x.solverstate.h5", &error));
   g_assert_nonnull (strstr (error->message, "/nonexistent/x.solverstate.h5"));
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* ---- saves that fail midway ---- */
@@ -498,7 +498,7 @@ check_save_fails_midway (const char *name, SaveFunc save, gconstpointer data)
   g_assert_nonnull (listing);
   for (const char *entry; (entry = g_dir_read_name (listing)) != NULL;)
     g_assert_cmpstr (entry, ==, name);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* A solver of REGRESSION_NET after two steps (history not zero). */

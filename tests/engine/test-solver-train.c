@@ -219,7 +219,7 @@ test_training_run (void)
         && strstr (w.log->pdata[i], "output") != NULL)
       g_error ("a loss output without its weight: %s", (const char *) w.log->pdata[i]);
   watch_clear (&w);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -253,7 +253,7 @@ test_requests (void)
   g_assert_true (ct_solver_step (solver, 3, &error));
   g_assert_cmpint (ct_solver_get_iter (solver), ==, 28);
   watch_clear (&w);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Test nets: one from test_net_param whose single output is its input,
@@ -425,7 +425,7 @@ test_files (void)
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "unknown layer type 'Nope'"));
   protobuf_c_message_free_unpacked (&param->base, NULL);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 int

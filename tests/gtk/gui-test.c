@@ -1,5 +1,6 @@
 /* gui-test.c: helpers of the window tests under Xvfb (see gui-test.h). */
 #include "gui-test.h"
+#include "test-files.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -71,24 +72,6 @@ ct_gui_test_save_png (GtkWidget *widget, const char *path)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 skip_no_display (void)
 {
   g_test_skip ("no display");
@@ -135,7 +118,7 @@ ct_gui_test_finish (int status, char *scratch, CtApplication *app)
   gboolean display = app != NULL;
 
   g_clear_object (&app);
-  remove_tree (scratch);
+  ct_test_remove_tree (scratch);
   g_free (scratch);
   return display ? status : 77;
 }

@@ -16,6 +16,7 @@
 #include "graph-view.h"
 #include "net-graph.h"
 #include "proto-file.h"
+#include "widget-test.h"
 
 static CtNetGraph *
 lenet_graph (void)
@@ -471,24 +472,13 @@ test_edge_selection (Fixture *f, gconstpointer data)
   }
 }
 
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display (run under xvfb-run)");
-}
-
 int
 main (int argc, char **argv)
 {
-  /* the test AT context lets the test read accessible properties */
-  g_setenv ("GTK_A11Y", "test", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_test_add_func ("/gtk/graph-view/no-display", skip_no_display);
-      return g_test_run ();
-    }
+  /* ct_widget_test_init gives the test AT context, which lets the test
+   * read accessible properties */
+  if (!ct_widget_test_init (&argc, &argv, "/gtk/graph-view"))
+    return g_test_run ();
   g_test_add ("/gtk/graph-view/children", Fixture, NULL, fixture_setup, test_children,
               fixture_teardown);
   g_test_add ("/gtk/graph-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);

@@ -22,6 +22,7 @@
 #include "graph-view.h"
 #include "property-form.h"
 #include "window.h"
+#include "test-files.h"
 
 static CtApplication *app;
 
@@ -639,69 +640,22 @@ test_accessible_names (void)
   close_window (window);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display");
-}
-
 int
 main (int argc, char *argv[])
 {
-  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
-  g_autofree char *scratch = g_dir_make_tmp ("cortado-editing-XXXXXX", NULL);
-  g_autofree char *drafts = g_build_filename (scratch, "drafts", NULL);
-  g_autofree char *data = g_build_filename (scratch, "data", NULL);
-  int status;
+  char *scratch;
 
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  /* English strings: the tests compare headings. */
-  g_setenv ("LANGUAGE", "C", TRUE);
   /* An accessibility context that keeps what is set, without AT-SPI. */
   g_setenv ("GTK_A11Y", "test", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-editing", &scratch, &app))
     {
-      g_test_add_func ("/gtk/window-editing/no-display", skip_no_display);
-      g_test_run ();
-      remove_tree (scratch);
-      return 77;
+      g_test_add_func ("/gtk/window-editing/one-selection", test_one_selection);
+      g_test_add_func ("/gtk/window-editing/error-marks", test_error_marks);
+      g_test_add_func ("/gtk/window-editing/inspector-tab", test_inspector_tab);
+      g_test_add_func ("/gtk/window-editing/accessible-names", test_accessible_names);
+      /* Last: they close every window. */
+      g_test_add_func ("/gtk/window-editing/quit-asks-once", test_quit_asks_once);
+      g_test_add_func ("/gtk/window-editing/quit-saves-ticked", test_quit_saves_ticked);
     }
-  ct_application_ensure_resources ();
-  app = ct_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
-  g_test_add_func ("/gtk/window-editing/one-selection", test_one_selection);
-  g_test_add_func ("/gtk/window-editing/error-marks", test_error_marks);
-  g_test_add_func ("/gtk/window-editing/inspector-tab", test_inspector_tab);
-  g_test_add_func ("/gtk/window-editing/accessible-names", test_accessible_names);
-  /* Last: they close every window. */
-  g_test_add_func ("/gtk/window-editing/quit-asks-once", test_quit_asks_once);
-  g_test_add_func ("/gtk/window-editing/quit-saves-ticked", test_quit_saves_ticked);
-  status = g_test_run ();
-  g_clear_object (&app);
-  remove_tree (scratch);
-  return status;
+  return ct_gui_test_finish (g_test_run (), scratch, app);
 }

@@ -32,6 +32,7 @@
 #include "run-device.h"
 #include "runner.h"
 #include "window-private.h"
+#include "test-files.h"
 
 static CtApplication *app;
 
@@ -820,62 +821,18 @@ test_stop (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display");
-}
-
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *scratch = g_dir_make_tmp ("cortado-run-XXXXXX", NULL);
-  g_autofree char *drafts = g_build_filename (scratch, "drafts", NULL);
-  g_autofree char *data = g_build_filename (scratch, "data", NULL);
-  int status;
+  char *scratch;
 
-  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  /* English strings: the test looks for the notice's words. */
-  g_setenv ("LANGUAGE", "C", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (ct_gui_test_init (&argc, &argv, "/gtk/window-run", &scratch, &app))
     {
-      g_test_add_func ("/gtk/window-run/no-display", skip_no_display);
-      g_test_run ();
-      remove_tree (scratch);
-      return 77;
+      g_test_add_func ("/gtk/window-run/step-lenet", test_step_lenet);
+      g_test_add_func ("/gtk/window-run/errors", test_errors);
+      g_test_add_func ("/gtk/window-run/health-colours", test_health_colours);
+      g_test_add_func ("/gtk/window-run/stop", test_stop);
+      g_test_add_func ("/gtk/window-run/device-menu", test_device_menu);
     }
-  ct_application_ensure_resources ();
-  app = ct_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
-  g_test_add_func ("/gtk/window-run/step-lenet", test_step_lenet);
-  g_test_add_func ("/gtk/window-run/errors", test_errors);
-  g_test_add_func ("/gtk/window-run/health-colours", test_health_colours);
-  g_test_add_func ("/gtk/window-run/stop", test_stop);
-  g_test_add_func ("/gtk/window-run/device-menu", test_device_menu);
-  status = g_test_run ();
-  g_object_unref (app);
-  remove_tree (scratch);
-  return status;
+  return ct_gui_test_finish (g_test_run (), scratch, app);
 }

@@ -303,52 +303,21 @@ test_close_asks (void)
 }
 
 
-static void
-skip_no_display (void)
-{
-  g_test_skip ("no display");
-}
-
 int
 main (int argc, char *argv[])
 {
-  const char *localedir = g_getenv ("CORTADO_LOCALEDIR");
-  g_autofree char *scratch = g_dir_make_tmp ("cortado-workbench-XXXXXX", NULL);
-  g_autofree char *drafts = g_build_filename (scratch, "drafts", NULL);
-  g_autofree char *data = g_build_filename (scratch, "data", NULL);
-  int status;
+  char *scratch;
 
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  /* Before GLib reads them: recent files and drafts stay in SCRATCH. */
-  g_setenv ("CORTADO_DRAFTS_DIR", drafts, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  /* English strings: the tests look for labels by their text. */
-  g_setenv ("LANGUAGE", "C", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (ct_gui_test_init (&argc, &argv, "/gtk/workbench", &scratch, &ct_test_app))
     {
-      g_test_add_func ("/gtk/workbench/no-display", skip_no_display);
-      g_test_run ();
-      ct_test_remove_tree (scratch);
-      return 77;
+      g_test_add_func ("/gtk/workbench/shortcuts-listed", test_shortcuts_listed);
+      g_test_add_func ("/gtk/workbench/export", test_export);
+      g_test_add_func ("/gtk/workbench/shift-f10", test_shift_f10);
+      g_test_add_func ("/gtk/workbench/find", test_find);
+      g_test_add_func ("/gtk/workbench/phase", test_phase);
+      g_test_add_func ("/gtk/workbench/close-asks", test_close_asks);
+      ct_test_workbench_add_edit_tests ();
+      ct_test_workbench_add_files_tests ();
     }
-  ct_application_ensure_resources ();
-  ct_test_app = ct_application_new ();
-  g_application_set_flags (G_APPLICATION (ct_test_app),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
-  g_assert_true (g_application_register (G_APPLICATION (ct_test_app), NULL, NULL));
-
-  g_test_add_func ("/gtk/workbench/shortcuts-listed", test_shortcuts_listed);
-  g_test_add_func ("/gtk/workbench/export", test_export);
-  g_test_add_func ("/gtk/workbench/shift-f10", test_shift_f10);
-  g_test_add_func ("/gtk/workbench/find", test_find);
-  g_test_add_func ("/gtk/workbench/phase", test_phase);
-  g_test_add_func ("/gtk/workbench/close-asks", test_close_asks);
-  ct_test_workbench_add_edit_tests ();
-  ct_test_workbench_add_files_tests ();
-  status = g_test_run ();
-  g_clear_object (&ct_test_app);
-  ct_test_remove_tree (scratch);
-  return status;
+  return ct_gui_test_finish (g_test_run (), scratch, ct_test_app);
 }

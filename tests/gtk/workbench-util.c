@@ -2,6 +2,7 @@
 #include <glib/gstdio.h>
 
 #include "workbench-util.h"
+#include "test-files.h"
 
 CtApplication *ct_test_app;
 
@@ -61,19 +62,3 @@ ct_test_normalise_accel (const char *accel)
   return gtk_accelerator_name (key, mods);
 }
 
-void
-ct_test_remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        ct_test_remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}

@@ -3,6 +3,8 @@
  * the window is idle, LeNet in a window, and look-ups in the widget tree. */
 #pragma once
 
+#include "test-files.h"
+
 #include <gtk/gtk.h>
 
 #include "gui-test.h"
@@ -28,8 +30,6 @@ void ct_test_activate (CtWindow *window, const char *action);
  * any), depth first. */
 /* ACCEL in one spelling, for comparing (NULL if it does not parse). */
 char *ct_test_normalise_accel (const char *accel);
-/* Remove the folder PATH with everything in it. */
-void ct_test_remove_tree (const char *path);
 
 /* The tests of test-workbench-edit.c and test-workbench-files.c. */
 void ct_test_workbench_add_edit_tests (void);

@@ -11,6 +11,7 @@
 #include "caffe.pb-c.h"
 #include "proto-error.h"
 #include "text-format.h"
+#include "test-files.h"
 
 static char *
 data_path (const char *relative)
@@ -39,25 +40,6 @@ make_temp_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_dir (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 static guint
@@ -140,7 +122,7 @@ test_round_trip (void)
   protobuf_c_message_free_unpacked (blob, NULL);
   protobuf_c_message_free_unpacked (legacy_blob, NULL);
   protobuf_c_message_free_unpacked (state, NULL);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Kept prototxt text is not written, and the caller's message keeps it. */
@@ -176,7 +158,7 @@ test_write_strips_kept_text (void)
   protobuf_c_message_free_unpacked (lenient, NULL);
   protobuf_c_message_free_unpacked (strict, NULL);
   protobuf_c_message_free_unpacked (back, NULL);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static const Caffe__LayerParameter *
@@ -536,7 +518,7 @@ test_empty_and_missing (void)
   g_assert_no_error (error);
   g_assert_nonnull (msg);
   protobuf_c_message_free_unpacked (msg, NULL);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* A sparse 3 GiB file: only its size is looked at, nothing is read. */
@@ -552,7 +534,7 @@ test_too_large (void)
   if (truncate (path, (off_t) 3 << 30) != 0)
     {
       g_test_skip ("cannot make a sparse 3 GiB file here");
-      remove_dir (dir);
+      ct_test_remove_tree (dir);
       return;
     }
   msg = ct_binary_read_file (&caffe__net_parameter__descriptor, path, &error);
@@ -562,7 +544,7 @@ test_too_large (void)
   g_assert_true (g_str_has_suffix (error->message,
                                    "huge.caffemodel: 3.0 GiB is larger than the 2 GiB a model "
                                    "file may hold"));
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* A save that fails leaves the old file as it was. */
@@ -608,7 +590,7 @@ test_atomic_write_failure (void)
   g_assert_cmpuint (count_dir_entries (sub), ==, 1);
 
   protobuf_c_message_free_unpacked (net, NULL);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* Replacing a file keeps its permissions and writes through symlinks. */
@@ -634,7 +616,7 @@ test_atomic_write_keeps_mode (void)
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0640);
   g_assert_cmpuint (count_dir_entries (dir), ==, 2);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 int

@@ -8,6 +8,7 @@
 
 #include "image.h"
 #include "run-inputs.h"
+#include "test-files.h"
 
 /* A 2×2 colour image, blue, green, red planes (as CtPixels holds them):
  * pixel (0,0) is red 200 green 100 blue 0, and so on. */
@@ -38,16 +39,6 @@ make_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GPtrArray) paths = ct_input_list_folder (dir, NULL);
-
-  for (guint i = 0; paths != NULL && i < paths->len; i++)
-    g_remove (paths->pdata[i]);
-  g_remove (dir);
 }
 
 static void
@@ -87,7 +78,7 @@ test_colour (void)
   g_assert_cmpfloat_with_epsilon (out[0], 15, 1e-5);
   g_assert_cmpfloat_with_epsilon (out[1], 115, 1e-5);
   g_assert_cmpfloat_with_epsilon (out[2], 215, 1e-5);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -107,7 +98,7 @@ test_grey (void)
   g_assert_no_error (error);
   for (int i = 0; i < 4; i++)
     g_assert_cmpfloat_with_epsilon (out[i], grey[i] / 256.0f, 1e-6);
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -143,7 +134,7 @@ test_folder (void)
       for (int i = 0; i < 4; i++)
         g_assert_cmpfloat (values[n * 4 + i], ==, want[n]);
   }
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -177,7 +168,7 @@ test_bad_file (void)
   values = ct_input_load_path (path, &t, dims, 4, &error);
   g_assert_null (values);
   g_assert_nonnull (strstr (error->message, "broken.png"));
-  remove_dir (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* The first label of t10k is 9 and the first image's pixels sum to 33456

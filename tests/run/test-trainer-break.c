@@ -173,7 +173,7 @@ test_commands_inside (void)
   g_assert_cmpmem (&g_array_index (t.points, CtTrainPoint, 0), sizeof (CtTrainPoint),
                    &g_array_index (t.points, CtTrainPoint, 2), sizeof (CtTrainPoint));
   ct_test_train_clear (&t);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void

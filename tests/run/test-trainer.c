@@ -199,7 +199,7 @@ test_resume_solverstate (void)
   g_assert_cmpuint (resumed->len, ==, 10);
   assert_same_losses (whole, 10, resumed, 0, 10);
   param->snapshot_prefix = NULL;
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 static void
@@ -291,7 +291,7 @@ test_snapshot_and_export (void)
   g_assert_no_error (error);
   g_assert_cmpint (ct_solver_get_iter (solver), ==, 3);
   ct_test_train_clear (&t);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 /* A solver file naming its net by a path relative to itself, opened from
@@ -335,7 +335,7 @@ test_relative_net (void)
   g_assert_true (g_file_get_contents (t.files->pdata[0], &exported, NULL, NULL));
   g_assert_cmpstr (exported, ==, net_text);
   ct_test_train_clear (&t);
-  ct_test_tmpdir_remove (dir);
+  ct_test_remove_tree (dir);
 }
 
 int
