@@ -1,9 +1,10 @@
 /* gui-test.c: helpers of the window tests under Xvfb (see gui-test.h). */
-#include "gui-test.h"
-#include "test-files.h"
-
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+
+#include "gui-test.h"
+#include "test-files.h"
+#include "window-private.h"
 
 static gboolean
 flag_timeout (gpointer data)
@@ -121,4 +122,47 @@ ct_gui_test_finish (int status, char *scratch, CtApplication *app)
   ct_test_remove_tree (scratch);
   g_free (scratch);
   return display ? status : 77;
+}
+
+void
+ct_gui_test_close_window (CtWindow *window)
+{
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+}
+
+GtkWidget *
+ct_gui_test_find_named (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = ct_gui_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+CtRunSnapshot *
+ct_gui_test_next_snapshot (CtWindow *window, guint64 *serial)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      CtRunSnapshot *snapshot = ct_window_run_get_snapshot (window);
+
+      if (snapshot != NULL && ct_run_snapshot_get_serial (snapshot) > *serial)
+        {
+          *serial = ct_run_snapshot_get_serial (snapshot);
+          return snapshot;
+        }
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      ct_gui_test_spin (2);
+    }
 }

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "application.h"
+#include "runner.h"
 #include "window.h"
 
 G_BEGIN_DECLS
@@ -20,6 +21,14 @@ void ct_gui_test_settle (CtWindow *window);
 GtkWidget *ct_gui_test_find_widget (GtkWidget *widget, GType type, const char *text);
 /* WIDGET as drawn now, written to PATH. */
 gboolean ct_gui_test_save_png (GtkWidget *widget, const char *path);
+
+/* Discards WINDOW's draft and closes it. */
+void ct_gui_test_close_window (CtWindow *window);
+/* The first widget under WIDGET (itself included) named NAME, depth first. */
+GtkWidget *ct_gui_test_find_named (GtkWidget *widget, const char *name);
+/* Waits, iterating the main loop, for a snapshot of WINDOW's run newer
+ * than *SERIAL (at most a minute), and sets *SERIAL to its serial. */
+CtRunSnapshot *ct_gui_test_next_snapshot (CtWindow *window, guint64 *serial);
 
 /* Start a GUI test program: gettext, a scratch folder (returned, owned) for
  * recent files and drafts, English strings, g_test_init, GTK and a

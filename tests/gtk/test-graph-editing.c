@@ -43,14 +43,6 @@ open_window (const char *example, const char *path)
   return window;
 }
 
-static void
-close_window (CtWindow *window)
-{
-  ct_document_discard_draft (ct_window_get_document (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ct_gui_test_spin (10);
-}
-
 static CtGraphView *
 view_of (CtWindow *window)
 {
@@ -237,7 +229,7 @@ test_folded_layers (void)
   g_assert_true (ct_graph_scene_folded_toggle_box (ct_graph_view_get_scene (view), conv1, box));
   click_box (view, GDK_BUTTON_PRIMARY, conv1, box);
   g_assert_false (ct_graph_view_get_expanded (view, "conv1"));
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* A drag from a top port onto a node, as the canvas's drag gesture reports
@@ -308,7 +300,7 @@ test_connect_lays_out (void)
   ct_window_select (window, (const char *[]) { id, NULL });
   ct_graph_view_reveal (view, id, FALSE);
   shoot (window, "item2");
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* Fit shows all of ResNet-152; Find shows a layer at a readable size. */
@@ -349,7 +341,7 @@ test_fit_and_find_large (void)
   g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, width);
   g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, height);
   shoot (window, "item3");
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* An Input node with two tops names them (with the shape) in a row above
@@ -407,7 +399,7 @@ test_port_row_clear (void)
   g_test_message ("%d dark pixels where the ports go", dark);
   g_assert_cmpint (dark, ==, 0);
   shoot (window, "item9");
-  close_window (window);
+  ct_gui_test_close_window (window);
   g_remove (path);
   g_rmdir (dir);
 }

@@ -97,29 +97,6 @@ open_text (const char *text)
   return window;
 }
 
-static void
-close_window (CtWindow *window)
-{
-  ct_document_discard_draft (ct_window_get_document (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ct_gui_test_spin (10);
-}
-
-static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Names */
 
 /* Whether WIDGET is a control a screen reader must name: GTK's button-like
@@ -247,32 +224,13 @@ check_view (CtWindow *window, const char *where, GString *missing)
   g_assert_cmpuint (checked, >, 5);
 }
 
-static CtRunSnapshot *
-next_snapshot (CtWindow *window, guint64 *serial)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      CtRunSnapshot *snapshot = ct_window_run_get_snapshot (window);
-
-      if (snapshot != NULL && ct_run_snapshot_get_serial (snapshot) > *serial)
-        {
-          *serial = ct_run_snapshot_get_serial (snapshot);
-          return snapshot;
-        }
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      ct_gui_test_spin (2);
-    }
-}
-
 static void
 wait_visible (CtWindow *window, const char *name)
 {
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   GtkWidget *widget;
 
-  while ((widget = find_named (GTK_WIDGET (window), name)) == NULL
+  while ((widget = ct_gui_test_find_named (GTK_WIDGET (window), name)) == NULL
          || !gtk_widget_get_mapped (widget))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
@@ -299,7 +257,7 @@ test_names (void)
   adw_view_stack_set_visible_child_name (window->view_stack, "training");
   check_view (window, "training", missing);
   adw_view_stack_set_visible_child_name (window->view_stack, "graph");
-  close_window (window);
+  ct_gui_test_close_window (window);
 
   /* A blob in the inspector: a deploy LeNet (Input layers, no database)
    * stepped forward through conv1, conv1 selected; then the browser of
@@ -309,7 +267,7 @@ test_names (void)
   for (int i = 0; i < 2; i++)
     {
       g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
-      g_assert_no_error (ct_run_snapshot_get_error (next_snapshot (window, &serial)));
+      g_assert_no_error (ct_run_snapshot_get_error (ct_gui_test_next_snapshot (window, &serial)));
     }
   wait_visible (window, "blob-panel");
   check_view (window, "inspector showing a blob", missing);
@@ -319,7 +277,7 @@ test_names (void)
   g_test_message ("input browser: %u controls", checked);
   g_assert_cmpuint (checked, >, 1);
   gtk_window_destroy (browser);
-  close_window (window);
+  ct_gui_test_close_window (window);
 
   if (missing->len > 0)
     g_error ("controls without an accessible name:\n%s", missing->str);
@@ -465,12 +423,12 @@ test_layers (void)
 
   /* LeNet: relu1 folded into ip1 */
   g_assert_cmpuint (walk_layers (window), ==, 1);
-  close_window (window);
+  ct_gui_test_close_window (window);
 
   /* ReLU and Dropout folded, two of them into one node */
   window = open_text (SMALL_NET);
   g_assert_cmpuint (walk_layers (window), ==, 3);
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 int

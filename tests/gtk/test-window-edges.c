@@ -35,25 +35,9 @@
 static CtApplication *app;
 
 static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 panel_part (CtWindow *window, const char *name)
 {
-  GtkWidget *widget = find_named (GTK_WIDGET (window), name);
+  GtkWidget *widget = ct_gui_test_find_named (GTK_WIDGET (window), name);
 
   g_assert_nonnull (widget);
   return widget;

@@ -39,14 +39,6 @@ example_window (const char *example)
 }
 
 static void
-close_window (CtWindow *window)
-{
-  ct_document_discard_draft (ct_window_get_document (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ct_gui_test_spin (10);
-}
-
-static void
 shoot (GtkWidget *widget, const char *name)
 {
   const char *dir = g_getenv ("CT_SCREENSHOT_DIR");
@@ -115,7 +107,7 @@ test_one_selection (void)
     g_assert_cmpstrv (shown, ((const char *[]) { "ip1", NULL }));
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, "ip1");
   }
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* Quitting asks once. */
@@ -444,7 +436,7 @@ test_error_marks (void)
     show_line (window, line - 12);
     shoot (GTK_WIDGET (window), "item6-after.png");
   }
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* Tab in the inspector. */
@@ -551,7 +543,7 @@ test_inspector_tab (void)
                                              &GRAPHENE_POINT_INIT (0, 0), &after));
     g_assert_cmpfloat (after.y, >=, before.y);
   }
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 /* Accessible names. */
@@ -637,7 +629,7 @@ test_accessible_names (void)
   g_assert_cmpuint (checked, >, 30);
   if (missing->len > 0)
     g_error ("controls without an accessible name:\n%s", missing->str);
-  close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 int

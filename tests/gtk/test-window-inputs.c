@@ -32,25 +32,6 @@ data_path (const char *name)
   return g_build_filename (dir != NULL ? dir : "tests/data", "reference", name, NULL);
 }
 
-static CtRunSnapshot *
-next_snapshot (CtWindow *window, guint64 *serial)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      CtRunSnapshot *snapshot = ct_window_run_get_snapshot (window);
-
-      if (snapshot != NULL && ct_run_snapshot_get_serial (snapshot) > *serial)
-        {
-          *serial = ct_run_snapshot_get_serial (snapshot);
-          return snapshot;
-        }
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      ct_gui_test_spin (2);
-    }
-}
-
 /* Step forward until layer NAME has run; the snapshot then. */
 static CtRunSnapshot *
 forward_through (CtWindow *window, const char *name, guint64 *serial)
@@ -61,7 +42,7 @@ forward_through (CtWindow *window, const char *name, guint64 *serial)
       int next;
 
       g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
-      snapshot = next_snapshot (window, serial);
+      snapshot = ct_gui_test_next_snapshot (window, serial);
       g_assert_no_error (ct_run_snapshot_get_error (snapshot));
       next = ct_run_snapshot_get_next_layer (snapshot);
       if (next > 0 && g_strcmp0 (ct_run_snapshot_get_layer (snapshot, (guint) next - 1)->name,

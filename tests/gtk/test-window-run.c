@@ -44,27 +44,6 @@ data_path (const char *name)
   return g_build_filename (dir != NULL ? dir : "tests/data", "reference", name, NULL);
 }
 
-/* Wait (iterating the main loop, never blocking it) for a snapshot newer
- * than SERIAL. */
-static CtRunSnapshot *
-next_snapshot (CtWindow *window, guint64 *serial)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      CtRunSnapshot *snapshot = ct_window_run_get_snapshot (window);
-
-      if (snapshot != NULL && ct_run_snapshot_get_serial (snapshot) > *serial)
-        {
-          *serial = ct_run_snapshot_get_serial (snapshot);
-          return snapshot;
-        }
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      ct_gui_test_spin (2);
-    }
-}
-
 static void
 activate (CtWindow *window, const char *action)
 {
@@ -256,7 +235,7 @@ test_step_lenet (void)
 
   /* Forward, one layer at a time: the first step builds the run. */
   activate (window, "run-forward");
-  snapshot = next_snapshot (window, &serial);
+  snapshot = ct_gui_test_next_snapshot (window, &serial);
   g_assert_no_error (ct_run_snapshot_get_error (snapshot));
   n_layers = ct_run_snapshot_n_layers (snapshot);
   g_assert_cmpuint (n_layers, ==, 9);
@@ -309,7 +288,7 @@ test_step_lenet (void)
       if (i + 1 == n_layers)
         break;
       activate (window, "run-forward");
-      snapshot = next_snapshot (window, &serial);
+      snapshot = ct_gui_test_next_snapshot (window, &serial);
     }
   /* the whole forward pass: every blob as the engine has it, and its loss */
   for (guint b = 0; b < ct_run_snapshot_n_blobs (snapshot); b++)
@@ -333,7 +312,7 @@ test_step_lenet (void)
      * copies may come in two snapshots. */
     do
       {
-        snapshot = next_snapshot (window, &serial);
+        snapshot = ct_gui_test_next_snapshot (window, &serial);
         layer = NULL;
         for (guint i = 0; i < ct_run_snapshot_n_layers (snapshot); i++)
           if (g_strcmp0 (ct_run_snapshot_get_layer (snapshot, i)->name, "ip1") == 0)
@@ -361,13 +340,13 @@ test_step_lenet (void)
    * keeps its version from before relu1 overwrote it. */
   activate (window, "run-reset");
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_get_next_layer (snapshot) != 0);
   g_assert_null (ct_graph_view_get_highlight (view));
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
   activate (window, "run-pass");
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_get_next_layer (snapshot) != (int) n_layers);
   g_assert_no_error (ct_run_snapshot_get_error (snapshot));
   g_assert_cmpuint (ct_run_snapshot_find_blob (snapshot, "ip1")->versions->len, ==, 2);
@@ -385,7 +364,7 @@ test_step_lenet (void)
       const int *stepped;
 
       activate (window, "run-backward");
-      snapshot = next_snapshot (window, &serial);
+      snapshot = ct_gui_test_next_snapshot (window, &serial);
       g_assert_no_error (ct_run_snapshot_get_error (snapshot));
       g_assert_cmpint (ct_run_snapshot_get_pass (snapshot), ==, CT_RUN_PASS_BACKWARD);
       stepped = ct_run_snapshot_get_stepped (snapshot, &n_stepped);
@@ -439,7 +418,7 @@ test_step_lenet (void)
     serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
   activate (window, "run-forward");
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_get_pass (snapshot) != CT_RUN_PASS_FORWARD
          || ct_run_snapshot_get_next_layer (snapshot) != 1);
   g_assert_no_error (ct_run_snapshot_get_error (snapshot));
@@ -453,7 +432,7 @@ test_step_lenet (void)
   }
   g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "data");
   activate (window, "run-forward");
-  snapshot = next_snapshot (window, &serial);
+  snapshot = ct_gui_test_next_snapshot (window, &serial);
   g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "conv1");
   {
     const CtRunBlob *blob = ct_run_snapshot_find_blob (snapshot, "conv1");
@@ -476,7 +455,7 @@ test_step_lenet (void)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_button), 2);
     activate (window, "run-forward");
     do
-      snapshot = next_snapshot (window, &serial);
+      snapshot = ct_gui_test_next_snapshot (window, &serial);
     while (ct_run_snapshot_get_error (snapshot) == NULL);
     g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'conv2'"));
     ct_gui_test_spin (50);
@@ -489,7 +468,7 @@ test_step_lenet (void)
     ct_gui_test_settle (window);
     activate (window, "run-forward");
     do
-      snapshot = next_snapshot (window, &serial);
+      snapshot = ct_gui_test_next_snapshot (window, &serial);
     while (ct_run_snapshot_n_layers (snapshot) == 0
            || ct_run_snapshot_get_next_layer (snapshot) != 1);
     g_assert_no_error (ct_run_snapshot_get_error (snapshot));
@@ -502,12 +481,12 @@ test_step_lenet (void)
   activate (window, "run-reset");
   /* (a snapshot still on its way from the step before may come first) */
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_get_next_layer (snapshot) != 0);
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
   activate (window, "run-forward");
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_get_next_layer (snapshot) != 1);
   g_assert_cmpstr (ct_graph_view_get_highlight (view), ==, "data");
 
@@ -522,7 +501,7 @@ test_step_lenet (void)
   serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
   activate (window, "run-forward");
   do
-    snapshot = next_snapshot (window, &serial);
+    snapshot = ct_gui_test_next_snapshot (window, &serial);
   while (ct_run_snapshot_n_layers (snapshot) == 0
          || ct_run_snapshot_get_next_layer (snapshot) != 1);
   g_assert_no_error (ct_run_snapshot_get_error (snapshot));
@@ -565,7 +544,7 @@ wait_error (CtWindow *window, guint64 *serial)
 {
   for (;;)
     {
-      CtRunSnapshot *snapshot = next_snapshot (window, serial);
+      CtRunSnapshot *snapshot = ct_gui_test_next_snapshot (window, serial);
       if (ct_run_snapshot_get_error (snapshot) != NULL)
         return snapshot;
     }
@@ -775,7 +754,7 @@ test_stop (void)
   /* well into the pass, Escape stops it */
   do
     {
-      snapshot = next_snapshot (window, &serial);
+      snapshot = ct_gui_test_next_snapshot (window, &serial);
       g_assert_no_error (ct_run_snapshot_get_error (snapshot));
     }
   while (ct_run_snapshot_get_next_layer (snapshot) < 2);
@@ -808,7 +787,7 @@ test_stop (void)
 
   /* F7 steps on from where it stopped */
   activate (window, "run-forward");
-  snapshot = next_snapshot (window, &serial);
+  snapshot = ct_gui_test_next_snapshot (window, &serial);
   g_assert_no_error (ct_run_snapshot_get_error (snapshot));
   g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, next + 1);
   stepped = ct_run_snapshot_get_stepped (snapshot, &stepped_len);

@@ -34,22 +34,6 @@ data_path (const char *name)
   return g_build_filename (dir != NULL ? dir : "tests/data", "reference", name, NULL);
 }
 
-static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 find_type (GtkWidget *widget, const char *type_name)
 {
@@ -65,7 +49,7 @@ find_type (GtkWidget *widget, const char *type_name)
 static GtkWidget *
 part (CtWindow *window, const char *name)
 {
-  GtkWidget *widget = find_named (GTK_WIDGET (window), name);
+  GtkWidget *widget = ct_gui_test_find_named (GTK_WIDGET (window), name);
 
   g_assert_nonnull (widget);
   return widget;
