@@ -68,6 +68,7 @@ leveldb_cursor_new (CtDb *db, GError **error)
 
   c->read_options = leveldb_readoptions_create ();
   leveldb_readoptions_set_fill_cache (c->read_options, 0);
+  leveldb_readoptions_set_verify_checksums (c->read_options, 1);
   c->iter = leveldb_create_iterator (((LeveldbDb *) db)->db, c->read_options);
   return &c->parent;
 }

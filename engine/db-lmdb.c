@@ -3,9 +3,16 @@
  * environment read-only without thread-local reader slots, so that a
  * cursor made on one thread can be read by a prefetch thread; a read-only
  * folder is opened without the lock file. Writers start with a small memory
- * map and double it whenever a commit finds it full. */
+ * map and double it whenever a commit finds it full.
+ *
+ * LMDB reads through a memory map: a page past the end of a data.mdb that
+ * was cut short (a copy that did not finish, a full disk) would kill the
+ * process with SIGBUS. So the pages the environment says it uses must all
+ * be in the file, when a reader opens it and again before each move of a
+ * cursor, since the file can be cut while it is open. */
 #include <errno.h>
 #include <lmdb.h>
+#include <sys/stat.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -23,6 +30,7 @@ typedef struct {
   MDB_txn *txn;
   MDB_cursor *cursor;
   MDB_dbi dbi;
+  guint64 needed;  /* bytes of data.mdb that the transaction's pages span */
 } LmdbCursor;
 
 /* WHAT is a whole translated sentence per operation, so that no language
@@ -34,6 +42,50 @@ fail (GError **error, const char *path, const char *what, int rc)
   g_set_error (error, CT_DATA_ERROR, rc == ENOENT ? CT_DATA_ERROR_NOT_FOUND
                                                   : CT_DATA_ERROR_IO,
                _("%s: %s: %s"), path, what, mdb_strerror (rc));
+  return FALSE;
+}
+
+/* The bytes of data.mdb that ENV's pages span (0 when LMDB cannot say). */
+static guint64
+pages_span (MDB_env *env)
+{
+  MDB_envinfo info;
+  MDB_stat stat;
+
+  if (mdb_env_info (env, &info) != 0 || mdb_env_stat (env, &stat) != 0)
+    return 0;
+  return ((guint64) info.me_last_pgno + 1) * stat.ms_psize;
+}
+
+/* Whether data.mdb still holds the NEEDED bytes; an error naming the
+ * database (and, for a CURSOR that holds a record, that record's key)
+ * otherwise. */
+static gboolean
+check_span (MDB_env *env, const char *path, guint64 needed, const CtDbCursor *cursor,
+            GError **error)
+{
+  mdb_filehandle_t fd;
+  struct stat st;
+  g_autofree char *have = NULL, *want = NULL, *after = NULL;
+
+  if (needed == 0 || mdb_env_get_fd (env, &fd) != 0 || fstat (fd, &st) != 0
+      || (guint64) st.st_size >= needed)
+    return TRUE;
+  have = g_format_size_full ((guint64) st.st_size, G_FORMAT_SIZE_LONG_FORMAT);
+  want = g_format_size_full (needed, G_FORMAT_SIZE_LONG_FORMAT);
+  if (cursor != NULL && cursor->valid)
+    {
+      after = ct_db_cursor_key_text (cursor);
+      /* TRANSLATORS: database path, a record's key, two sizes in bytes */
+      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
+                   _("%s: the database was cut short while it was read (after record '%s'): "
+                     "data.mdb holds %s, its pages need %s"), path, after, have, want);
+    }
+  else
+    /* TRANSLATORS: database path, then two sizes in bytes */
+    g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
+                 _("%s: the database is cut short (a copy that did not finish?): data.mdb "
+                   "holds %s, its pages need %s"), path, have, want);
   return FALSE;
 }
 
@@ -83,6 +135,12 @@ lmdb_open (const char *path, CtDbMode mode, GError **error)
         fail (error, path, _("LMDB could not open the database"), rc);
       return NULL;
     }
+  if (mode == CT_DB_READ && !check_span (db->env, path, pages_span (db->env), NULL, error))
+    {
+      mdb_env_close (db->env);
+      g_free (db);
+      return NULL;
+    }
   return &db->parent;
 }
 
@@ -122,6 +180,9 @@ lmdb_cursor_new (CtDb *db, GError **error)
       lmdb_cursor_free (&c->parent);
       return NULL;
     }
+  /* The pages this transaction can reach: those the environment used when
+   * it began (a writer elsewhere only adds pages past them). */
+  c->needed = pages_span (((LmdbDb *) db)->env);
   return &c->parent;
 }
 
@@ -130,8 +191,25 @@ lmdb_move (CtDbCursor *cursor, MDB_cursor_op op, GError **error)
 {
   LmdbCursor *c = (LmdbCursor *) cursor;
   MDB_val key, value;
-  int rc = mdb_cursor_get (c->cursor, &key, &value, op);
+  int rc;
 
+  if (!check_span (((LmdbDb *) cursor->db)->env, cursor->db->path, c->needed, cursor, error))
+    {
+      cursor->valid = FALSE;
+      return FALSE;
+    }
+  rc = mdb_cursor_get (c->cursor, &key, &value, op);
+  if (rc != 0 && rc != MDB_NOTFOUND && cursor->valid)
+    {
+      g_autofree char *after = ct_db_cursor_key_text (cursor);
+
+      cursor->valid = FALSE;
+      /* TRANSLATORS: database path, a record's key, LMDB's reason */
+      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
+                   _("%s: the record after '%s' cannot be read: %s"), cursor->db->path, after,
+                   mdb_strerror (rc));
+      return FALSE;
+    }
   cursor->valid = rc == 0;
   if (rc == MDB_NOTFOUND)
     return TRUE;

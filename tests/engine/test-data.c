@@ -5,6 +5,7 @@
  * writer) and CtDataTransformer (scale, centre and seeded random crops,
  * mirror, mean file, mean values, and its errors). */
 #include <string.h>
+#include <unistd.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
 
@@ -601,6 +602,130 @@ test_transform_means (void)
   ct_test_remove_tree (dir);
 }
 
+/* LMDB reads through a memory map: a data.mdb cut short would kill the
+ * process with SIGBUS on the first page past its end. A cut file is
+ * refused when it is opened, and a file cut while a cursor reads it stops
+ * the cursor with an error naming the database and the last record. */
+static char *
+lmdb_with_pages (const char *dir, guint records)
+{
+  char *path = g_build_filename (dir, "pages_lmdb", NULL);
+
+  /* 28 x 28 records of a byte each: about 800 bytes, five to a page */
+  ct_test_write_db (path, CT_DB_LMDB, records, 1, 28, 28);
+  return path;
+}
+
+static void
+cut_in_half (const char *db_path)
+{
+  g_autofree char *data = g_build_filename (db_path, "data.mdb", NULL);
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (data, &st), ==, 0);
+  g_assert_cmpint (truncate (data, st.st_size / 2), ==, 0);
+}
+
+static void
+test_db_lmdb_truncated (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *path = lmdb_with_pages (dir, 2000);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtDb) db = NULL;
+
+  cut_in_half (path);
+  db = ct_db_open (path, CT_DB_LMDB, CT_DB_READ, &error);
+  g_assert_null (db);
+  g_assert_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "cut short"));
+  g_test_message ("%s", error->message);
+  ct_test_remove_tree (dir);
+}
+
+static void
+test_db_lmdb_cut_while_open (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *path = lmdb_with_pages (dir, 2000);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtDb) db = ct_db_open (path, CT_DB_LMDB, CT_DB_READ, &error);
+  g_autoptr (CtDbCursor) cursor = NULL;
+  guint read = 0;
+
+  g_assert_no_error (error);
+  cursor = ct_db_cursor_new (db, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 10; i++, read++)
+    g_assert_true (ct_db_cursor_next (cursor, &error));
+  cut_in_half (path);
+  /* every record left would read a page: the next move already refuses */
+  while (ct_db_cursor_next (cursor, &error))
+    read++;
+  g_assert_cmpuint (read, <, 2000);
+  g_assert_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "after record"));
+  g_assert_false (ct_db_cursor_valid (cursor));
+  g_test_message ("%s", error->message);
+  ct_test_remove_tree (dir);
+}
+
+/* LevelDB's tables: the largest one cut in half, before the database is
+ * opened, gives an error naming the database, whether at opening or at
+ * reading. (Opening the new database once moves its records from the log
+ * into a table; a log cut short is a batch that was never committed, which
+ * LevelDB drops by design.) */
+static void
+test_db_leveldb_truncated (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "pages_leveldb", NULL);
+  g_autoptr (GDir) listing = NULL;
+  g_autofree char *largest = NULL;
+  goffset largest_size = 0;
+  const char *name;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtDb) db = NULL;
+
+  ct_test_write_db (path, CT_DB_LEVELDB, 3000, 1, 28, 28);
+  g_clear_pointer (&db, ct_db_free);
+  db = ct_db_open (path, CT_DB_LEVELDB, CT_DB_READ, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&db, ct_db_free);
+  listing = g_dir_open (path, 0, NULL);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+      GStatBuf st;
+
+      if (g_stat (file, &st) == 0 && st.st_size > largest_size)
+        {
+          largest_size = st.st_size;
+          g_free (largest);
+          largest = g_steal_pointer (&file);
+        }
+    }
+  g_assert_nonnull (largest);
+  g_assert_cmpint (truncate (largest, largest_size / 2), ==, 0);
+  db = ct_db_open (path, CT_DB_LEVELDB, CT_DB_READ, &error);
+  if (db != NULL)
+    {
+      g_autoptr (CtDbCursor) cursor = ct_db_cursor_new (db, &error);
+      guint read = 0;
+
+      while (cursor != NULL && ct_db_cursor_valid (cursor) && ct_db_cursor_next (cursor, &error))
+        read++;
+      g_test_message ("read %u records of 3000", read);
+      g_assert_cmpuint (read, <, 3000);
+    }
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, path));
+  g_test_message ("%s", error->message);
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -608,6 +733,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/data/db/round-trip", test_db_round_trip);
   g_test_add_func ("/engine/data/db/lmdb-grows", test_db_lmdb_grows);
   g_test_add_func ("/engine/data/db/errors", test_db_errors);
+  g_test_add_func ("/engine/data/db/lmdb-truncated", test_db_lmdb_truncated);
+  g_test_add_func ("/engine/data/db/lmdb-cut-while-open", test_db_lmdb_cut_while_open);
+  g_test_add_func ("/engine/data/db/leveldb-truncated", test_db_leveldb_truncated);
   g_test_add_func ("/engine/data/datum/round-trip", test_datum_round_trip);
   g_test_add_func ("/engine/data/datum/errors", test_datum_errors);
   g_test_add_func ("/engine/data/image/decode", test_image_decode);
