@@ -69,8 +69,29 @@ read_be32 (const guint8 *p)
   return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
 }
 
-/* gdk-pixbuf decodes a PNG or BMP cut short without complaint, leaving
- * the missing rows blank: check that the whole file is there. */
+/* Whether a JPEG's end-of-image marker (FF D9) follows its first scan
+ * (FF DA): inside the scan's coded data a byte FF is always followed by 00
+ * or a restart marker, so FF D9 there is the end. A file cut short has
+ * none; trailing bytes after it do no harm. */
+static gboolean
+jpeg_has_end (const guint8 *bytes, gsize length)
+{
+  const guint8 *scan = NULL;
+
+  for (gsize i = 2; i + 1 < length && scan == NULL; i++)
+    if (bytes[i] == 0xff && bytes[i + 1] == 0xda)
+      scan = bytes + i + 2;
+  if (scan == NULL)
+    return FALSE;
+  for (const guint8 *p = bytes + length - 2; p >= scan; p--)
+    if (p[0] == 0xff && p[1] == 0xd9)
+      return TRUE;
+  return FALSE;
+}
+
+/* gdk-pixbuf decodes a PNG, BMP or JPEG cut short without complaint,
+ * leaving the missing rows blank or grey: check that the whole file is
+ * there. */
 static gboolean
 is_complete (const guint8 *bytes, gsize length)
 {
@@ -99,6 +120,8 @@ is_complete (const guint8 *bytes, gsize length)
                           ((guint32) bytes[5] << 24);
       return file_size <= length;
     }
+  if (length >= 2 && bytes[0] == 0xff && bytes[1] == 0xd8)
+    return jpeg_has_end (bytes, length);
   return TRUE;
 }
 
@@ -150,12 +173,35 @@ pixbuf_to_pixels (GdkPixbuf *pixbuf, gboolean grey_source, CtImageColor color, C
     }
 }
 
+typedef struct {
+  int width, height;
+  gboolean too_large;
+} ImageSize;
+
+/* The loader says the size from the file's header before it allocates the
+ * pixels: a header may claim 100000 x 100000 (30 GB of RGB), so sizes past
+ * the limit get 0 x 0, which every loader takes as a fatal error. */
+static void
+refuse_huge (GdkPixbufLoader *loader, int width, int height, gpointer data)
+{
+  ImageSize *size = data;
+
+  size->width = width;
+  size->height = height;
+  if (width > 0 && height > 0 && (gint64) width * height > CT_IMAGE_MAX_PIXELS)
+    {
+      size->too_large = TRUE;
+      gdk_pixbuf_loader_set_size (loader, 0, 0);
+    }
+}
+
 gboolean
 ct_image_decode (const guint8 *bytes, gsize length, CtImageColor color, const char *where,
                  CtPixels *out, GError **error)
 {
   g_autoptr (GdkPixbufLoader) loader = NULL;
   g_autoptr (GError) local = NULL;
+  ImageSize size = { 0 };
   GdkPixbuf *pixbuf;
 
   memset (out, 0, sizeof *out);
@@ -175,14 +221,22 @@ ct_image_decode (const guint8 *bytes, gsize length, CtImageColor color, const ch
     }
   /* made only now: a loader must be closed before it is freed */
   loader = gdk_pixbuf_loader_new ();
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (refuse_huge), &size);
   if (!gdk_pixbuf_loader_write (loader, bytes, length, &local) ||
       !gdk_pixbuf_loader_close (loader, &local))
     {
       /* close it anyway so that the loader does not warn when freed */
       gdk_pixbuf_loader_close (loader, NULL);
-      g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
-                   _("%s: not an image that can be decoded: %s"), where,
-                   local != NULL ? local->message : _("unknown format"));
+      if (size.too_large)
+        /* TRANSLATORS: file, width, height, then the most pixels Cortado decodes */
+        g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID,
+                     _("%s: the image is %d × %d pixels, more than the %d million an image "
+                       "may have"), where, size.width, size.height,
+                     (int) (CT_IMAGE_MAX_PIXELS / 1000000));
+      else
+        g_set_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT,
+                     _("%s: not an image that can be decoded: %s"), where,
+                     local != NULL ? local->message : _("unknown format"));
       return FALSE;
     }
   pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);

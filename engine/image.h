@@ -15,6 +15,10 @@
 
 G_BEGIN_DECLS
 
+/* The most pixels an image may have (256 Mi: 768 MiB as RGB); a larger
+ * one is refused from its header, before its pixels are allocated. */
+#define CT_IMAGE_MAX_PIXELS ((gint64) 1 << 28)
+
 typedef enum {
   CT_IMAGE_NATIVE,
   CT_IMAGE_COLOR,

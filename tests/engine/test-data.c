@@ -726,6 +726,75 @@ test_db_leveldb_truncated (void)
   ct_test_remove_tree (dir);
 }
 
+/* PNG's chunk checksum (CRC-32, polynomial 0xEDB88320), for a patched
+ * header that the decoder must still accept as well formed. */
+static guint32
+png_crc (const guint8 *bytes, gsize length)
+{
+  guint32 crc = 0xffffffffu;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      crc ^= bytes[i];
+      for (int k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+    }
+  return crc ^ 0xffffffffu;
+}
+
+static void
+put_be32 (guint8 *p, guint32 v)
+{
+  p[0] = v >> 24, p[1] = v >> 16, p[2] = v >> 8, p[3] = v;
+}
+
+/* A JPEG cut in half is an error, not grey rows; a PNG whose header claims
+ * 100000 x 100000 pixels is refused from the header, before 30 GB of pixels
+ * are asked for. */
+static void
+test_image_bad_files (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *png_path = g_build_filename (dir, "small.png", NULL);
+  g_autoptr (GdkPixbuf) pixbuf = NULL;
+  g_autofree char *jpeg = NULL;
+  gsize jpeg_length = 0;
+  g_autoptr (GError) error = NULL;
+  g_auto (CtPixels) pixels = { 0 };
+  g_autofree char *png = NULL;
+  gsize png_length = 0;
+  guint8 *ihdr;
+
+  ct_test_write_png (png_path, 40, 30, 200, 10, 50);
+  pixbuf = gdk_pixbuf_new_from_file (png_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &jpeg, &jpeg_length, "jpeg", &error, NULL));
+  g_assert_true (ct_image_decode ((guint8 *) jpeg, jpeg_length, CT_IMAGE_NATIVE, "whole.jpg",
+                                  &pixels, &error));
+  g_assert_no_error (error);
+  ct_pixels_clear (&pixels);
+  g_assert_false (ct_image_decode ((guint8 *) jpeg, jpeg_length / 2, CT_IMAGE_NATIVE, "half.jpg",
+                                   &pixels, &error));
+  g_assert_error (error, CT_DATA_ERROR, CT_DATA_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "half.jpg"));
+  g_assert_nonnull (strstr (error->message, "cut short"));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_get_contents (png_path, &png, &png_length, NULL));
+  ihdr = (guint8 *) png + 12; /* "IHDR", width, height, ... */
+  g_assert_cmpmem (ihdr, 4, "IHDR", 4);
+  put_be32 (ihdr + 4, 100000);
+  put_be32 (ihdr + 8, 100000);
+  put_be32 (ihdr + 17, png_crc (ihdr, 17));
+  g_assert_false (ct_image_decode ((guint8 *) png, png_length, CT_IMAGE_NATIVE, "huge.png",
+                                   &pixels, &error));
+  g_assert_error (error, CT_DATA_ERROR, CT_DATA_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "huge.png"));
+  g_assert_nonnull (strstr (error->message, "100000"));
+  g_test_message ("%s", error->message);
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -740,6 +809,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/data/datum/errors", test_datum_errors);
   g_test_add_func ("/engine/data/image/decode", test_image_decode);
   g_test_add_func ("/engine/data/image/resize", test_image_resize);
+  g_test_add_func ("/engine/data/image/bad-files", test_image_bad_files);
   g_test_add_func ("/engine/data/transform/scale-and-crop", test_transform_scale_and_crop);
   g_test_add_func ("/engine/data/transform/mirror", test_transform_mirror);
   g_test_add_func ("/engine/data/transform/means", test_transform_means);
