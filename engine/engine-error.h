@@ -24,6 +24,7 @@ typedef enum {
   CT_ENGINE_ERROR_PROTO,          /* a message whose content contradicts itself */
   CT_ENGINE_ERROR_STATE,          /* an operation on memory that holds nothing yet */
   CT_ENGINE_ERROR_INVALID,        /* arguments out of range for a kernel */
+  CT_ENGINE_ERROR_NOT_FINITE,     /* a value went NaN or infinite */
 } CtEngineError;
 
 /* Returns TRUE when STATUS is CT_STATUS_OK; otherwise sets ERROR to

@@ -271,4 +271,9 @@ CtNetShapes *ct_net_infer_shapes (const Caffe__NetParameter *param, const CtNetC
 void ct_net_shapes_free (CtNetShapes *shapes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetShapes, ct_net_shapes_free)
 
+/* FALSE with ERROR (CT_ENGINE_ERROR_NOT_FINITE) naming the first layer
+ * whose top data, bottom diff or parameters hold a NaN or an infinity,
+ * in the order a pass makes them; TRUE when every value is finite. */
+gboolean ct_net_check_finite (CtNet *net, GError **error);
+
 G_END_DECLS

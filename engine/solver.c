@@ -6,6 +6,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "engine-error.h"
 #include "lr-policy.h"
 #include "solvers/solver-private.h"
 #include "upgrade.h"
@@ -451,6 +452,25 @@ learning_rate (CtSolver *solver, gboolean display)
 
 /* One iteration, in Caffe's order: test if due, forward/backward, log,
  * update; iter += 1. Stopped during the test: iter unchanged. */
+void
+ct_solver_set_stop_on_not_finite (CtSolver *solver, gboolean stop)
+{
+  solver->stop_on_not_finite = stop;
+}
+
+/* The error of a loss that is NaN or infinite: the first layer that made
+ * one, or the loss itself. */
+static gboolean
+not_finite (CtSolver *solver, GError **error)
+{
+  if (!ct_net_check_finite (solver->net, error))
+    return FALSE;
+  g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NOT_FINITE,
+               _("training stopped at iteration %d: the loss is NaN or infinite"),
+               solver->iter);
+  return FALSE;
+}
+
 static gboolean
 iterate (CtSolver *solver, int start_iter, GError **error)
 {
@@ -471,6 +491,8 @@ iterate (CtSolver *solver, int start_iter, GError **error)
   info.display = p->display != 0 && solver->iter % p->display == 0;
   if (!forward_backward (solver, &info.loss, error))
     return FALSE;
+  if (solver->stop_on_not_finite && !isfinite (info.loss))
+    return not_finite (solver, error);
   update_smoothed_loss (solver, info.loss, start_iter);
   info.smoothed_loss = solver->smoothed_loss;
   if (info.display)
@@ -508,7 +530,9 @@ step (CtSolver *solver, int iters, GError **error)
         break;    /* stopped while testing */
       action = ct_solver_take_request (solver);
       if (((solver->param->snapshot > 0 && solver->iter % solver->param->snapshot == 0) ||
-           action == CT_SOLVER_ACTION_SNAPSHOT) && !ct_solver_snapshot (solver, error))
+           action == CT_SOLVER_ACTION_SNAPSHOT) &&
+          ((solver->stop_on_not_finite && !ct_net_check_finite (solver->net, error)) ||
+           !ct_solver_snapshot (solver, error)))
         return FALSE;
       if (action == CT_SOLVER_ACTION_STOP)
         {

@@ -53,6 +53,18 @@ typedef enum {
  * appended). Errors name PATH:LINE:COLUMN and the field. */
 Caffe__SolverParameter *ct_solver_param_load_file (const char *path, GError **error);
 
+/* The checks of a solver's numbers that need no net (every float finite),
+ * as ct_solver_new makes them; errors name SOURCE_PATH:LINE:COLUMN. */
+gboolean ct_solver_param_check_numbers (const Caffe__SolverParameter *param,
+                                        const char *source_path, GError **error);
+
+/* Whether a NaN or an infinity stops training with an error naming the
+ * first layer that made one (ct_net_check_finite), instead of training on
+ * (as Caffe does, and ct_solver_new's default). Checked after each
+ * forward and backward pass (the loss), and over the weights before each
+ * snapshot, so that no snapshot holds them. */
+void ct_solver_set_stop_on_not_finite (CtSolver *solver, gboolean stop);
+
 /* Build a solver from PARAM (copied). SOURCE_PATH (may be NULL) is the
  * solver file PARAM came from: errors name it (with the line of the field
  * when it can be found), and relative net paths that do not exist from the

@@ -10,6 +10,7 @@
 #include "cli-net-private.h"
 #include "proto-error.h"
 #include "proto-file.h"
+#include "solver.h"
 #include "upgrade.h"
 
 static gboolean lenient = FALSE;
@@ -125,7 +126,9 @@ check_file (const char *path)
     print_unknown (path, g_ptr_array_index (unknown, i));
   ok = lenient || unknown->len == 0;
 
-  if (!ct_proto_upgrade (msg, kind, path, notes, &error))
+  if (!ct_proto_upgrade (msg, kind, path, notes, &error) ||
+      (kind == CT_PROTO_KIND_SOLVER &&
+       !ct_solver_param_check_numbers ((Caffe__SolverParameter *) msg, path, &error)))
     {
       g_printerr ("%s\n", error->message);
       ok = FALSE;

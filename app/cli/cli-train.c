@@ -257,6 +257,9 @@ train (const TrainOptions *o, GError **error)
   if (solver == NULL || (use_gpu && !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;
   progress.max_iter = ct_solver_get_param (solver)->max_iter;
+  /* As the window does: a NaN or an infinity stops training, naming the
+   * layer that made it, before a snapshot could save it. */
+  ct_solver_set_stop_on_not_finite (solver, TRUE);
   ct_solver_add_observer (solver, &funcs, &progress, NULL);
   install_signals (solver, &old_int, &old_hup);
   ok = TRUE;

@@ -6,6 +6,7 @@
  * here come after parsing, so to name a wrong field's line they look the
  * field up again in the file's text: the first top-level occurrence of the
  * field name, outside comments, strings and nested messages. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -242,12 +243,53 @@ check_test_nets (CtSolver *solver, GError **error)
   return TRUE;
 }
 
+/* Every float of the parameter a finite number: `base_lr: nan` would train
+ * to all-NaN weights. */
+static gboolean
+check_finite (const CtSolver *solver, GError **error)
+{
+  const ProtobufCMessageDescriptor *d = &caffe__solver_parameter__descriptor;
+  const guint8 *base = (const guint8 *) solver->param;
+
+  for (guint i = 0; i < d->n_fields; i++)
+    {
+      const ProtobufCFieldDescriptor *f = &d->fields[i];
+      double value;
+
+      if (f->label == PROTOBUF_C_LABEL_REPEATED)
+        continue;
+      if (f->type == PROTOBUF_C_TYPE_FLOAT)
+        value = *(const float *) (base + f->offset);
+      else if (f->type == PROTOBUF_C_TYPE_DOUBLE)
+        value = *(const double *) (base + f->offset);
+      else
+        continue;
+      if (!isfinite (value))
+        return ct_solver_param_fail (solver, f->name, error,
+                                     _("%s must be a finite number"), f->name);
+    }
+  return TRUE;
+}
+
+gboolean
+ct_solver_param_check_numbers (const Caffe__SolverParameter *param, const char *source_path,
+                               GError **error)
+{
+  CtSolver shell = { .param = (Caffe__SolverParameter *) param,
+                     .source_path = (char *) source_path };
+
+  return check_finite (&shell, error);
+}
+
 static gboolean
 check_numbers (CtSolver *solver, GError **error)
 {
   const Caffe__SolverParameter *p = solver->param;
   g_autoptr (GError) local = NULL;
   const char *field = NULL;
+
+  if (!check_finite (solver, error))
+    return FALSE;
 
   if (p->average_loss < 1)
     return ct_solver_param_fail (solver, "average_loss", error,

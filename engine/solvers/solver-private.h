@@ -75,6 +75,7 @@ struct _CtSolver {
 
   gint request;                   /* CtSolverAction, atomic */
   gboolean stopped_early;
+  gboolean stop_on_not_finite;    /* ct_solver_set_stop_on_not_finite */
 
   GArray *observers;              /* CtSolverObserver */
   guint next_observer_id;

@@ -312,6 +312,8 @@ check_bad (gconstpointer data)
   g_assert_true (WIFEXITED (wait_status));
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, c->status);
   g_assert_nonnull (strstr (err, c->message));
+  /* nothing that fails saves weights */
+  g_assert_false (exists_in (dir, "out/tiny_iter_50.caffemodel"));
   ct_test_remove_tree (dir);
 }
 
@@ -333,6 +335,16 @@ static const BadCase bad_cases[] = {
   { EVERY_50, { "test", "--model=net.prototxt" }, 2, "no weights given" },
   { EVERY_50, { "test", "--model=nope.prototxt", "--weights=w.caffemodel" }, 1,
     "nope.prototxt" },
+  /* a number that is not one: refused by check and by train, at its place */
+  { EVERY_50 "weight_decay: nan\n", { "check", "solver.prototxt" }, 1,
+    "solver.prototxt:15:1: field 'weight_decay' in SolverParameter: weight_decay must be a "
+    "finite number" },
+  { EVERY_50 "weight_decay: nan\n", { "train", "--solver=solver.prototxt" }, 1,
+    "solver.prototxt:15:1: field 'weight_decay' in SolverParameter" },
+  /* a decay that overflows: training stops, naming the first layer that
+   * made a NaN or an infinity, and leaves no snapshot */
+  { EVERY_50 "weight_decay: 1e38\n", { "train", "--solver=solver.prototxt" }, 1,
+    "training stopped: " },
 };
 
 static void
