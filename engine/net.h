@@ -276,4 +276,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetShapes, ct_net_shapes_free)
  * in the order a pass makes them; TRUE when every value is finite. */
 gboolean ct_net_check_finite (CtNet *net, GError **error);
 
+/* Whether every bottom of PARAM's layers is made by a layer above it (any
+ * layer, whatever its phase and stage rules), as building the net
+ * requires; otherwise FALSE with ERROR naming the layer and the blob (and
+ * the layer below that makes it: a loop), and *FAILED_LAYER its index in
+ * PARAM. Builds nothing: PARAM's data sources need not exist. */
+gboolean ct_net_check_connections (const Caffe__NetParameter *param, int *failed_layer,
+                                   GError **error);
+
 G_END_DECLS

@@ -3,14 +3,17 @@
  * FILE:LINE:COLUMN: message, like a compiler. Unknown fields are all
  * listed, not just the first: the file is parsed leniently and each kept
  * field is then an error, or with --lenient a remark. */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 
 #include "cli-private.h"
 #include "cli-net-private.h"
 #include "proto-error.h"
+#include "net.h"
 #include "proto-file.h"
 #include "solver.h"
+#include "source-map.h"
 #include "upgrade.h"
 
 static gboolean lenient = FALSE;
@@ -100,6 +103,47 @@ parse_file (const char *path, CtProtoKind *kind, GError **error)
                        contents, length, path, CT_TEXT_LENIENT, error);
 }
 
+/* "FILE:LINE:COLUMN" of the block of the layer named NAME in PATH's text,
+ * or PATH alone when it cannot be found. */
+static char *
+layer_place (const char *path, const char *name)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GArray) spans = NULL;
+
+  if (name == NULL || !g_file_get_contents (path, &text, NULL, NULL))
+    return g_strdup (path);
+  spans = ct_source_map_layers (text);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const CtSourceSpan *s = &g_array_index (spans, CtSourceSpan, i);
+      gsize line_start = s->start;
+
+      if (s->name_end <= s->name_start || strlen (name) != s->name_end - s->name_start ||
+          strncmp (text + s->name_start, name, s->name_end - s->name_start) != 0)
+        continue;
+      while (line_start > 0 && text[line_start - 1] != '\n')
+        line_start--;
+      return g_strdup_printf ("%s:%u:%u", path, s->line, (guint) (s->start - line_start) + 1);
+    }
+  return g_strdup (path);
+}
+
+/* Every bottom made by a layer above it. */
+static gboolean
+check_connections (const char *path, const Caffe__NetParameter *net)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *place = NULL;
+  int layer = -1;
+
+  if (ct_net_check_connections (net, &layer, &error))
+    return TRUE;
+  place = layer_place (path, layer >= 0 ? net->layer[layer]->name : NULL);
+  g_printerr ("%s: %s\n", place, error->message);
+  return FALSE;
+}
+
 /* Returns whether PATH is free of errors. The file is parsed leniently and
  * its unknown fields listed before the upgrade, which may turn some of
  * them into fields of the newer format: they are errors in the file as
@@ -133,11 +177,13 @@ check_file (const char *path)
       g_printerr ("%s\n", error->message);
       ok = FALSE;
     }
-  else if (!quiet)
+  else
     {
-      for (guint i = 0; i < notes->len; i++)
+      if (ok && kind == CT_PROTO_KIND_NET)
+        ok = check_connections (path, (const Caffe__NetParameter *) msg);
+      for (guint i = 0; !quiet && i < notes->len; i++)
         g_print ("%s: %s\n", path, (const char *) g_ptr_array_index (notes, i));
-      if (ok)
+      if (ok && !quiet)
         print_summary (path, msg, kind);
     }
   protobuf_c_message_free_unpacked (msg, NULL);

@@ -136,6 +136,39 @@ test_check_bad (void)
   ct_test_remove_tree (dir);
 }
 
+/* A net whose layers loop (a bottom made only below) or read a blob no
+ * layer makes passes the parser: check says so, at the layer's place. */
+static void
+test_check_connections (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *loop = write_temp (dir, "loop.prototxt",
+                                      "name: 'loop'\n"
+                                      "layer { name: 'in' type: 'Input' top: 'data'\n"
+                                      "  input_param { shape { dim: 1 dim: 3 } } }\n"
+                                      "  layer { name: 'a' type: 'ReLU' bottom: 'b' top: 'a' }\n"
+                                      "layer { name: 'b' type: 'ReLU' bottom: 'a' top: 'b' }\n");
+  g_autofree char *orphan = write_temp (dir, "orphan.prototxt",
+                                        "layer { name: 'r' type: 'ReLU' bottom: 'x' top: 'y' }\n");
+  /* layers for other phases and stages make what they make for all */
+  g_autofree char *phases = write_temp (dir, "phases.prototxt",
+                                        "layer { name: 'in' type: 'Input' top: 'x'\n"
+                                        "  include { phase: TEST stage: 'deploy' }\n"
+                                        "  input_param { shape { dim: 1 } } }\n"
+                                        "layer { name: 'r' type: 'ReLU' bottom: 'x' top: 'y' }\n");
+  g_autofree char *expected1 = g_strdup_printf ("%s:4:3: layer 'a': bottom 'b' is made only by "
+                                                "layer 'b' below it", loop);
+  g_autofree char *expected2 = g_strdup_printf ("%s:1:1: layer 'r': no layer makes its bottom "
+                                                "'x'", orphan);
+  g_auto(CtCliRun) run = ct_cli_run ("check", loop, orphan, phases, NULL);
+
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, expected1));
+  g_assert_nonnull (strstr (run.err, expected2));
+  g_assert_nonnull (strstr (run.out, "phases.prototxt: ok"));
+  ct_test_remove_tree (dir);
+}
+
 static void
 test_check_lenient (void)
 {
@@ -374,6 +407,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli/check/good", test_check_good);
   g_test_add_func ("/app/cli/check/bad", test_check_bad);
   g_test_add_func ("/app/cli/check/lenient", test_check_lenient);
+  g_test_add_func ("/app/cli/check/connections", test_check_connections);
   g_test_add_func ("/app/cli/format/stdout", test_format);
   g_test_add_func ("/app/cli/format/in-place", test_format_in_place);
   g_test_add_func ("/app/cli/upgrade", test_upgrade);
