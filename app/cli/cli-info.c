@@ -216,6 +216,21 @@ kind_from_extension (const char *path)
   return KIND_UNKNOWN;
 }
 
+/* PATH without the ".XXXXXX" of a save that did not finish
+ * (lenet_iter_100.solverstate.ZE6OZ3), or NULL when it is not one. */
+static char *
+unfinished_save_of (const char *path)
+{
+  g_autofree char *stem = strlen (path) > 7 ? g_strndup (path, strlen (path) - 7) : NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *stem_base = stem != NULL ? g_path_get_basename (stem) : NULL;
+
+  if (stem == NULL || !ct_file_is_stale_temporary (base, stem_base) ||
+      kind_from_extension (stem) == KIND_UNKNOWN)
+    return NULL;
+  return g_steal_pointer (&stem);
+}
+
 static int
 print_as (const char *path, ProtobufCMessage *msg, FileKind kind)
 {
@@ -289,8 +304,17 @@ info_file (const char *path)
   };
   g_autoptr(GError) error = NULL;
   FileKind kind = kind_from_extension (path);
+  g_autofree char *saved = unfinished_save_of (path);
   ProtobufCMessage *msg;
 
+  if (saved != NULL)
+    {
+      /* What a killed save leaves, not a file of an unknown kind: read it
+       * as what it was going to be, after saying so. */
+      g_printerr (_("%s: the temporary file of a save of %s that did not finish (it may be "
+                    "cut short; saving %s again removes it)\n"), path, saved, saved);
+      kind = kind_from_extension (saved);
+    }
   if (kind == KIND_UNKNOWN)
     return info_guess (path);
   msg = ct_binary_read_file (descs[kind], path, &error);

@@ -395,6 +395,31 @@ test_info_other_files (void)
   ct_test_remove_tree (dir);
 }
 
+/* What a save killed midway left (NAME.caffemodel.XXXXXX) is named as
+ * such and read as what it was going to be. */
+static void
+test_info_unfinished_save (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *model = ct_test_data_path ("reference/fashion_lenet_iter_10000.caffemodel");
+  g_autofree char *contents = NULL;
+  g_autofree char *left = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (model, &contents, &length, NULL));
+  left = g_build_filename (dir, "lenet_iter_100.caffemodel.ZE6OZ3", NULL);
+  g_assert_true (g_file_set_contents (left, contents, 5000, NULL));
+  {
+    g_auto(CtCliRun) run = ct_cli_run ("info", left, NULL);
+
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "the temporary file of a save of "));
+    g_assert_nonnull (strstr (run.err, "lenet_iter_100.caffemodel that did not finish"));
+    g_assert_nonnull (strstr (run.err, "truncated at byte 5000"));
+  }
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -413,6 +438,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli/upgrade", test_upgrade);
   g_test_add_func ("/app/cli/info/caffemodel", test_info_caffemodel);
   g_test_add_func ("/app/cli/info/other-files", test_info_other_files);
+  g_test_add_func ("/app/cli/info/unfinished-save", test_info_unfinished_save);
 
   return g_test_run ();
 }

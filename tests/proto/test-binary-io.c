@@ -5,7 +5,11 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "binary-io.h"
 #include "caffe.pb-c.h"
@@ -619,6 +623,86 @@ test_atomic_write_keeps_mode (void)
   ct_test_remove_tree (dir);
 }
 
+/* Names in DIR other than NAME itself. */
+static guint
+count_others (const char *dir, const char *name)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  while ((entry = g_dir_read_name (d)) != NULL)
+    n += strcmp (entry, name) != 0;
+  return n;
+}
+
+/* A save killed (SIGKILL) at any moment leaves the old file whole and no
+ * temporary file: the bytes go to an unnamed file until the rename. The
+ * writer is a forked child killed 1 to 40 ms into a 24 MB save. */
+static void
+test_atomic_write_killed (void)
+{
+  g_autofree char *dir = ct_test_tmpdir_make ("ct-atomic-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "big.caffemodel", NULL);
+  const gsize size = 24 << 20;
+  g_autofree guint8 *data = g_malloc (size);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *old = NULL;
+  gsize old_length = 0;
+  guint done = 0;
+
+  memset (data, 0x5a, size);
+  g_assert_true (ct_file_write_atomic (path, "old", 3, &error));
+  for (guint k = 0; k < 10; k++)
+    {
+      pid_t child = fork ();
+      int status;
+
+      g_assert_cmpint (child, >=, 0);
+      if (child == 0)
+        _exit (ct_file_write_atomic (path, data, size, NULL) ? 0 : 1);
+      g_usleep (1000 + 4000 * k);
+      kill (child, SIGKILL);
+      g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+      done += WIFEXITED (status);
+      g_assert_cmpuint (count_others (dir, "big.caffemodel"), ==, 0);
+      g_assert_true (g_file_get_contents (path, &old, &old_length, NULL));
+      g_assert_true (old_length == 3 || old_length == size);
+      g_clear_pointer (&old, g_free);
+    }
+  g_test_message ("%u of 10 saves finished before the kill", done);
+  ct_test_remove_tree (dir);
+}
+
+/* Temporaries of an earlier save that died (NAME.XXXXXX, older than a
+ * minute) go with the next save of NAME; others stay. */
+static void
+test_atomic_write_removes_stale (void)
+{
+  g_autofree char *dir = ct_test_tmpdir_make ("ct-atomic-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "lenet_iter_100.solverstate", NULL);
+  g_autofree char *stale = g_strconcat (path, ".ZE6OZ3", NULL);
+  g_autofree char *fresh = g_strconcat (path, ".AB12CD", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt.ZE6OZ3", NULL);
+  g_autofree char *longer = g_strconcat (path, ".ZE6OZ3X", NULL);
+  g_autoptr (GError) error = NULL;
+  struct utimbuf hour_ago = { time (NULL) - 3600, time (NULL) - 3600 };
+
+  for (const char *const *f = (const char *const[]) { stale, fresh, other, longer, NULL }; *f; f++)
+    g_assert_true (g_file_set_contents (*f, "x", 1, NULL));
+  for (const char *const *f = (const char *const[]) { stale, other, longer, NULL }; *f; f++)
+    g_assert_cmpint (g_utime (*f, &hour_ago), ==, 0);
+  g_assert_true (ct_file_write_atomic (path, "state", 5, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (longer, G_FILE_TEST_EXISTS));
+  g_assert_true (ct_file_is_stale_temporary ("a.caffemodel.ZE6OZ3", "a.caffemodel"));
+  g_assert_false (ct_file_is_stale_temporary ("a.caffemodel.ZE6-Z3", "a.caffemodel"));
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -634,6 +718,8 @@ main (int argc, char **argv)
   g_test_add_func ("/proto/binary-io/too-large", test_too_large);
   g_test_add_func ("/proto/binary-io/atomic-write-failure", test_atomic_write_failure);
   g_test_add_func ("/proto/binary-io/atomic-write-keeps-mode", test_atomic_write_keeps_mode);
+  g_test_add_func ("/proto/binary-io/atomic-write-killed", test_atomic_write_killed);
+  g_test_add_func ("/proto/binary-io/atomic-write-removes-stale", test_atomic_write_removes_stale);
 
   return g_test_run ();
 }
