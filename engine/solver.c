@@ -530,9 +530,7 @@ step (CtSolver *solver, int iters, GError **error)
         break;    /* stopped while testing */
       action = ct_solver_take_request (solver);
       if (((solver->param->snapshot > 0 && solver->iter % solver->param->snapshot == 0) ||
-           action == CT_SOLVER_ACTION_SNAPSHOT) &&
-          ((solver->stop_on_not_finite && !ct_net_check_finite (solver->net, error)) ||
-           !ct_solver_snapshot (solver, error)))
+           action == CT_SOLVER_ACTION_SNAPSHOT) && !ct_solver_snapshot (solver, error))
         return FALSE;
       if (action == CT_SOLVER_ACTION_STOP)
         {

@@ -61,8 +61,8 @@ gboolean ct_solver_param_check_numbers (const Caffe__SolverParameter *param,
 /* Whether a NaN or an infinity stops training with an error naming the
  * first layer that made one (ct_net_check_finite), instead of training on
  * (as Caffe does, and ct_solver_new's default). Checked after each
- * forward and backward pass (the loss), and over the weights before each
- * snapshot, so that no snapshot holds them. */
+ * forward and backward pass (the loss), and over the whole net before each
+ * snapshot (the last one included), so that no snapshot holds them. */
 void ct_solver_set_stop_on_not_finite (CtSolver *solver, gboolean stop);
 
 /* Build a solver from PARAM (copied). SOURCE_PATH (may be NULL) is the

@@ -4,10 +4,11 @@
  * which is made durable, linked under a temporary name and renamed over the
  * target. A process killed while it writes (a snapshot of a large net takes
  * a while) leaves nothing behind; one killed between the link and the
- * rename, two system calls, leaves NAME.XXXXXX, as one killed inside
- * GLib's g_file_set_contents_full does, which takes over where the file
- * system has no unnamed files. The next save of NAME removes such stale
- * temporaries. */
+ * rename, two system calls, leaves NAME.XXXXXX (six hexadecimal digits),
+ * which the next save of NAME removes; GLib's g_file_set_contents_full,
+ * which takes over where the file system has no unnamed files, names its
+ * temporaries with any six letters and digits, as a user might name a
+ * file (model.caffemodel.backup): those are never removed. */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,19 +22,36 @@
 #include "binary-io.h"
 #include "proto-error.h"
 
-/* A temporary of NAME left by a save that did not finish: NAME.XXXXXX,
- * six letters or digits, as g_mkstemp and this file make them. */
-gboolean
-ct_file_is_stale_temporary (const char *file_name, const char *name)
+/* NAME.XXXXXX: six characters that IS_DIGIT takes. */
+static gboolean
+is_temporary_name (const char *file_name, const char *name, gboolean (*is_digit) (gchar c))
 {
   gsize n = strlen (name);
 
   if (strlen (file_name) != n + 7 || strncmp (file_name, name, n) != 0 || file_name[n] != '.')
     return FALSE;
   for (gsize i = n + 1; i < n + 7; i++)
-    if (!g_ascii_isalnum (file_name[i]))
+    if (!is_digit (file_name[i]))
       return FALSE;
   return TRUE;
+}
+
+static gboolean
+is_alnum (gchar c)
+{
+  return g_ascii_isalnum (c);
+}
+
+static gboolean
+is_upper_hex (gchar c)
+{
+  return g_ascii_isdigit (c) || (c >= 'A' && c <= 'F');
+}
+
+gboolean
+ct_file_is_stale_temporary (const char *file_name, const char *name)
+{
+  return is_temporary_name (file_name, name, is_alnum);
 }
 
 /* Temporaries older than this are not another save's, still running. */
@@ -53,7 +71,7 @@ remove_stale_temporaries (const char *target)
       g_autofree char *path = NULL;
       GStatBuf st;
 
-      if (!ct_file_is_stale_temporary (entry, name))
+      if (!is_temporary_name (entry, name, is_upper_hex))
         continue;
       path = g_build_filename (dir_name, entry, NULL);
       if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode) && now - st.st_mtime > STALE_SECONDS)

@@ -39,9 +39,9 @@ gboolean ct_file_write_atomic (const char *path,
                                gsize length,
                                GError **error);
 
-/* Whether FILE_NAME (a base name) is a temporary file of NAME left by a
- * save that did not finish: NAME followed by '.' and six letters or
- * digits. */
+/* Whether FILE_NAME (a base name) is named as a temporary file of NAME
+ * left by a save that did not finish is: NAME followed by '.' and six
+ * letters or digits (a user's NAME.backup is named so too). */
 gboolean ct_file_is_stale_temporary (const char *file_name, const char *name);
 
 G_END_DECLS

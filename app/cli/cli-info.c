@@ -309,10 +309,10 @@ info_file (const char *path)
 
   if (saved != NULL)
     {
-      /* What a killed save leaves, not a file of an unknown kind: read it
-       * as what it was going to be, after saying so. */
-      g_printerr (_("%s: the temporary file of a save of %s that did not finish (it may be "
-                    "cut short; saving %s again removes it)\n"), path, saved, saved);
+      /* What a killed save leaves (or a copy such as NAME.backup), not a
+       * file of an unknown kind: read it as what its name says. */
+      g_printerr (_("%s: read as %s, whose name it extends (a save of %s that did not "
+                    "finish leaves such a file, which may be cut short)\n"), path, saved, saved);
       kind = kind_from_extension (saved);
     }
   if (kind == KIND_UNKNOWN)

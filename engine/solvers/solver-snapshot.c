@@ -51,6 +51,9 @@ ct_solver_snapshot (CtSolver *solver, GError **error)
   g_autofree char *state = NULL;
   g_autoptr (GError) local = NULL;
 
+  /* no snapshot of NaN weights when training is to stop on them */
+  if (solver->stop_on_not_finite && !ct_net_check_finite (solver->net, error))
+    return FALSE;
   if (!has_prefix (solver))
     {
       /* Caffe would write "_iter_N.caffemodel" into the working folder */

@@ -413,7 +413,8 @@ test_info_unfinished_save (void)
     g_auto(CtCliRun) run = ct_cli_run ("info", left, NULL);
 
     g_assert_cmpint (run.status, ==, 1);
-    g_assert_nonnull (strstr (run.err, "the temporary file of a save of "));
+    g_assert_nonnull (strstr (run.err, "read as "));
+    g_assert_nonnull (strstr (run.err, "a save of "));
     g_assert_nonnull (strstr (run.err, "lenet_iter_100.caffemodel that did not finish"));
     g_assert_nonnull (strstr (run.err, "truncated at byte 5000"));
   }

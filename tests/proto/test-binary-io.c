@@ -674,30 +674,33 @@ test_atomic_write_killed (void)
   ct_test_remove_tree (dir);
 }
 
-/* Temporaries of an earlier save that died (NAME.XXXXXX, older than a
- * minute) go with the next save of NAME; others stay. */
+/* Temporaries of an earlier save that died between the link and the
+ * rename (NAME.XXXXXX in hexadecimal, older than a minute) go with the
+ * next save of NAME; others stay: a fresh one may be another save's, and
+ * NAME.backup or GLib's NAME.ZE6OZ3 may be a user's. */
 static void
 test_atomic_write_removes_stale (void)
 {
   g_autofree char *dir = ct_test_tmpdir_make ("ct-atomic-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "lenet_iter_100.solverstate", NULL);
-  g_autofree char *stale = g_strconcat (path, ".ZE6OZ3", NULL);
-  g_autofree char *fresh = g_strconcat (path, ".AB12CD", NULL);
-  g_autofree char *other = g_build_filename (dir, "notes.txt.ZE6OZ3", NULL);
-  g_autofree char *longer = g_strconcat (path, ".ZE6OZ3X", NULL);
+  g_autofree char *stale = g_strconcat (path, ".D2F7A1", NULL);
+  g_autofree char *fresh = g_strconcat (path, ".0B12CD", NULL);
+  g_autofree char *backup = g_strconcat (path, ".backup", NULL);
+  g_autofree char *glib = g_strconcat (path, ".ZE6OZ3", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt.D2F7A1", NULL);
   g_autoptr (GError) error = NULL;
   struct utimbuf hour_ago = { time (NULL) - 3600, time (NULL) - 3600 };
 
-  for (const char *const *f = (const char *const[]) { stale, fresh, other, longer, NULL }; *f; f++)
+  for (const char *const *f = (const char *const[]) { stale, fresh, backup, glib, other, NULL };
+       *f; f++)
     g_assert_true (g_file_set_contents (*f, "x", 1, NULL));
-  for (const char *const *f = (const char *const[]) { stale, other, longer, NULL }; *f; f++)
+  for (const char *const *f = (const char *const[]) { stale, backup, glib, other, NULL }; *f; f++)
     g_assert_cmpint (g_utime (*f, &hour_ago), ==, 0);
   g_assert_true (ct_file_write_atomic (path, "state", 5, &error));
   g_assert_no_error (error);
   g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
-  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
-  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
-  g_assert_true (g_file_test (longer, G_FILE_TEST_EXISTS));
+  for (const char *const *f = (const char *const[]) { fresh, backup, glib, other, NULL }; *f; f++)
+    g_assert_true (g_file_test (*f, G_FILE_TEST_EXISTS));
   g_assert_true (ct_file_is_stale_temporary ("a.caffemodel.ZE6OZ3", "a.caffemodel"));
   g_assert_false (ct_file_is_stale_temporary ("a.caffemodel.ZE6-Z3", "a.caffemodel"));
   ct_test_remove_tree (dir);
