@@ -35,13 +35,8 @@ query_device (int device, GError **error)
 {
   CtGpuInfo d = { 0 };
 
-  if (!ct_engine_gpu_select (device, NULL) || !ct_engine_gpu_info (device, &d, error))
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_DEVICE,
-                     _("GPU %d cannot be queried: %s"), device, ct_engine_gpu_last_error ());
-      return FALSE;
-    }
+  if (!ct_engine_gpu_select (device, error) || !ct_engine_gpu_info (device, &d, error))
+    return FALSE;
   line ("Device id:", "%d", device);
   line ("Major revision number:", "%d", d.major);
   line ("Minor revision number:", "%d", d.minor);

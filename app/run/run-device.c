@@ -29,13 +29,7 @@ ct_run_list_gpus (char **reason)
 }
 
 gboolean
-ct_run_select_gpu (int device, GError **error)
-{
-  return ct_engine_gpu_select (device, error);
-}
-
-gboolean
 ct_run_use_gpu (CtNet *net, int device, GError **error)
 {
-  return ct_run_select_gpu (device, error) && ct_net_set_use_gpu (net, TRUE, error);
+  return ct_engine_gpu_select (device, error) && ct_net_set_use_gpu (net, TRUE, error);
 }

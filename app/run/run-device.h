@@ -14,10 +14,7 @@ G_BEGIN_DECLS
  * translated: built without CUDA, or what the CUDA runtime says. */
 char **ct_run_list_gpus (char **reason);
 
-/* Makes DEVICE the process's GPU, or fails naming why. */
-gboolean ct_run_select_gpu (int device, GError **error);
-
-/* ct_run_select_gpu, then NET onto it (ct_net_set_use_gpu). */
+/* ct_engine_gpu_select (devices.h), then NET onto it (ct_net_set_use_gpu). */
 gboolean ct_run_use_gpu (CtNet *net, int device, GError **error);
 
 G_END_DECLS

@@ -62,14 +62,12 @@ ct_train_inspect_ratios (CtTrainWorker *w, int iter)
 GError *
 ct_train_inspect_not_finite (CtNet *net)
 {
-  GError *error = NULL;
+  g_autoptr (GError) found = NULL;
 
-  if (ct_net_check_finite (net, &error))
+  if (ct_net_check_finite (net, &found))
     return NULL;
-  /* the window's error, in the trainer's domain */
-  error->domain = CT_TRAIN_ERROR;
-  error->code = CT_TRAIN_ERROR_NOT_FINITE;
-  return error;
+  /* in the trainer's domain, which the window matches */
+  return g_error_new_literal (CT_TRAIN_ERROR, CT_TRAIN_ERROR_NOT_FINITE, found->message);
 }
 
 /* The breakpoint's snapshot */

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "lr-policy.h"
+#include "devices.h"
 #include "run-device.h"
 #include "trainer-private.h"
 
@@ -229,7 +230,7 @@ build (CtTrainWorker *w, GError **error)
     }
   else if (w->weights != NULL && !ct_solver_load_weights (solver, w->weights, error))
     return FALSE;
-  if (w->use_gpu && (!ct_run_select_gpu (w->gpu_device, error)
+  if (w->use_gpu && (!ct_engine_gpu_select (w->gpu_device, error)
                      || !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;
   ct_solver_add_observer (solver, &funcs, w, NULL);

@@ -690,7 +690,6 @@ test_db_leveldb_truncated (void)
   g_autoptr (CtDb) db = NULL;
 
   ct_test_write_db (path, CT_DB_LEVELDB, 3000, 1, 28, 28);
-  g_clear_pointer (&db, ct_db_free);
   db = ct_db_open (path, CT_DB_LEVELDB, CT_DB_READ, &error);
   g_assert_no_error (error);
   g_clear_pointer (&db, ct_db_free);

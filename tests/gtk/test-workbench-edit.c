@@ -112,7 +112,7 @@ test_clipboard (void)
     g_assert_nonnull (focus);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (focus)), ==, "pool1");
   }
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -242,7 +242,7 @@ test_drop_on_edge (void)
     g_test_message ("dropped on ip2 at %.0f,%.0f: %s placed at %.0f,%.0f", x, y, id, nx, ny);
     g_assert_cmpfloat (ny, >, y + 20);
   }
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -299,7 +299,7 @@ test_layout_cut_and_undo (void)
   free_places (before);
   free_places (cut);
   free_places (undone);
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -339,7 +339,7 @@ test_fit_clear_of_controls (void)
                   nodes, lowest, controls.origin.y);
   g_assert_cmpuint (nodes, ==, 10);
   g_assert_cmpfloat (lowest, <=, controls.origin.y);
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -356,7 +356,7 @@ test_multi_selection (void)
   ct_window_select (window, (const char *[]) { "conv1", NULL });
   ct_gui_test_settle (window);
   g_assert_null (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL, "3 Layers Selected"));
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 

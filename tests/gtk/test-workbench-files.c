@@ -59,7 +59,7 @@ test_recent_menu (void)
   g_assert_cmpstr (target, ==, uri);
   g_object_unref (section);
 
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
   gtk_recent_manager_remove_item (manager, uri, NULL);
   g_unlink (path);
   g_rmdir (dir);
@@ -135,7 +135,7 @@ test_fork_fields_kept (void)
   for (guint i = 0; i < before->len; i++)
     g_assert_cmpstr (after->pdata[i], ==, before->pdata[i]);
   g_assert_nonnull (strstr (saved, "name: \"conv1_2\""));
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 
   /* Reopened: the same text. */
   window = ct_window_new (ct_test_app);
@@ -143,7 +143,7 @@ test_fork_fields_kept (void)
   g_assert_true (ct_window_load_file (window, file));
   ct_gui_test_settle (window);
   g_assert_cmpstr (ct_document_get_text (ct_window_get_document (window)), ==, saved);
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
   ct_test_remove_tree (dir);
 }
 
@@ -196,7 +196,7 @@ test_open_paths (void)
   g_assert_true (accepted);
   g_assert_nonnull (ct_window_get_file (window));
   g_assert_true (g_file_equal (ct_window_get_file (window), net));
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 
   /* As the command line hands them over. */
   {
@@ -214,7 +214,7 @@ test_open_paths (void)
     g_assert_nonnull (opened);
     g_assert_nonnull (ct_window_get_weights (opened));
     g_assert_true (g_file_equal (ct_window_get_weights (opened), weights));
-    ct_test_close_window (opened);
+    ct_gui_test_close_window (opened);
   }
   ct_test_remove_tree (dir);
 }

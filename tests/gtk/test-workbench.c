@@ -103,7 +103,7 @@ test_shortcuts_listed (void)
     ct_gui_test_spin (300);
     g_assert_true (gtk_widget_get_visible (overlay));
     gtk_widget_set_visible (overlay, FALSE);
-    ct_test_close_window (window);
+    ct_gui_test_close_window (window);
   }
 }
 
@@ -157,7 +157,7 @@ test_export (void)
     g_test_message ("%s", error->message);
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   }
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
   g_rmdir (dir);
 }
 
@@ -199,7 +199,7 @@ test_shift_f10 (void)
   g_assert_false (handled);
   g_signal_handlers_disconnect_by_data (view, &asked);
   ct_gui_test_spin (50);
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -235,7 +235,7 @@ test_find (void)
     g_auto (GStrv) selected = ct_window_dup_selected (window);
     g_assert_cmpstr (selected[0], ==, "relu1");
   }
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -265,7 +265,7 @@ test_phase (void)
       g_assert_cmpuint (ct_graph_model_n_nodes (model), ==, views[i].nodes);
       g_assert_true ((ct_graph_model_find_node (model, "accuracy") >= 0) == views[i].accuracy);
     }
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 
@@ -299,7 +299,7 @@ test_close_asks (void)
   gtk_window_destroy (question);
   ct_gui_test_spin (20);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
-  ct_test_close_window (window);
+  ct_gui_test_close_window (window);
 }
 
 

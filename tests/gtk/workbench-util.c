@@ -18,14 +18,6 @@ ct_test_lenet_window (void)
   return window;
 }
 
-void
-ct_test_close_window (CtWindow *window)
-{
-  ct_document_discard_draft (ct_window_get_document (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ct_gui_test_spin (10);
-}
-
 CtGraphView *
 ct_test_view_of (CtWindow *window)
 {

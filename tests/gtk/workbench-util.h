@@ -19,8 +19,6 @@ extern CtApplication *ct_test_app;
 /* Run it until the window's document is checked and idle work is done. */
 /* A 1280 x 800 window showing the LeNet example, settled. */
 CtWindow *ct_test_lenet_window (void);
-/* Destroy WINDOW without asking about unsaved changes. */
-void ct_test_close_window (CtWindow *window);
 CtGraphView *ct_test_view_of (CtWindow *window);
 /* The index of the layer NAME in WINDOW's net, or -1. */
 int ct_test_layer_named (CtWindow *window, const char *name);
