@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "run-device.h"
+#include "error-place.h"
 #include "window-private.h"
 
 #define DEFAULT_SEED 1701
@@ -106,22 +107,18 @@ current_layer (CtWindow *self, CtRunSnapshot *snapshot)
   return NULL;
 }
 
-/* The layer an error names ("layer 'conv1': …", or setup messages that
- * quote it), or NULL. Looked up in the document: a net that failed to
- * build has no layers in its snapshot. */
+/* The document's layer that ERROR carries as its place, or NULL. Looked up
+ * in the document: a net that failed to build has no layers in its
+ * snapshot, and layers the engine adds (splits) are not shown. */
 static const char *
 failed_layer (CtWindow *self, const GError *error)
 {
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *name = ct_error_get_layer (error);
 
-  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
-    {
-      const char *name = net->layer[i]->name;
-      g_autofree char *quoted = name != NULL ? g_strdup_printf ("'%s'", name) : NULL;
-
-      if (quoted != NULL && strstr (error->message, quoted) != NULL)
-        return name;
-    }
+  for (gsize i = 0; name != NULL && net != NULL && i < net->n_layer; i++)
+    if (g_strcmp0 (net->layer[i]->name, name) == 0)
+      return net->layer[i]->name;
   return NULL;
 }
 

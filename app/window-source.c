@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "source-map.h"
+#include "proto-error.h"
 #include "window-private.h"
 
 #define REPARSE_DELAY_MS 300
@@ -119,8 +120,7 @@ mark_parse_error (CtWindow *self)
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
-  if (error == NULL
-      || !error_position (error->message, ct_document_get_title (self->document), &line, &column))
+  if (error == NULL || !ct_proto_error_get_position (error, &line, &column))
     return;
   token_at (buffer, line, column, &start, &end);
   gtk_text_buffer_apply_tag (buffer, self->error_tag, &start, &end);

@@ -19,6 +19,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "engine-error.h"
+#include "error-place.h"
 #include "field-path.h"
 #include "window-train-private.h"
 
@@ -128,17 +130,16 @@ apply_watch (CtWindow *self)
 
 /* Progress */
 
+/* The document's layer that ERROR carries as its place, or NULL. */
 static const char *
-named_layer (CtWindow *self, const char *message)
+named_layer (CtWindow *self, const GError *error)
 {
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const char *name = ct_error_get_layer (error);
 
-  for (gsize i = 0; net != NULL && i < net->n_layer; i++)
-    {
-      g_autofree char *quoted = g_strdup_printf ("layer '%s'", net->layer[i]->name);
-      if (strstr (message, quoted) != NULL)
-        return net->layer[i]->name;
-    }
+  for (gsize i = 0; name != NULL && net != NULL && i < net->n_layer; i++)
+    if (g_strcmp0 (net->layer[i]->name, name) == 0)
+      return net->layer[i]->name;
   return NULL;
 }
 
@@ -146,7 +147,7 @@ static void
 show_error (CtWindow *self, const GError *error)
 {
   CtWindowTrain *t = self->train;
-  const char *layer = named_layer (self, error->message);
+  const char *layer = named_layer (self, error);
   g_autofree char *message = NULL;
 
   /* a command refused: training goes on */
@@ -164,7 +165,7 @@ show_error (CtWindow *self, const GError *error)
       ct_window_show_toast (self, error->message);
       return;
     }
-  if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NOT_FINITE) && layer != NULL)
+  if (g_error_matches (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NOT_FINITE) && layer != NULL)
     {
       /* TRANSLATORS: a toast; %s is the first layer whose values went NaN
        * or infinite, then the trainer's own account */

@@ -3,8 +3,38 @@
 #include <glib/gi18n-lib.h>
 
 #include "engine-error.h"
+#include "error-place.h"
 
-G_DEFINE_QUARK (cortado-engine-error-quark, ct_engine_error)
+/* Its errors carry the layer and blob they are about (error-place.h). */
+typedef CtErrorPlace CtEngineErrorPrivate;
+
+static void
+ct_engine_error_private_init (CtEngineErrorPrivate *place)
+{
+  ct_error_place_init (place);
+}
+
+static void
+ct_engine_error_private_copy (const CtEngineErrorPrivate *src, CtEngineErrorPrivate *dest)
+{
+  ct_error_place_copy (src, dest);
+}
+
+static void
+ct_engine_error_private_clear (CtEngineErrorPrivate *place)
+{
+  ct_error_place_clear (place);
+}
+
+G_DEFINE_EXTENDED_ERROR (CtEngineError, ct_engine_error)
+
+CtErrorPlace *ct_engine_error_place_of (const GError *error);
+
+CtErrorPlace *
+ct_engine_error_place_of (const GError *error)
+{
+  return ct_engine_error_get_private (error);
+}
 
 static CtEngineError
 code_for_status (CtStatus status)

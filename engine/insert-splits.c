@@ -15,6 +15,7 @@
 
 #include "net-private.h"
 #include "engine-error.h"
+#include "error-place.h"
 
 char *
 ct_net_split_layer_name (const char *layer_name, const char *blob_name, guint top_index)
@@ -85,6 +86,7 @@ plan_readers (GPtrArray *specs, SplitPlan *plan, gboolean tolerant, GError **err
                            _("layer '%s': unknown bottom blob '%s' (bottom %u): no layer "
                              "above produces it"),
                            layer->name != NULL ? layer->name : "", layer->bottom[j], (guint) j);
+              ct_error_set_place (error, layer->name, layer->bottom[j]);
               return FALSE;
             }
           g_array_append_val (plan->sources[i], ref);

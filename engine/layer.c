@@ -6,6 +6,7 @@
 
 #include "layer.h"
 #include "engine-error.h"
+#include "error-place.h"
 #include "blas.h"
 #include "filler.h"
 
@@ -76,6 +77,7 @@ ct_layer_fail (const CtLayer *layer, GError **error, int code, const char *forma
   /* TRANSLATORS: layer name, layer type, then what is wrong with it */
   g_set_error (error, CT_ENGINE_ERROR, code, _("layer '%s' (%s): %s"),
                ct_layer_get_name (layer), layer->klass->type, message);
+  ct_error_set_place (error, ct_layer_get_name (layer), NULL);
   return FALSE;
 }
 

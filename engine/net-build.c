@@ -14,6 +14,7 @@
 
 #include "net-private.h"
 #include "engine-error.h"
+#include "error-place.h"
 #include "layer-catalogue.h"
 #include "rng.h"
 #include "text-format.h"
@@ -356,8 +357,8 @@ register_layer (CtNetBuilder *b, guint index, const Caffe__LayerParameter *p, GE
   return TRUE;
 }
 
-CtNetLayerStatus
-ct_net_builder_add_layer (CtNetBuilder *b, CtNetSpec *spec, GError **error)
+static CtNetLayerStatus
+add_layer (CtNetBuilder *b, CtNetSpec *spec, GError **error)
 {
   CtNet *net = b->net;
   Caffe__LayerParameter *p = spec->param;
@@ -407,6 +408,17 @@ ct_net_builder_add_layer (CtNetBuilder *b, CtNetSpec *spec, GError **error)
   if (!register_layer (b, index, p, error))
     return CT_NET_LAYER_FAILED;
   return CT_NET_LAYER_OK;
+}
+
+CtNetLayerStatus
+ct_net_builder_add_layer (CtNetBuilder *b, CtNetSpec *spec, GError **error)
+{
+  CtNetLayerStatus status = add_layer (b, spec, error);
+
+  /* Every failure here is this layer's: say so as data too. */
+  if (status != CT_NET_LAYER_OK && error != NULL && ct_error_get_layer (*error) == NULL)
+    ct_error_set_place (error, spec_name (spec->param), NULL);
+  return status;
 }
 
 /* Caffe's backward pass over the layers: a layer whose tops reach no loss

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "engine-error.h"
+#include "error-place.h"
 #include "net.h"
 
 static gboolean
@@ -55,6 +56,7 @@ ct_net_check_connections (const Caffe__NetParameter *param, int *failed_layer, G
             g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
                          _("layer '%s': no layer makes its bottom '%s'"), name,
                          layer->bottom[b]);
+          ct_error_set_place (error, name, layer->bottom[b]);
           return FALSE;
         }
       for (gsize t = 0; t < layer->n_top; t++)

@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "engine-error.h"
+#include "error-place.h"
 #include "net.h"
 
 static gboolean
@@ -39,6 +40,8 @@ ct_net_check_finite (CtNet *net, GError **error)
                              "in the data of its top '%s'"),
                            ct_layer_get_name (ct_net_get_layer (net, l)),
                            ct_net_get_blob_name (net, tops[t]));
+              ct_error_set_place (error, ct_layer_get_name (ct_net_get_layer (net, l)),
+                                  ct_net_get_blob_name (net, tops[t]));
               return FALSE;
             }
         }
@@ -60,6 +63,8 @@ ct_net_check_finite (CtNet *net, GError **error)
                              "in the diff of its bottom '%s'"),
                            ct_layer_get_name (ct_net_get_layer (net, l)),
                            ct_net_get_blob_name (net, bottoms[b]));
+              ct_error_set_place (error, ct_layer_get_name (ct_net_get_layer (net, l)),
+                                  ct_net_get_blob_name (net, bottoms[b]));
               return FALSE;
             }
         }
@@ -77,6 +82,7 @@ ct_net_check_finite (CtNet *net, GError **error)
                        _("training stopped: the parameters of layer '%s' became NaN "
                          "or infinite"),
                        ct_layer_get_name (ct_net_get_layer (net, layer)));
+          ct_error_set_place (error, ct_layer_get_name (ct_net_get_layer (net, layer)), NULL);
           return FALSE;
         }
     }

@@ -13,6 +13,7 @@
 
 #include "net-private.h"
 #include "engine-error.h"
+#include "error-place.h"
 
 static const char *
 layer_name (CtNet *net, guint layer_index)
@@ -39,6 +40,7 @@ check_shared_shape (CtNet *net, const Caffe__ParamSpec *spec, const char *name,
                      "differ (owner's shape %s, this layer's %s)"),
                    layer_name (net, layer_index), name, layer_name (net, owner_layer),
                    owner_shape, shape);
+      ct_error_set_place (error, layer_name (net, layer_index), NULL);
       return FALSE;
     }
   if (ct_blob_num_axes (owner) == ct_blob_num_axes (blob) &&
@@ -51,6 +53,7 @@ check_shared_shape (CtNet *net, const Caffe__ParamSpec *spec, const char *name,
                  "only asks for equal counts)"),
                layer_name (net, layer_index), name, layer_name (net, owner_layer),
                owner_shape, shape);
+  ct_error_set_place (error, layer_name (net, layer_index), NULL);
   return FALSE;
 }
 
@@ -68,6 +71,7 @@ merge_multipliers (CtNet *net, CtNetLearnable *learnable, const Caffe__ParamSpec
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
                        _("layer '%s': shared param '%s' has a different lr_mult than "
                          "where it was first given"), layer_name (net, layer_index), name);
+          ct_error_set_place (error, layer_name (net, layer_index), NULL);
           return FALSE;
         }
       learnable->has_lr_mult = TRUE;
@@ -80,6 +84,7 @@ merge_multipliers (CtNet *net, CtNetLearnable *learnable, const Caffe__ParamSpec
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
                        _("layer '%s': shared param '%s' has a different decay_mult than "
                          "where it was first given"), layer_name (net, layer_index), name);
+          ct_error_set_place (error, layer_name (net, layer_index), NULL);
           return FALSE;
         }
       learnable->has_decay_mult = TRUE;

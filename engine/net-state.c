@@ -10,6 +10,7 @@
 
 #include "net-private.h"
 #include "engine-error.h"
+#include "error-place.h"
 
 static gboolean
 state_has_stage (const Caffe__NetState *state, const char *stage)
@@ -96,6 +97,7 @@ ct_net_filter_layers (const Caffe__NetParameter *param, const Caffe__NetState *s
           g_set_error (&local, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
                        _("layer '%s': give either include rules or exclude rules, not both"),
                        layer->name != NULL ? layer->name : "");
+          ct_error_set_place (&local, layer->name, NULL);
           if (!tolerant)
             {
               g_propagate_error (error, g_steal_pointer (&local));

@@ -14,6 +14,7 @@
 #include "net-private.h"
 #include "binary-io.h"
 #include "engine-error.h"
+#include "error-place.h"
 #include "upgrade.h"
 
 static int
@@ -130,6 +131,8 @@ ct_net_copy_trained_layers_from (CtNet *net, const Caffe__NetParameter *model, G
       if (target < 0)
         continue;
       ok = copy_layer_blobs (net, net->layers->pdata[target], source, error);
+      if (!ok)
+        ct_error_set_place (error, source->name, NULL);
     }
   if (upgraded != NULL)
     protobuf_c_message_free_unpacked (&upgraded->base, NULL);
@@ -150,7 +153,8 @@ ct_net_copy_trained_layers_from_file (CtNet *net, const char *path, GError **err
   protobuf_c_message_free_unpacked (model, NULL);
   if (!ok)
     {
-      g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
+      /* the same error, so that its place (error-place.h) stays */
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
       return FALSE;
     }
   return TRUE;

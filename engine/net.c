@@ -10,6 +10,7 @@
 #include "device.h"
 #include "net-private.h"
 #include "engine-error.h"
+#include "error-place.h"
 
 CtNet *
 ct_net_alloc (void)
@@ -582,7 +583,8 @@ ct_net_set_timing_sync (CtNet *net, gboolean sync)
 /* LOCAL (taken) into ERROR, as "layer 'NAME' (TYPE): ..." unless the layer
  * already named itself: the GPU's and the blobs' errors ("out of GPU
  * memory allocating N bytes") know nothing of layers. Errors of other
- * domains (a data source's) are passed on as they are. */
+ * domains (a data source's) keep their message; the engine's and the data
+ * sources' carry the layer as data (error-place.h). */
 static gboolean
 fail_in_layer (const CtLayer *layer, GError *local, GError **error)
 {
@@ -591,8 +593,10 @@ fail_in_layer (const CtLayer *layer, GError *local, GError **error)
                                              ct_layer_get_name (layer),
                                              ct_layer_get_type (layer), "");
 
-  if (local->domain == CT_ENGINE_ERROR && !g_str_has_prefix (local->message, prefix))
+  if (local->domain == CT_ENGINE_ERROR && ct_error_get_layer (local) == NULL)
     g_prefix_error (&local, "%s", prefix);
+  if (ct_error_get_layer (local) == NULL)
+    ct_error_set_place (&local, ct_layer_get_name (layer), NULL);
   g_propagate_error (error, local);
   return FALSE;
 }

@@ -12,6 +12,7 @@
 
 #include "binary-io.h"
 #include "engine-error.h"
+#include "error-place.h"
 #include "snapshot.h"
 
 /* ---- names ---- */
@@ -461,7 +462,7 @@ out:
       if (g_str_has_prefix (local->message, path))
         g_propagate_error (error, g_steal_pointer (&local));
       else
-        g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
+        g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
     }
   return ok;
 }
@@ -508,6 +509,7 @@ hdf5_read_layer (CtNet *net, guint layer_index, hid_t data, const char *path, GE
                                 "%s: layer '%s' has %u parameter blobs in the file, but %u in the net",
                                 n_stored),
                    path, name, n_stored, layer->blobs->len);
+      ct_error_set_place (error, name, NULL);
       ok = FALSE;
     }
   for (guint j = 0; ok && j < layer->blobs->len; j++)
@@ -525,6 +527,7 @@ hdf5_read_layer (CtNet *net, guint layer_index, hid_t data, const char *path, GE
           g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
                        _("%s: layer '%s' lacks parameter blob %u (the net has %u)"),
                        path, name, j, layer->blobs->len);
+          ct_error_set_place (error, name, NULL);
           ok = FALSE;
           break;
         }

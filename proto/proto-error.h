@@ -1,7 +1,8 @@
 /* proto-error.h: the error domain for everything proto/ reads and writes.
  *
  * Messages are meant for users: they start with "FILE:LINE:COLUMN: " for text
- * input, or "FILE: " for binary input, and name the message type and field. */
+ * input, or "FILE: " for binary input, and name the message type and field.
+ * Errors on text carry the line and column as data too. */
 #pragma once
 
 #include <glib.h>
@@ -22,5 +23,12 @@ typedef enum {
   CT_PROTO_ERROR_UPGRADE,        /* a legacy file that cannot be upgraded */
   CT_PROTO_ERROR_INVALID,        /* a well-formed file with contradictory content */
 } CtProtoError;
+
+/* Gives *ERROR (a CT_PROTO_ERROR; others are left alone, as is NULL) the
+ * 1-based LINE and COLUMN of text it is about. */
+void ct_proto_error_set_position (GError **error, guint line, guint column);
+/* The position ERROR carries as data; FALSE when it has none. The
+ * message starts with it too ("FILE:LINE:COLUMN: "). */
+gboolean ct_proto_error_get_position (const GError *error, guint *line, guint *column);
 
 G_END_DECLS

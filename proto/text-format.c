@@ -41,6 +41,7 @@ ct_parser_fail (CtParser *p,
   va_end (args);
   g_set_error (&p->error, CT_PROTO_ERROR, code, "%s:%u:%u: %s",
                p->filename, line, column, what);
+  ct_proto_error_set_position (&p->error, line, column);
   return FALSE;
 }
 

@@ -308,6 +308,7 @@ ct_text_check_strict (const ProtobufCMessage *msg,
                  _("%s:%u:%u: unknown field '%s' in %s"),
                  filename, first->error_line, first->error_column,
                  first->field_name, first->message_type);
+  ct_proto_error_set_position (error, first->error_line, first->error_column);
   return FALSE;
 }
 

@@ -7,12 +7,14 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "data-error.h"
 #include "engine-error.h"
 #include "layer-catalogue.h"
 #include "net-dump.h"
 #include "devices.h"
 #include "run-device.h"
 #include "runner-private.h"
+#include "error-place.h"
 #include "upgrade.h"
 
 static gboolean
@@ -252,14 +254,20 @@ static GError *
 layer_error (CtRunWorker *worker, guint layer_index, GError *error)
 {
   const char *name = ct_layer_get_name (ct_net_get_layer (worker->net, layer_index));
-  g_autofree char *quoted = g_strdup_printf ("'%s'", name);
   GError *named;
 
-  /* Setup-time messages already name the layer; run-time ones may not. */
-  if (strstr (error->message, quoted) != NULL)
+  /* Setup-time errors and the engine's own carry the layer already. */
+  if (ct_error_get_layer (error) != NULL)
     return error;
-  named = g_error_new (CT_RUN_ERROR, CT_RUN_ERROR_LAYER, _("layer '%s': %s"), name,
+  if (error->domain == CT_ENGINE_ERROR || error->domain == CT_DATA_ERROR)
+    {
+      ct_error_set_place (&error, name, NULL);
+      return error;
+    }
+  /* another library's error inside a layer: the engine's, with the place */
+  named = g_error_new (CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID, _("layer '%s': %s"), name,
                        error->message);
+  ct_error_set_place (&named, name, NULL);
   g_error_free (error);
   return named;
 }

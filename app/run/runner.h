@@ -58,7 +58,8 @@
  * Errors. Nothing a user gives aborts: a net that does not build, a
  * caffemodel missing or not matching, a layer failing come back as the
  * snapshot's error (the engine's or the proto's domain, or CT_RUN_ERROR),
- * naming the layer, and the position stays where it was.
+ * naming the layer; a layer's failure carries it as data too
+ * (ct_error_get_layer, error-place.h). The position stays where it was.
  *
  * Copies. Every blob's shape and statistics (of its data once computed in
  * this pass, of its diff once backward filled it) are in every snapshot;
@@ -94,7 +95,6 @@ GQuark ct_run_error_quark (void);
 typedef enum {
   CT_RUN_ERROR_PASS_COMPLETE, /* a backward step after the backward pass is complete */
   CT_RUN_ERROR_NO_BLOB,       /* set_input names a blob the net does not have */
-  CT_RUN_ERROR_LAYER,         /* a layer failed in forward or backward */
 } CtRunError;
 
 /* The default bound on the bytes kept for past versions of watched blobs. */

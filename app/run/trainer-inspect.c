@@ -62,12 +62,13 @@ ct_train_inspect_ratios (CtTrainWorker *w, int iter)
 GError *
 ct_train_inspect_not_finite (CtNet *net)
 {
-  g_autoptr (GError) found = NULL;
+  GError *found = NULL;
 
+  /* the engine's CT_ENGINE_ERROR_NOT_FINITE, with the layer and blob as
+   * data (error-place.h) */
   if (ct_net_check_finite (net, &found))
     return NULL;
-  /* in the trainer's domain, which the window matches */
-  return g_error_new_literal (CT_TRAIN_ERROR, CT_TRAIN_ERROR_NOT_FINITE, found->message);
+  return found;
 }
 
 /* The breakpoint's snapshot */

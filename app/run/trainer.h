@@ -49,8 +49,11 @@
  * Non-finite values. After each iteration, when the loss or an update
  * ratio is not finite, the train net is searched in forward order for the
  * first layer whose top's data is NaN or infinite, then in backward order
- * for the first whose bottom's diff is; training stops with
- * CT_TRAIN_ERROR_NOT_FINITE naming the layer, the blob and data or diff.
+ * for the first whose bottom's diff is; training stops with the engine's
+ * CT_ENGINE_ERROR_NOT_FINITE naming the layer, the blob and data or diff,
+ * with the layer and blob as data (ct_error_get_layer, error-place.h); a
+ * loss that is not finite while every blob is gives
+ * CT_TRAIN_ERROR_NOT_FINITE.
  *
  * Restart builds the solver anew from the same parameter, seed (a
  * parameter without random_seed gets one drawn once, at ct_trainer_new),

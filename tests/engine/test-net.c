@@ -9,6 +9,7 @@
 
 #include "binary-io.h"
 #include "engine-error.h"
+#include "error-place.h"
 #include "net.h"
 #include "text-format.h"
 #include "net-test-util.h"
@@ -220,6 +221,21 @@ assert_build_error (const char *text, const char *const *fragments)
       g_error ("'%s' is not in '%s'", fragments[i], error->message);
 }
 
+/* As assert_build_error, and the layer FRAGMENTS[0] quotes is the one the
+ * error carries as data. */
+static void
+assert_layer_error (const char *text, const char *const *fragments)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtNet) net = ct_test_build (text, CAFFE__PHASE__TEST, &error);
+  g_autofree char *layer = g_strndup (fragments[0] + 1, strlen (fragments[0]) - 2);
+
+  g_assert_null (net);
+  assert_build_error (text, fragments);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (ct_error_get_layer (error), ==, layer);
+}
+
 static void
 test_build_errors (void)
 {
@@ -247,12 +263,12 @@ test_build_errors (void)
   g_autofree char *t6 = g_strconcat (input,
     "layer { name: 'relu' type: 'ReLU' bottom: 'x' top: 'y' param { lr_mult: 1 } }\n", NULL);
 
-  assert_build_error (t1, unknown_bottom);
-  assert_build_error (t2, cycle);
-  assert_build_error (t3, duplicate);
-  assert_build_error (t4, unknown_type);
-  assert_build_error (t5, propagate);
-  assert_build_error (t6, too_many_specs);
+  assert_layer_error (t1, unknown_bottom);
+  assert_layer_error (t2, cycle);
+  assert_layer_error (t3, duplicate);
+  assert_layer_error (t4, unknown_type);
+  assert_layer_error (t5, propagate);
+  assert_layer_error (t6, too_many_specs);
 }
 
 static void
@@ -261,7 +277,7 @@ test_build_error_setup (void)
   /* A shape mismatch found by a layer's setup names the layer. */
   const char *eltwise[] = { "'sum'", NULL };
 
-  assert_build_error (
+  assert_layer_error (
     "layer { name: 'in' type: 'Input' top: 'x' top: 'y'\n"
     "  input_param { shape { dim: 2 dim: 3 } shape { dim: 2 dim: 4 } } }\n"
     "layer { name: 'sum' type: 'Eltwise' bottom: 'x' bottom: 'y' top: 'z' }\n", eltwise);
@@ -285,9 +301,9 @@ test_build_error_layer_params (void)
   g_autofree char *bad_concat = g_strconcat (input,
     "layer { name: 'cat' type: 'Concat' bottom: 'x' bottom: 'y' top: 'c' }\n", NULL);
 
-  assert_build_error (big_kernel, kernel);
-  assert_build_error (no_outputs, zero);
-  assert_build_error (bad_concat, concat);
+  assert_layer_error (big_kernel, kernel);
+  assert_layer_error (no_outputs, zero);
+  assert_layer_error (bad_concat, concat);
 }
 
 static void

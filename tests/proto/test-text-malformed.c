@@ -4,6 +4,7 @@
  * it must produce. Columns count bytes (a tab or each byte of a UTF-8
  * character is one column). Every case must fail cleanly: an error in
  * CT_PROTO_ERROR, no message, no crash, no leak. */
+#include <stdio.h>
 #include <string.h>
 
 #include "caffe.pb-c.h"
@@ -178,6 +179,7 @@ check_case (Schema schema, const char *input, gssize length, CtTextFlags flags, 
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *want = g_strdup_printf ("t.prototxt:%s", expected);
+  guint line = 0, column = 0, want_line, want_column;
   ProtobufCMessage *msg = ct_text_parse (descriptor_of (schema), input, length, "t.prototxt",
                                          flags, &error);
 
@@ -192,6 +194,15 @@ check_case (Schema schema, const char *input, gssize length, CtTextFlags flags, 
   if (!g_str_equal (error->message, want))
     {
       g_test_message ("input:    %s\nexpected: %s\ngot:      %s", input, want, error->message);
+      return FALSE;
+    }
+  /* the position the message starts with travels as data too */
+  if (sscanf (expected, "%u:%u:", &want_line, &want_column) == 2
+      && (!ct_proto_error_get_position (error, &line, &column) || line != want_line
+          || column != want_column))
+    {
+      g_test_message ("input:    %s\nposition: %u:%u as data, %u:%u in the message", input, line,
+                      column, want_line, want_column);
       return FALSE;
     }
   return TRUE;

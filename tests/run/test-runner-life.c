@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "error-place.h"
 #include "run-test-util.h"
 
 static const CtRunConfig small_config = { .phase = CAFFE__PHASE__TRAIN, .seed = 1701 };
@@ -112,6 +113,8 @@ test_errors (void)
   ct_test_run_init (&run, "layer { name: 'odd' type: 'NoSuchLayer' top: 'x' }", &small_config);
   snapshot = step_error (&run);
   g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "odd"));
+  /* the window selects the layer from the error's data, not its words */
+  g_assert_cmpstr (ct_error_get_layer (ct_run_snapshot_get_error (snapshot)), ==, "odd");
   g_assert_cmpint (ct_run_snapshot_get_pass (snapshot), ==, CT_RUN_PASS_NONE);
   g_assert_cmpuint (ct_run_snapshot_n_layers (snapshot), ==, 0);
   ct_test_run_clear (&run);

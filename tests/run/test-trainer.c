@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-error.h"
+#include "error-place.h"
 #include "net.h"
 #include "solver.h"
 #include "test-solver-common.h"
@@ -239,9 +241,12 @@ test_not_finite (void)
                             t.last->state != CT_TRAIN_STATE_FINISHED))
     g_main_context_iteration (NULL, TRUE);
   p = t.last;
-  g_assert_error (t.error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NOT_FINITE);
+  g_assert_error (t.error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NOT_FINITE);
   g_test_message ("%s", t.error->message);
   g_assert_nonnull (strstr (t.error->message, "layer '"));
+  /* the layer and blob travel as data, not only in the message */
+  g_assert_nonnull (ct_error_get_layer (t.error));
+  g_assert_nonnull (strstr (t.error->message, ct_error_get_layer (t.error)));
   g_assert_cmpint (p->iter, <, 1000);
   ct_test_train_clear (&t);
 }
