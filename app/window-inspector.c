@@ -153,7 +153,8 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
   const char *type = layer->type != NULL ? layer->type : "";
   const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
   g_autofree char *field = ct_layer_type_param_field (type);
-  const char *error = ct_document_get_layer_error (self->document, (guint) index);
+  const GError *layer_error = ct_document_get_layer_error (self->document, (guint) index);
+  const char *error = layer_error != NULL ? layer_error->message : NULL;
   g_autofree char *shapes = shapes_text (self, layer, index);
   g_autofree char *subtitle = NULL;
   CtPropertySection sections[7];

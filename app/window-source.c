@@ -16,37 +16,6 @@
 #define REPARSE_DELAY_MS 300
 #define CURSOR_DELAY_MS 150
 
-/* "NAME:LINE:COLUMN: message" -> LINE and COLUMN (1-based). */
-static gboolean
-error_position (const char *message, const char *name, guint *line, guint *column)
-{
-  const char *p = message;
-  char *end = NULL;
-  guint64 l, c;
-
-  if (name != NULL && g_str_has_prefix (p, name) && p[strlen (name)] == ':')
-    p += strlen (name) + 1;
-  else
-    {
-      /* Any name: the first ":DIGITS:DIGITS:" will do. */
-      while ((p = strchr (p, ':')) != NULL && !g_ascii_isdigit (p[1]))
-        p++;
-      if (p == NULL)
-        return FALSE;
-      p++;
-    }
-  l = g_ascii_strtoull (p, &end, 10);
-  if (end == p || *end != ':')
-    return FALSE;
-  p = end + 1;
-  c = g_ascii_strtoull (p, &end, 10);
-  if (end == p || l == 0)
-    return FALSE;
-  *line = (guint) l;
-  *column = (guint) MAX (c, 1);
-  return TRUE;
-}
-
 static void
 get_iter_at_line_column (GtkTextBuffer *buffer, GtkTextIter *iter, guint line, guint column)
 {
@@ -131,7 +100,6 @@ mark_layer_errors (CtWindow *self)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->source_buffer);
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
-  const char *title = ct_document_get_title (self->document);
   g_autoptr (GArray) spans = NULL;
   GtkTextIter start, end;
 
@@ -148,14 +116,14 @@ mark_layer_errors (CtWindow *self)
       gsize from = span->name_end > span->name_start ? span->name_start : span->start;
       gsize to = span->name_end > span->name_start ? span->name_end : span->start + 5;
       const char *text = ct_document_get_text (self->document);
-      const char *error = ct_document_get_layer_error (self->document, i);
+      const GError *error = ct_document_get_layer_error (self->document, i);
       guint line, column;
 
       if (error == NULL)
         continue;
-      /* A message that names a place in this text ("net:54:5: unknown
-       * field") is marked there; others at the layer's name. */
-      if (g_str_has_prefix (error, title) && error_position (error, title, &line, &column)
+      /* An error on a place in this text ("net:54:5: unknown field") is
+       * marked there; others at the layer's name. */
+      if (ct_proto_error_get_position (error, &line, &column)
           && (int) line <= gtk_text_buffer_get_line_count (buffer))
         token_at (buffer, line, column, &start, &end);
       else
@@ -271,11 +239,12 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
       const char *text = ct_document_get_text (self->document);
       const char *at = g_utf8_offset_to_pointer (text, gtk_text_iter_get_offset (&iter));
       int layer = ct_source_map_find (spans, (gsize) (at - text));
-      const char *error = layer >= 0 ? ct_document_get_layer_error (self->document, (guint) layer)
-                                     : NULL;
+      const GError *error = layer >= 0 ? ct_document_get_layer_error (self->document,
+                                                                      (guint) layer)
+                                       : NULL;
       if (error == NULL)
         return FALSE;
-      gtk_tooltip_set_text (tooltip, error);
+      gtk_tooltip_set_text (tooltip, error->message);
       return TRUE;
     }
   return FALSE;
@@ -381,8 +350,7 @@ ct_window_show_problem (CtWindow *self)
       GtkTextIter iter;
 
       adw_view_stack_set_visible_child_name (self->view_stack, "source");
-      if (error_position (error->message, ct_document_get_title (self->document), &line,
-                          &column))
+      if (ct_proto_error_get_position (error, &line, &column))
         {
           get_iter_at_line_column (buffer, &iter, line, column);
           gtk_text_buffer_place_cursor (buffer, &iter);

@@ -102,9 +102,9 @@ update_status (CtWindow *self)
   else if (net != NULL)
     for (guint i = 0; i < net->n_layer && problem == NULL; i++)
       {
-        const char *error = ct_document_get_layer_error (self->document, i);
+        const GError *error = ct_document_get_layer_error (self->document, i);
         if (error != NULL)
-          problem = g_strdup (error);
+          problem = g_strdup (error->message);
       }
   bad = problem != NULL;
   gtk_label_set_text (self->summary_label, *summary != '\0' ? summary

@@ -38,7 +38,7 @@ ct_proto_error_set_position (GError **error, guint line, guint column)
 {
   CtProtoErrorPrivate *position;
 
-  if (error == NULL || *error == NULL
+  if (error == NULL || *error == NULL || (*error)->domain != CT_PROTO_ERROR
       || (position = ct_proto_error_get_private (*error)) == NULL)
     return;
   position->line = line;
@@ -48,7 +48,8 @@ ct_proto_error_set_position (GError **error, guint line, guint column)
 gboolean
 ct_proto_error_get_position (const GError *error, guint *line, guint *column)
 {
-  CtProtoErrorPrivate *position = error != NULL ? ct_proto_error_get_private (error) : NULL;
+  CtProtoErrorPrivate *position = error != NULL && error->domain == CT_PROTO_ERROR
+                                   ? ct_proto_error_get_private (error) : NULL;
 
   if (position == NULL || position->line == 0)
     return FALSE;

@@ -31,7 +31,7 @@ typedef struct {
 typedef struct {
   CtNetShapes *shapes;
   CtNetShapes *test_shapes;
-  GPtrArray *errors;  /* char* per layer of the net, NULL when fine */
+  GPtrArray *errors;  /* GError* per layer of the net, NULL when fine */
   char *summary;
 } CheckOutput;
 
@@ -153,6 +153,13 @@ summarize (const CtNetShapes *shapes, guint n_errors)
   return g_steal_pointer (&line);
 }
 
+void
+ct_document_free_error (gpointer error)
+{
+  if (error != NULL)
+    g_error_free (error);
+}
+
 static void
 collect_errors (const CtNetShapes *shapes, GPtrArray *errors)
 {
@@ -164,7 +171,7 @@ collect_errors (const CtNetShapes *shapes, GPtrArray *errors)
           || layer->source_index < 0 || (guint) layer->source_index >= errors->len
           || errors->pdata[layer->source_index] != NULL)
         continue;
-      errors->pdata[layer->source_index] = g_strdup (layer->error->message);
+      errors->pdata[layer->source_index] = g_error_copy (layer->error);
     }
 }
 
@@ -198,7 +205,7 @@ check_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
       config.phase = CAFFE__PHASE__TEST;
       output->test_shapes = ct_net_infer_shapes_with_stand_ins (net, &config, input->stand_ins);
     }
-  output->errors = g_ptr_array_new_with_free_func (g_free);
+  output->errors = g_ptr_array_new_with_free_func (ct_document_free_error);
   g_ptr_array_set_size (output->errors, (guint) net->n_layer);
   collect_errors (output->shapes, output->errors);
   if (output->test_shapes != NULL)
@@ -234,7 +241,9 @@ check_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_ptr_array_set_size (self->layer_errors, 0);
   if (output->errors != NULL)
     for (guint i = 0; i < output->errors->len; i++)
-      g_ptr_array_add (self->layer_errors, g_strdup (output->errors->pdata[i]));
+      g_ptr_array_add (self->layer_errors, output->errors->pdata[i] != NULL
+                                             ? g_error_copy (output->errors->pdata[i])
+                                             : NULL);
   if (output->summary != NULL)
     {
       g_free (self->summary);
@@ -333,7 +342,7 @@ ct_document_get_test_shapes (CtDocument *self)
   return self->test_shapes;
 }
 
-const char *
+const GError *
 ct_document_get_layer_error (CtDocument *self, guint index)
 {
   g_return_val_if_fail (CT_IS_DOCUMENT (self), NULL);

@@ -33,7 +33,7 @@ struct _CtDocument {
   gboolean checking;
   CtNetShapes *shapes;
   CtNetShapes *test_shapes;
-  GPtrArray *layer_errors;     /* char* per net layer, NULL entries when fine */
+  GPtrArray *layer_errors;     /* GError* per net layer, NULL entries when fine */
   char *summary;
 
   /* Sidecar and drafts. */
@@ -62,5 +62,8 @@ void ct_document_schedule_draft (CtDocument *self);
 void ct_document_clear_drafts (CtDocument *self);
 void ct_document_find_draft (CtDocument *self);
 void ct_document_rename_node (CtDocument *self, const char *old_id, const char *new_id);
+
+/* A GPtrArray's free function for GError* entries that may be NULL. */
+void ct_document_free_error (gpointer error);
 
 G_END_DECLS

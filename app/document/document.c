@@ -130,7 +130,7 @@ ct_document_init (CtDocument *self)
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->undo = g_ptr_array_new_with_free_func (g_free);
   self->redo = g_ptr_array_new_with_free_func (g_free);
-  self->layer_errors = g_ptr_array_new_with_free_func (g_free);
+  self->layer_errors = g_ptr_array_new_with_free_func (ct_document_free_error);
   self->sidecar = g_key_file_new ();
   self->phase = CT_DOCUMENT_PHASE_BOTH;
 }

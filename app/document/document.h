@@ -121,7 +121,7 @@ const CtNetShapes *ct_document_get_shapes (CtDocument *self);
 const CtNetShapes *ct_document_get_test_shapes (CtDocument *self);
 /* The error of layer INDEX (in the net's `layer`) from the last check, or
  * NULL; a layer skipped because an earlier one failed has none. */
-const char *ct_document_get_layer_error (CtDocument *self, guint index);
+const GError *ct_document_get_layer_error (CtDocument *self, guint index);
 /* "9 layers · 431,080 parameters · 4.6 MFLOPs · 0.6 MB activations". */
 const char *ct_document_get_summary (CtDocument *self);
 /* Whether a check is running; block until it is done (tests). */

@@ -73,8 +73,8 @@ assert_shapes_kept (CtDocument *doc)
   g_autofree char *train_data = top_shape (ct_document_get_shapes (doc), MNIST_TRAIN);
   const char *summary = ct_document_get_summary (doc);
 
-  g_assert_nonnull (strstr (ct_document_get_layer_error (doc, MNIST_TRAIN), "fashion_train_lmdb"));
-  g_assert_nonnull (strstr (ct_document_get_layer_error (doc, MNIST_TEST), "fashion_test_lmdb"));
+  g_assert_nonnull (strstr (ct_document_get_layer_error (doc, MNIST_TRAIN)->message, "fashion_train_lmdb"));
+  g_assert_nonnull (strstr (ct_document_get_layer_error (doc, MNIST_TEST)->message, "fashion_test_lmdb"));
   for (guint i = CONV1; i < ct_document_get_net (doc)->n_layer; i++)
     g_assert_null (ct_document_get_layer_error (doc, i));
   /* Each phase's batch size, from the layer's text. */

@@ -446,7 +446,7 @@ test_document_validation (void)
                                         &error));
   ct_document_wait_validated (doc);
   g_assert_nonnull (ct_document_get_layer_error (doc, 1));
-  g_test_message ("%s", ct_document_get_layer_error (doc, 1));
+  g_test_message ("%s", ct_document_get_layer_error (doc, 1)->message);
   g_assert_null (ct_document_get_layer_error (doc, 0));
   g_assert_nonnull (strstr (ct_document_get_summary (doc), "1 error"));
 }

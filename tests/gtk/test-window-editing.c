@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "proto-error.h"
 #include "application.h"
 #include "gui-test.h"
 #include "graph-view.h"
@@ -390,8 +391,9 @@ test_error_marks (void)
   {
     g_auto (GStrv) lines = g_strsplit (original, "\n", -1);
     g_autoptr (GString) text = g_string_new (NULL);
-    const char *error = NULL;
+    const GError *error = NULL;
     const Caffe__NetParameter *net;
+    guint data_line = 0, data_column = 0;
 
     for (guint i = 0; lines[i] != NULL; i++)
       {
@@ -404,12 +406,16 @@ test_error_marks (void)
     g_assert_nonnull (net);
     for (guint i = 0; i < net->n_layer && error == NULL; i++)
       if (ct_document_get_layer_error (doc, i) != NULL
-          && strstr (ct_document_get_layer_error (doc, i), "kernal_size") != NULL)
+          && strstr (ct_document_get_layer_error (doc, i)->message, "kernal_size") != NULL)
         error = ct_document_get_layer_error (doc, i);
     g_assert_nonnull (error);
-    g_test_message ("%s", error);
-    message_position (error, &line, &column);
+    g_test_message ("%s", error->message);
+    message_position (error->message, &line, &column);
     g_assert_cmpint (line, ==, 53);
+    /* the window marks the position the error carries as data */
+    g_assert_true (ct_proto_error_get_position (error, &data_line, &data_column));
+    g_assert_cmpuint (data_line, ==, (guint) line);
+    g_assert_cmpuint (data_column, ==, (guint) column);
     /* The first mark is the data layer's (its mean file is missing). */
     g_assert_true (tag_range (buffer, "ct-layer-error", &start, &end));
     while (gtk_text_iter_get_line (&start) + 1 < line)
