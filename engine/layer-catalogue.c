@@ -181,12 +181,12 @@ ct_layer_catalogue_register (const CtLayerClass *klass, GError **error)
 
   g_return_val_if_fail (klass != NULL && klass->type != NULL, FALSE);
 
-  if (klass->reshape == NULL || klass->forward_cpu == NULL ||
+  if (klass->reshape == NULL || klass->forward == NULL ||
       klass->instance_size < sizeof (CtLayer))
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
                    _("layer type '%s' cannot be registered: it needs reshape, "
-                     "forward_cpu and an instance size"), klass->type);
+                     "forward and an instance size"), klass->type);
       return FALSE;
     }
   if (ct_layer_catalogue_lookup (klass->type) != NULL)

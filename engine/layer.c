@@ -193,10 +193,9 @@ ct_layer_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                   gboolean use_gpu, float *loss, GError **error)
 {
   const CtLayerClass *k = layer->klass;
-  CtLayerForwardFunc forward = use_gpu && k->forward_gpu != NULL ? k->forward_gpu : k->forward_cpu;
   float total = 0.0f;
 
-  if (!forward (layer, bottom, top, error))
+  if (!k->forward (layer, bottom, top, use_gpu && k->gpu_forward, error))
     return FALSE;
 
   for (guint i = 0; i < top->len && i < layer->loss_weights->len; i++)
@@ -221,12 +220,9 @@ ct_layer_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
                    GPtrArray *bottom, gboolean use_gpu, GError **error)
 {
   const CtLayerClass *k = layer->klass;
-  CtLayerBackwardFunc backward = use_gpu && k->backward_gpu != NULL ? k->backward_gpu
-                                                                    : k->backward_cpu;
-
-  if (backward == NULL)
+  if (k->backward == NULL)
     return TRUE;
-  return backward (layer, top, propagate_down, bottom, error);
+  return k->backward (layer, top, propagate_down, bottom, use_gpu && k->gpu_backward, error);
 }
 
 gboolean

@@ -55,12 +55,14 @@ typedef struct {
 
 typedef gboolean (*CtLayerSetupFunc) (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                       GError **error);
+/* A pass on the GPU when GPU is TRUE (only for types whose class says it
+ * has one), else on the CPU. */
 typedef gboolean (*CtLayerForwardFunc) (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                                        GError **error);
+                                        gboolean gpu, GError **error);
 /* PROPAGATE_DOWN has one entry per bottom: whether its diff is wanted. */
 typedef gboolean (*CtLayerBackwardFunc) (CtLayer *layer, GPtrArray *top,
                                          const gboolean *propagate_down, GPtrArray *bottom,
-                                         GError **error);
+                                         gboolean gpu, GError **error);
 
 struct _CtLayerClass {
   const char *type;        /* the prototxt type string, "Convolution" */
@@ -81,10 +83,12 @@ struct _CtLayerClass {
   CtLayerSetupFunc setup;
   /* Shape the tops (and buffers) from the bottoms. Required. */
   CtLayerSetupFunc reshape;
-  CtLayerForwardFunc forward_cpu;
-  CtLayerBackwardFunc backward_cpu; /* NULL: the type never propagates down */
-  CtLayerForwardFunc forward_gpu;   /* NULL: falls back to the CPU */
-  CtLayerBackwardFunc backward_gpu; /* NULL: falls back to the CPU */
+  CtLayerForwardFunc forward;    /* Required. */
+  CtLayerBackwardFunc backward;  /* NULL: the type never propagates down */
+  /* Whether the passes run on the GPU when the net does; FALSE: the net
+   * runs them on the CPU, with the blobs copied as needed. */
+  gboolean gpu_forward;
+  gboolean gpu_backward;
   /* Whether force_backward may ask for BOTTOM_INDEX's diff (labels: no).
    * NULL: always. */
   gboolean (*allow_force_backward) (const CtLayer *layer, guint bottom_index);

@@ -67,7 +67,7 @@ struct _CtNet {
   GHashTable *param_names;     /* ParamSpec name -> net param id + 1 */
   GArray *learnables;          /* CtNetLearnable */
 
-  gboolean use_gpu;            /* layers run forward_gpu / backward_gpu */
+  gboolean use_gpu;            /* layers with GPU passes run them there */
   gboolean sync_timing;        /* per-layer times wait for the device */
 
   GArray *observers;           /* CtNetObserver */

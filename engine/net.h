@@ -133,7 +133,7 @@ guint ct_net_n_learnable (const CtNet *net);
 const CtNetLearnable *ct_net_get_learnable (const CtNet *net, guint learnable_id);
 
 /* The device the net runs on, as Caffe's Caffe::set_mode: on the GPU each
- * layer runs its forward_gpu / backward_gpu, and a type without one runs
+ * layer runs its GPU passes (gpu_forward / gpu_backward), and a type without them runs
  * its CPU code on the same blobs (CtMem copies what each side reads, so
  * the results are the same, only slower; `cortado-cli layers` lists which
  * types have GPU code). Switching may happen between any two passes, in

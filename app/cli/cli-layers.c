@@ -2,7 +2,7 @@
  * from the same catalogue the net builder and the palette read: type,
  * family, which of its passes run on the GPU, and a one-line description.
  *
- * The GPU column is read from each class's forward_gpu / backward_gpu
+ * The GPU column is read from each class's gpu_forward / gpu_backward
  * slots, so it stays true as types gain GPU code. The rule for the rest,
  * printed under the table: a net on the GPU runs a pass a type has no GPU
  * code for on the CPU, on the same blobs (CtMem copies the values each
@@ -18,14 +18,14 @@
 static const char *
 gpu_support (const CtLayerClass *k)
 {
-  gboolean forward = k->forward_gpu != NULL;
-  gboolean backward = k->backward_gpu != NULL || k->backward_cpu == NULL;
+  gboolean forward = k->gpu_forward;
+  gboolean backward = k->gpu_backward || k->backward == NULL;
 
   if (forward && backward)
     return "yes";
   if (forward)
     return "forward";
-  if (k->backward_gpu != NULL)
+  if (k->gpu_backward)
     return "backward";
   return "no";
 }

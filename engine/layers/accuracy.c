@@ -86,8 +86,8 @@ accuracy_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
 }
 
 static gboolean
-accuracy_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                     GError **error)
+accuracy_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtAccuracyLayer *self = (CtAccuracyLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -114,18 +114,6 @@ accuracy_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean
                                error);
 }
 
-static gboolean
-accuracy_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return accuracy_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-accuracy_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return accuracy_forward_on (layer, bottom, top, TRUE, error);
-}
-
 /* No gradient flows through a measurement: force_backward asks for none. */
 static gboolean
 accuracy_allow_force_backward (const CtLayer *layer, guint bottom_index)
@@ -148,8 +136,8 @@ const CtLayerClass ct_accuracy_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = accuracy_setup,
   .reshape = accuracy_reshape,
-  .forward_cpu = accuracy_forward_cpu,
-  .forward_gpu = accuracy_forward_gpu,
+  .forward = accuracy_forward,
+  .gpu_forward = TRUE,
   .allow_force_backward = accuracy_allow_force_backward,
   .finalize = accuracy_finalize,
   .new_layer_text = "include { phase: TEST }",

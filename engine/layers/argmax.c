@@ -92,8 +92,8 @@ argmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-argmax_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                   GError **error)
+argmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtArgMaxLayer *self = (CtArgMaxLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -124,18 +124,6 @@ argmax_finalize (CtLayer *layer)
   g_free (self->scratch_idx);
 }
 
-static gboolean
-argmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return argmax_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-argmax_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return argmax_forward_on (layer, bottom, top, TRUE, error);
-}
-
 const CtLayerClass ct_argmax_layer_class = {
   .type = "ArgMax",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -145,9 +133,9 @@ const CtLayerClass ct_argmax_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = argmax_setup,
   .reshape = argmax_reshape,
-  .forward_cpu = argmax_forward,
+  .forward = argmax_forward,
   .allow_force_backward = argmax_allow_force_backward,
   .finalize = argmax_finalize,
-  .forward_gpu = argmax_forward_gpu,
+  .gpu_forward = TRUE,
   .param_field = "argmax_param",
 };

@@ -84,14 +84,9 @@ gboolean ct_base_conv_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top
  * the weight gradient with the roles of input and output swapped)
  * backward. The _gpu hooks run the same on the GPU's kernels, with a
  * device workspace. */
-gboolean ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+gboolean ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                                GError **error);
 gboolean ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                                GPtrArray *bottom, GError **error);
-gboolean ct_base_conv_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                                   GError **error);
-gboolean ct_base_conv_backward_gpu (CtLayer *layer, GPtrArray *top,
-                                    const gboolean *propagate_down, GPtrArray *bottom,
-                                    GError **error);
+                                GPtrArray *bottom, gboolean gpu, GError **error);
 
 G_END_DECLS

@@ -588,8 +588,9 @@ param (CtLayer *layer, guint index, float **diff, gboolean gpu, GError **error)
   return ct_blob_data_on (blob, gpu, error);
 }
 
-static gboolean
-forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
+gboolean
+ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                      GError **error)
 {
   CtBaseConv *conv = (CtBaseConv *) layer;
   const float *weights, *bias = NULL;
@@ -627,18 +628,6 @@ forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GEr
   return TRUE;
 }
 
-gboolean
-ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, FALSE, error);
-}
-
-gboolean
-ct_base_conv_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, TRUE, error);
-}
-
 /* Deconvolution's backward: its top is the convolution's input and its
  * bottom the convolution's output. */
 static CtStatus
@@ -662,9 +651,9 @@ reverse_backward (CtBaseConv *conv, const float *top_diff, const float *in,
   return status;
 }
 
-static gboolean
-backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down, GPtrArray *bottom,
-             gboolean gpu, GError **error)
+gboolean
+ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                       GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBaseConv *conv = (CtBaseConv *) layer;
   const float *weights;
@@ -702,18 +691,4 @@ backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down, GPt
         return FALSE;
     }
   return TRUE;
-}
-
-gboolean
-ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-gboolean
-ct_base_conv_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                           GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }

@@ -257,8 +257,8 @@ update_moving_averages (CtLayer *layer, gint64 count, gboolean gpu, GError **err
 }
 
 static gboolean
-batch_norm_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                       GError **error)
+batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0);
@@ -315,8 +315,8 @@ batch_norm_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboole
 }
 
 static gboolean
-batch_norm_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, gboolean gpu, GError **error)
+batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
@@ -350,32 +350,6 @@ batch_norm_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagat
                                                                      std, dx), error);
 }
 
-static gboolean
-batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return batch_norm_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-batch_norm_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return batch_norm_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
-{
-  return batch_norm_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-batch_norm_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                         GPtrArray *bottom, GError **error)
-{
-  return batch_norm_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 batch_norm_finalize (CtLayer *layer)
 {
@@ -396,10 +370,10 @@ const CtLayerClass ct_batch_norm_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = batch_norm_setup,
   .reshape = batch_norm_reshape,
-  .forward_cpu = batch_norm_forward,
-  .backward_cpu = batch_norm_backward,
-  .forward_gpu = batch_norm_forward_gpu,
-  .backward_gpu = batch_norm_backward_gpu,
+  .forward = batch_norm_forward,
+  .backward = batch_norm_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = batch_norm_finalize,
   .usually_in_place = TRUE,
   .flops_per_top = 2,

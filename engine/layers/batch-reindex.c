@@ -83,8 +83,8 @@ read_rows (CtBatchReindexLayer *self, GPtrArray *bottom, gboolean gpu, GError **
 }
 
 static gboolean
-batch_reindex_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                          GError **error)
+batch_reindex_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                       GError **error)
 {
   CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
@@ -101,8 +101,8 @@ batch_reindex_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gbo
 }
 
 static gboolean
-batch_reindex_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                           GPtrArray *bottom, gboolean gpu, GError **error)
+batch_reindex_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBatchReindexLayer *self = (CtBatchReindexLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
@@ -128,32 +128,6 @@ batch_reindex_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propa
 }
 
 static gboolean
-batch_reindex_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return batch_reindex_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-batch_reindex_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return batch_reindex_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-batch_reindex_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return batch_reindex_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-batch_reindex_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
-{
-  return batch_reindex_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
-static gboolean
 batch_reindex_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   return bottom_index == 0;
@@ -174,10 +148,10 @@ const CtLayerClass ct_batch_reindex_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = batch_reindex_setup,
   .reshape = batch_reindex_reshape,
-  .forward_cpu = batch_reindex_forward,
-  .backward_cpu = batch_reindex_backward,
-  .forward_gpu = batch_reindex_forward_gpu,
-  .backward_gpu = batch_reindex_backward_gpu,
+  .forward = batch_reindex_forward,
+  .backward = batch_reindex_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = batch_reindex_allow_force_backward,
   .finalize = batch_reindex_finalize,
 };

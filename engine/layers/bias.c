@@ -72,8 +72,8 @@ bias_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-bias_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                 GError **error)
+bias_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+              GError **error)
 {
   CtBiasLayer *self = (CtBiasLayer *) layer;
   const float *bias = ct_blob_data_on (bias_blob (layer, bottom), gpu, error);
@@ -90,8 +90,8 @@ bias_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
 }
 
 static gboolean
-bias_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, gboolean gpu, GError **error)
+bias_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBiasLayer *self = (CtBiasLayer *) layer;
   gboolean learned = bottom->len == 1;
@@ -124,32 +124,6 @@ bias_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
   return TRUE;
 }
 
-static gboolean
-bias_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return bias_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-bias_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return bias_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-bias_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
-{
-  return bias_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-bias_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, GError **error)
-{
-  return bias_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_bias_layer_class = {
   .type = "Bias",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -159,10 +133,10 @@ const CtLayerClass ct_bias_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = bias_setup,
   .reshape = bias_reshape,
-  .forward_cpu = bias_forward,
-  .backward_cpu = bias_backward,
-  .forward_gpu = bias_forward_gpu,
-  .backward_gpu = bias_backward_gpu,
+  .forward = bias_forward,
+  .backward = bias_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .usually_in_place = TRUE,
   .flops_per_top = 1,
 };

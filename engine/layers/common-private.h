@@ -18,14 +18,15 @@ G_BEGIN_DECLS
  * shares the bottom's data and diff (Flatten, Reshape), or nothing goes
  * down (Parameter). */
 static inline gboolean
-ct_common_nothing_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+ct_common_nothing_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                           GError **error)
 {
   return TRUE;
 }
 
 static inline gboolean
 ct_common_nothing_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
+                            GPtrArray *bottom, gboolean gpu, GError **error)
 {
   return TRUE;
 }

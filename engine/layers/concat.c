@@ -93,8 +93,8 @@ concat_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-concat_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                   GError **error)
+concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtConcatLayer *self = (CtConcatLayer *) layer;
   CtBlob *out_blob = CT_TOP (top, 0);
@@ -124,8 +124,8 @@ concat_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean g
 }
 
 static gboolean
-concat_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, gboolean gpu, GError **error)
+concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtConcatLayer *self = (CtConcatLayer *) layer;
   CtBlob *out_blob = CT_TOP (top, 0);
@@ -158,32 +158,6 @@ concat_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
   return TRUE;
 }
 
-static gboolean
-concat_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return concat_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-concat_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return concat_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
-{
-  return concat_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-concat_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
-{
-  return concat_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_concat_layer_class = {
   .type = "Concat",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -193,9 +167,9 @@ const CtLayerClass ct_concat_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = concat_setup,
   .reshape = concat_reshape,
-  .forward_cpu = concat_forward,
-  .backward_cpu = concat_backward,
-  .forward_gpu = concat_forward_gpu,
-  .backward_gpu = concat_backward_gpu,
+  .forward = concat_forward,
+  .backward = concat_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .name_prefix = "concat",
 };

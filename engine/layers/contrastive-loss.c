@@ -76,8 +76,8 @@ contrastive_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GEr
 }
 
 static gboolean
-contrastive_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                             GError **error)
+contrastive_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                          GError **error)
 {
   CtContrastiveLossLayer *self = (CtContrastiveLossLayer *) layer;
   const float *a, *b, *y;
@@ -101,8 +101,8 @@ contrastive_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, 
 }
 
 static gboolean
-contrastive_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                              GPtrArray *bottom, gboolean gpu, GError **error)
+contrastive_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                           GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtContrastiveLossLayer *self = (CtContrastiveLossLayer *) layer;
   const float *diff, *dist_sq, *y, *top_diff;
@@ -136,32 +136,6 @@ contrastive_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *pr
 }
 
 static gboolean
-contrastive_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return contrastive_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-contrastive_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return contrastive_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-contrastive_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                          GPtrArray *bottom, GError **error)
-{
-  return contrastive_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-contrastive_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                          GPtrArray *bottom, GError **error)
-{
-  return contrastive_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
-static gboolean
 contrastive_loss_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   return bottom_index != 2;
@@ -187,10 +161,10 @@ const CtLayerClass ct_contrastive_loss_layer_class = {
   .is_loss = TRUE,
   .setup = contrastive_loss_setup,
   .reshape = contrastive_loss_reshape,
-  .forward_cpu = contrastive_loss_forward_cpu,
-  .backward_cpu = contrastive_loss_backward_cpu,
-  .forward_gpu = contrastive_loss_forward_gpu,
-  .backward_gpu = contrastive_loss_backward_gpu,
+  .forward = contrastive_loss_forward,
+  .backward = contrastive_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = contrastive_loss_allow_force_backward,
   .finalize = contrastive_loss_finalize,
   .flops_per_bottom = 3,

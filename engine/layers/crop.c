@@ -98,8 +98,8 @@ crop_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-crop_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                 GError **error)
+crop_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+              GError **error)
 {
   CtCropLayer *self = (CtCropLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0), *output = CT_TOP (top, 0);
@@ -116,8 +116,8 @@ crop_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
 }
 
 static gboolean
-crop_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, gboolean gpu, GError **error)
+crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtCropLayer *self = (CtCropLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0), *output = CT_TOP (top, 0);
@@ -140,32 +140,6 @@ crop_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
                           _("cropping"), error);
 }
 
-static gboolean
-crop_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return crop_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-crop_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return crop_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
-{
-  return crop_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-crop_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, GError **error)
-{
-  return crop_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_crop_layer_class = {
   .type = "Crop",
   .family = CT_LAYER_FAMILY_VISION,
@@ -175,9 +149,9 @@ const CtLayerClass ct_crop_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = crop_setup,
   .reshape = crop_reshape,
-  .forward_cpu = crop_forward,
-  .backward_cpu = crop_backward,
-  .forward_gpu = crop_forward_gpu,
-  .backward_gpu = crop_backward_gpu,
+  .forward = crop_forward,
+  .backward = crop_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .new_layer_text = "crop_param { axis: 2 }",
 };

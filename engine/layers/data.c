@@ -192,15 +192,9 @@ data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
-  return ct_prefetcher_forward_on (((CtDataLayer *) layer)->prefetcher, top, FALSE, error);
-}
-
-static gboolean
-data_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return ct_prefetcher_forward_on (((CtDataLayer *) layer)->prefetcher, top, TRUE, error);
+  return ct_prefetcher_forward_on (((CtDataLayer *) layer)->prefetcher, top, gpu, error);
 }
 
 static void
@@ -231,8 +225,8 @@ const CtLayerClass ct_data_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = data_setup,
   .reshape = data_reshape,
-  .forward_cpu = data_forward,
-  .forward_gpu = data_forward_gpu,
+  .forward = data_forward,
+  .gpu_forward = TRUE,
   .finalize = data_finalize,
   .new_layer_text = "transform_param { scale: 0.00390625 }"
                     " data_param { source: \"train_lmdb\" batch_size: 64 backend: LMDB }",

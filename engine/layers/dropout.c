@@ -73,8 +73,8 @@ pass_through (CtDropoutLayer *self, gboolean gpu, gint64 n, const float *x, floa
 }
 
 static gboolean
-dropout_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                    GError **error)
+dropout_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtDropoutLayer *self = (CtDropoutLayer *) layer;
   const float *x, *mask;
@@ -106,8 +106,8 @@ dropout_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
 }
 
 static gboolean
-dropout_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, gboolean gpu, GError **error)
+dropout_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtDropoutLayer *self = (CtDropoutLayer *) layer;
   const float *x, *y, *dy, *mask;
@@ -129,32 +129,6 @@ dropout_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
                           error);
 }
 
-static gboolean
-dropout_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return dropout_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-dropout_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return dropout_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-dropout_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return dropout_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-dropout_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return dropout_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 dropout_finalize (CtLayer *layer)
 {
@@ -173,10 +147,10 @@ const CtLayerClass ct_dropout_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = dropout_setup,
   .reshape = dropout_reshape,
-  .forward_cpu = dropout_forward_cpu,
-  .backward_cpu = dropout_backward_cpu,
-  .forward_gpu = dropout_forward_gpu,
-  .backward_gpu = dropout_backward_gpu,
+  .forward = dropout_forward,
+  .backward = dropout_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = dropout_finalize,
   .new_layer_text = "dropout_param { dropout_ratio: 0.5 }",
   .usually_in_place = TRUE,

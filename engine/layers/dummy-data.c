@@ -143,7 +143,7 @@ dummy_data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
 }
 
 static gboolean
-dummy_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+dummy_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   g_autoptr (CtRng) rng = NULL;
   gboolean any_random = FALSE;
@@ -170,7 +170,7 @@ const CtLayerClass ct_dummy_data_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = dummy_data_setup,
   .reshape = dummy_data_reshape,
-  .forward_cpu = dummy_data_forward,
+  .forward = dummy_data_forward,
   .new_layer_text = "dummy_data_param { data_filler { type: \"gaussian\" std: 1 }"
                     " shape { dim: 1 dim: 1 dim: 28 dim: 28 } }",
 };

@@ -83,8 +83,8 @@ eltwise_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 }
 
 static gboolean
-eltwise_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                    GError **error)
+eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
   gint64 count = ct_blob_count (CT_TOP (top, 0));
@@ -178,8 +178,8 @@ prod_backward (CtEltwiseLayer *self, GPtrArray *bottom, guint i, const float *ou
 }
 
 static gboolean
-eltwise_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, gboolean gpu, GError **error)
+eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
   gint64 count = ct_blob_count (CT_TOP (top, 0));
@@ -232,32 +232,6 @@ eltwise_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
   return TRUE;
 }
 
-static gboolean
-eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return eltwise_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-eltwise_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return eltwise_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return eltwise_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-eltwise_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return eltwise_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 eltwise_finalize (CtLayer *layer)
 {
@@ -283,10 +257,10 @@ const CtLayerClass ct_eltwise_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = eltwise_setup,
   .reshape = eltwise_reshape,
-  .forward_cpu = eltwise_forward,
-  .backward_cpu = eltwise_backward,
-  .forward_gpu = eltwise_forward_gpu,
-  .backward_gpu = eltwise_backward_gpu,
+  .forward = eltwise_forward,
+  .backward = eltwise_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = eltwise_finalize,
   .new_layer_text = "eltwise_param { operation: SUM }",
   .flops = eltwise_flops,

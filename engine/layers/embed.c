@@ -136,8 +136,8 @@ read_words (CtEmbedLayer *self, CtBlob *words, gboolean gpu, GError **error)
 }
 
 static gboolean
-embed_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                  GError **error)
+embed_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   CtEmbedLayer *self = (CtEmbedLayer *) layer;
   const float *weight = ct_blob_data_on (g_ptr_array_index (layer->blobs, 0), gpu, error);
@@ -163,8 +163,8 @@ embed_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gp
 }
 
 static gboolean
-embed_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+embed_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtEmbedLayer *self = (CtEmbedLayer *) layer;
   const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
@@ -199,32 +199,6 @@ embed_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
 }
 
 static gboolean
-embed_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return embed_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-embed_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return embed_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-embed_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
-{
-  return embed_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-embed_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return embed_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
-static gboolean
 embed_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   return FALSE;
@@ -245,10 +219,10 @@ const CtLayerClass ct_embed_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = embed_setup,
   .reshape = embed_reshape,
-  .forward_cpu = embed_forward,
-  .backward_cpu = embed_backward,
-  .forward_gpu = embed_forward_gpu,
-  .backward_gpu = embed_backward_gpu,
+  .forward = embed_forward,
+  .backward = embed_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = embed_allow_force_backward,
   .finalize = embed_finalize,
   .new_layer_text = "embed_param { num_output: 32 input_dim: 1000 weight_filler { type: \"xavier\" } }",

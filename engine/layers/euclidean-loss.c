@@ -45,8 +45,8 @@ euclidean_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GErro
 }
 
 static gboolean
-euclidean_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                           GError **error)
+euclidean_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                        GError **error)
 {
   CtEuclideanLossLayer *self = (CtEuclideanLossLayer *) layer;
   CtBlob *a = CT_BOTTOM (bottom, 0);
@@ -69,8 +69,8 @@ euclidean_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gb
 }
 
 static gboolean
-euclidean_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, gboolean gpu, GError **error)
+euclidean_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                         GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtEuclideanLossLayer *self = (CtEuclideanLossLayer *) layer;
   const float *d, *top_diff;
@@ -97,32 +97,6 @@ euclidean_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *prop
   return TRUE;
 }
 
-static gboolean
-euclidean_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return euclidean_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-euclidean_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return euclidean_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-euclidean_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return euclidean_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-euclidean_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return euclidean_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 euclidean_loss_finalize (CtLayer *layer)
 {
@@ -140,10 +114,10 @@ const CtLayerClass ct_euclidean_loss_layer_class = {
   .is_loss = TRUE,
   .setup = euclidean_loss_setup,
   .reshape = euclidean_loss_reshape,
-  .forward_cpu = euclidean_loss_forward_cpu,
-  .backward_cpu = euclidean_loss_backward_cpu,
-  .forward_gpu = euclidean_loss_forward_gpu,
-  .backward_gpu = euclidean_loss_backward_gpu,
+  .forward = euclidean_loss_forward,
+  .backward = euclidean_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = euclidean_loss_finalize,
   .flops_per_bottom = 3,
 };

@@ -118,8 +118,8 @@ filter_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-filter_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                   GError **error)
+filter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                GError **error)
 {
   CtFilterLayer *self = (CtFilterLayer *) layer;
   const int64_t *kept;
@@ -145,8 +145,8 @@ filter_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean g
 }
 
 static gboolean
-filter_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, gboolean gpu, GError **error)
+filter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtFilterLayer *self = (CtFilterLayer *) layer;
   const int64_t *kept = ct_common_mem_on (self->kept, gpu, error);
@@ -178,32 +178,6 @@ filter_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
 }
 
 static gboolean
-filter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return filter_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-filter_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return filter_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-filter_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
-{
-  return filter_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-filter_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
-{
-  return filter_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
-static gboolean
 filter_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   const Caffe__LayerParameter *p = layer->param;
@@ -226,10 +200,10 @@ const CtLayerClass ct_filter_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = filter_setup,
   .reshape = filter_reshape,
-  .forward_cpu = filter_forward,
-  .backward_cpu = filter_backward,
-  .forward_gpu = filter_forward_gpu,
-  .backward_gpu = filter_backward_gpu,
+  .forward = filter_forward,
+  .backward = filter_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = filter_allow_force_backward,
   .finalize = filter_finalize,
 };

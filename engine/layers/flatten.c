@@ -67,8 +67,8 @@ const CtLayerClass ct_flatten_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = flatten_setup,
   .reshape = flatten_reshape,
-  .forward_cpu = ct_common_nothing_forward,
-  .backward_cpu = ct_common_nothing_backward,
-  .forward_gpu = ct_common_nothing_forward,
-  .backward_gpu = ct_common_nothing_backward,
+  .forward = ct_common_nothing_forward,
+  .backward = ct_common_nothing_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

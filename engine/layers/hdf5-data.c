@@ -285,7 +285,7 @@ next_row (CtHdf5DataLayer *self, GPtrArray *top, GError **error)
 }
 
 static gboolean
-hdf5_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+hdf5_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtHdf5DataLayer *self = (CtHdf5DataLayer *) layer;
   g_autoptr (GError) local = NULL;
@@ -351,7 +351,7 @@ const CtLayerClass ct_hdf5_data_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = hdf5_data_setup,
   .reshape = hdf5_data_reshape,
-  .forward_cpu = hdf5_data_forward,
+  .forward = hdf5_data_forward,
   .finalize = hdf5_data_finalize,
   .new_layer_text = "hdf5_data_param { source: \"hdf5_files.txt\" batch_size: 64 }",
   .param_field = "hdf5_data_param",

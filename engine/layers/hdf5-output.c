@@ -118,7 +118,8 @@ append (CtHdf5OutputLayer *self, const char *name, CtBlob *blob, GError **error)
 }
 
 static gboolean
-hdf5_output_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+hdf5_output_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                     gboolean gpu, GError **error)
 {
   CtHdf5OutputLayer *self = (CtHdf5OutputLayer *) layer;
   gboolean ok = TRUE;
@@ -142,7 +143,7 @@ hdf5_output_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError *
 
 static gboolean
 hdf5_output_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
+                      GPtrArray *bottom, gboolean gpu, GError **error)
 {
   return TRUE;
 }
@@ -171,8 +172,8 @@ const CtLayerClass ct_hdf5_output_layer_class = {
   .tops = CT_EXACTLY (0),
   .setup = hdf5_output_setup,
   .reshape = hdf5_output_reshape,
-  .forward_cpu = hdf5_output_forward,
-  .backward_cpu = hdf5_output_backward,
+  .forward = hdf5_output_forward,
+  .backward = hdf5_output_backward,
   .finalize = hdf5_output_finalize,
   .param_field = "hdf5_output_param",
 };

@@ -51,8 +51,8 @@ hinge_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
 }
 
 static gboolean
-hinge_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                       GError **error)
+hinge_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
   CtHingeLossLayer *self = (CtHingeLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -75,8 +75,8 @@ hinge_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboole
 }
 
 static gboolean
-hinge_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, gboolean gpu, GError **error)
+hinge_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtHingeLossLayer *self = (CtHingeLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -102,32 +102,6 @@ hinge_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagat
                                error);
 }
 
-static gboolean
-hinge_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return hinge_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-hinge_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return hinge_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-hinge_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                         GPtrArray *bottom, GError **error)
-{
-  return hinge_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-hinge_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                         GPtrArray *bottom, GError **error)
-{
-  return hinge_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 hinge_loss_finalize (CtLayer *layer)
 {
@@ -145,10 +119,10 @@ const CtLayerClass ct_hinge_loss_layer_class = {
   .is_loss = TRUE,
   .setup = hinge_loss_setup,
   .reshape = hinge_loss_reshape,
-  .forward_cpu = hinge_loss_forward_cpu,
-  .backward_cpu = hinge_loss_backward_cpu,
-  .forward_gpu = hinge_loss_forward_gpu,
-  .backward_gpu = hinge_loss_backward_gpu,
+  .forward = hinge_loss_forward,
+  .backward = hinge_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = hinge_loss_finalize,
   .flops_per_bottom = 3,

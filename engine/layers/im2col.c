@@ -74,7 +74,7 @@ im2col_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
+im2col_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtIm2colLayer *self = (CtIm2colLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -91,8 +91,8 @@ forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GEr
 }
 
 static gboolean
-backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-             GPtrArray *bottom, gboolean gpu, GError **error)
+im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                 GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtIm2colLayer *self = (CtIm2colLayer *) layer;
   const float *out_diff;
@@ -111,32 +111,6 @@ backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
-static gboolean
-im2col_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-im2col_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-im2col_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_im2col_layer_class = {
   .type = "Im2col",
   .family = CT_LAYER_FAMILY_VISION,
@@ -146,9 +120,9 @@ const CtLayerClass ct_im2col_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = im2col_setup,
   .reshape = im2col_reshape,
-  .forward_cpu = im2col_forward,
-  .backward_cpu = im2col_backward,
-  .forward_gpu = im2col_forward_gpu,
-  .backward_gpu = im2col_backward_gpu,
+  .forward = im2col_forward,
+  .backward = im2col_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .param_field = "convolution_param",
 };

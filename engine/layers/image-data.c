@@ -255,18 +255,13 @@ image_data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **
   return TRUE;
 }
 
+/* On the GPU, the batch goes from the loader's buffer straight to the
+ * tops' GPU copies. */
 static gboolean
-image_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+image_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                    GError **error)
 {
-  return ct_prefetcher_forward_on (((CtImageDataLayer *) layer)->prefetcher, top, FALSE, error);
-}
-
-/* The batch goes from the loader's buffer straight to the tops' GPU
- * copies. */
-static gboolean
-image_data_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return ct_prefetcher_forward_on (((CtImageDataLayer *) layer)->prefetcher, top, TRUE, error);
+  return ct_prefetcher_forward_on (((CtImageDataLayer *) layer)->prefetcher, top, gpu, error);
 }
 
 static void
@@ -299,8 +294,8 @@ const CtLayerClass ct_image_data_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = image_data_setup,
   .reshape = image_data_reshape,
-  .forward_cpu = image_data_forward,
-  .forward_gpu = image_data_forward_gpu,
+  .forward = image_data_forward,
+  .gpu_forward = TRUE,
   .finalize = image_data_finalize,
   .new_layer_text = "image_data_param { source: \"images.txt\" batch_size: 32 }",
   .is_data_source = TRUE,

@@ -135,8 +135,8 @@ infogain_matrix (CtInfogainLossLayer *self, GPtrArray *bottom, gboolean gpu, GEr
 }
 
 static gboolean
-infogain_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                          GError **error)
+infogain_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                       GError **error)
 {
   CtInfogainLossLayer *self = (CtInfogainLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -171,8 +171,8 @@ infogain_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gbo
 }
 
 static gboolean
-infogain_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                           GPtrArray *bottom, gboolean gpu, GError **error)
+infogain_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtInfogainLossLayer *self = (CtInfogainLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -215,32 +215,6 @@ infogain_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propa
 }
 
 static gboolean
-infogain_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return infogain_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-infogain_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return infogain_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-infogain_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
-{
-  return infogain_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-infogain_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
-{
-  return infogain_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
-static gboolean
 infogain_loss_allow_force_backward (const CtLayer *layer, guint bottom_index)
 {
   return bottom_index == 0;
@@ -267,10 +241,10 @@ const CtLayerClass ct_infogain_loss_layer_class = {
   .is_loss = TRUE,
   .setup = infogain_loss_setup,
   .reshape = infogain_loss_reshape,
-  .forward_cpu = infogain_loss_forward_cpu,
-  .backward_cpu = infogain_loss_backward_cpu,
-  .forward_gpu = infogain_loss_forward_gpu,
-  .backward_gpu = infogain_loss_backward_gpu,
+  .forward = infogain_loss_forward,
+  .backward = infogain_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = infogain_loss_allow_force_backward,
   .finalize = infogain_loss_finalize,
   .flops_per_bottom = 3,

@@ -137,7 +137,8 @@ inner_product_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError
 }
 
 static gboolean
-forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
+inner_product_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                       gboolean gpu, GError **error)
 {
   CtInnerProductLayer *self = (CtInnerProductLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -165,8 +166,8 @@ forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GEr
 }
 
 static gboolean
-backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-             GPtrArray *bottom, gboolean gpu, GError **error)
+inner_product_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                        GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtInnerProductLayer *self = (CtInnerProductLayer *) layer;
   CtBlob *weights = g_ptr_array_index (layer->blobs, 0);
@@ -223,32 +224,6 @@ backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
-static gboolean
-inner_product_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-inner_product_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-inner_product_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-inner_product_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                            GPtrArray *bottom, GError **error)
-{
-  return backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 /* A multiply-add per weight for each row of the batch, and the bias. */
 static double
 inner_product_flops (const CtNetShapeLayer *l)
@@ -269,10 +244,10 @@ const CtLayerClass ct_inner_product_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = inner_product_setup,
   .reshape = inner_product_reshape,
-  .forward_cpu = inner_product_forward,
-  .backward_cpu = inner_product_backward,
-  .forward_gpu = inner_product_forward_gpu,
-  .backward_gpu = inner_product_backward_gpu,
+  .forward = inner_product_forward,
+  .backward = inner_product_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .new_layer_text = "inner_product_param { num_output: 10"
                     " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }",
   .flops = inner_product_flops,

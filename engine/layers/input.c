@@ -40,7 +40,7 @@ input_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-input_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+input_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   return TRUE;
 }
@@ -54,7 +54,7 @@ const CtLayerClass ct_input_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = input_setup,
   .reshape = input_reshape,
-  .forward_cpu = input_forward,
+  .forward = input_forward,
   .new_layer_text = "input_param { shape { dim: 1 dim: 1 dim: 28 dim: 28 } }",
   .name_prefix = "input",
 };

@@ -84,8 +84,8 @@ lrn_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-lrn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                GError **error)
+lrn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+             GError **error)
 {
   CtLrnLayer *self = (CtLrnLayer *) layer;
   const float *in;
@@ -108,8 +108,8 @@ lrn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
 }
 
 static gboolean
-lrn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, gboolean gpu, GError **error)
+lrn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+              GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtLrnLayer *self = (CtLrnLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
@@ -135,32 +135,6 @@ lrn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
              (self->num, self->channels, self->height * self->width, self->size, self->alpha,
               self->beta, in, out, scale, out_diff, scratch, in_diff);
   return ct_vision_check (layer, status, _("local response normalisation"), error);
-}
-
-static gboolean
-lrn_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return lrn_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-lrn_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return lrn_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-lrn_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return lrn_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-lrn_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return lrn_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -192,10 +166,10 @@ const CtLayerClass ct_lrn_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = lrn_setup,
   .reshape = lrn_reshape,
-  .forward_cpu = lrn_forward_cpu,
-  .backward_cpu = lrn_backward_cpu,
-  .forward_gpu = lrn_forward_gpu,
-  .backward_gpu = lrn_backward_gpu,
+  .forward = lrn_forward,
+  .backward = lrn_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = lrn_finalize,
   .new_layer_text = "lrn_param { local_size: 5 alpha: 0.0001 beta: 0.75 }",
   .flops = lrn_flops,

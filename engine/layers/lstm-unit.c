@@ -49,8 +49,8 @@ lstm_unit_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
 }
 
 static gboolean
-lstm_unit_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                      GError **error)
+lstm_unit_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   CtLstmUnitLayer *self = (CtLstmUnitLayer *) layer;
   const float *c_prev, *x, *cont;
@@ -68,8 +68,8 @@ lstm_unit_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolea
 }
 
 static gboolean
-lstm_unit_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, gboolean gpu, GError **error)
+lstm_unit_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtLstmUnitLayer *self = (CtLstmUnitLayer *) layer;
   const float *c_prev, *x, *cont, *c, *dc, *dh;
@@ -102,32 +102,6 @@ lstm_unit_allow_force_backward (const CtLayer *layer, guint bottom_index)
   return bottom_index != 2;
 }
 
-static gboolean
-lstm_unit_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return lstm_unit_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-lstm_unit_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return lstm_unit_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-lstm_unit_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return lstm_unit_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-lstm_unit_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return lstm_unit_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_lstm_unit_layer_class = {
   .type = "LSTMUnit",
   .family = CT_LAYER_FAMILY_RECURRENT,
@@ -136,9 +110,9 @@ const CtLayerClass ct_lstm_unit_layer_class = {
   .bottoms = CT_EXACTLY (3),
   .tops = CT_EXACTLY (2),
   .reshape = lstm_unit_reshape,
-  .forward_cpu = lstm_unit_forward,
-  .backward_cpu = lstm_unit_backward,
+  .forward = lstm_unit_forward,
+  .backward = lstm_unit_backward,
   .allow_force_backward = lstm_unit_allow_force_backward,
-  .forward_gpu = lstm_unit_forward_gpu,
-  .backward_gpu = lstm_unit_backward_gpu,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

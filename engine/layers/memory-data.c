@@ -58,7 +58,8 @@ memory_data_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError *
 }
 
 static gboolean
-memory_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+memory_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                     gboolean gpu, GError **error)
 {
   CtMemoryDataLayer *self = (CtMemoryDataLayer *) layer;
   gsize batch = (gsize) self->shape[0];
@@ -139,7 +140,7 @@ const CtLayerClass ct_memory_data_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = memory_data_setup,
   .reshape = memory_data_reshape,
-  .forward_cpu = memory_data_forward,
+  .forward = memory_data_forward,
   .finalize = memory_data_finalize,
   .new_layer_text = "memory_data_param { batch_size: 1 channels: 1 height: 28 width: 28 }",
   .is_data_source = TRUE,

@@ -37,7 +37,7 @@ mll_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-mll_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
+mll_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   CtMultinomialLogisticLossLayer *self = (CtMultinomialLogisticLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -60,8 +60,8 @@ mll_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
 }
 
 static gboolean
-mll_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, gboolean gpu, GError **error)
+mll_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+              GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtMultinomialLogisticLossLayer *self = (CtMultinomialLogisticLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -86,32 +86,6 @@ mll_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                                error);
 }
 
-static gboolean
-mll_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return mll_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-mll_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return mll_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-mll_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-             GPtrArray *bottom, GError **error)
-{
-  return mll_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-mll_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-             GPtrArray *bottom, GError **error)
-{
-  return mll_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
   .type = "MultinomialLogisticLoss",
   .family = CT_LAYER_FAMILY_LOSS,
@@ -122,10 +96,10 @@ const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
   .auto_top_blobs = TRUE,
   .is_loss = TRUE,
   .reshape = mll_reshape,
-  .forward_cpu = mll_forward_cpu,
-  .backward_cpu = mll_backward_cpu,
-  .forward_gpu = mll_forward_gpu,
-  .backward_gpu = mll_backward_gpu,
+  .forward = mll_forward,
+  .backward = mll_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = ct_loss_allow_force_backward,
   .flops_per_bottom = 3,
 };

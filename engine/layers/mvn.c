@@ -72,8 +72,8 @@ mvn_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-mvn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                GError **error)
+mvn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+             GError **error)
 {
   CtMvnLayer *self = (CtMvnLayer *) layer;
   gint64 n = ct_blob_count (CT_BOTTOM (bottom, 0));
@@ -102,8 +102,8 @@ mvn_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
 }
 
 static gboolean
-mvn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, gboolean gpu, GError **error)
+mvn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+              GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtMvnLayer *self = (CtMvnLayer *) layer;
   gint64 n = ct_blob_count (CT_BOTTOM (bottom, 0));
@@ -138,32 +138,6 @@ mvn_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                                         1, self->rows, self->dim, dy, mean, dx, NULL), error);
 }
 
-static gboolean
-mvn_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return mvn_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-mvn_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return mvn_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-mvn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-              GPtrArray *bottom, GError **error)
-{
-  return mvn_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-mvn_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return mvn_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 mvn_finalize (CtLayer *layer)
 {
@@ -183,10 +157,10 @@ const CtLayerClass ct_mvn_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = mvn_setup,
   .reshape = mvn_reshape,
-  .forward_cpu = mvn_forward,
-  .backward_cpu = mvn_backward,
-  .forward_gpu = mvn_forward_gpu,
-  .backward_gpu = mvn_backward_gpu,
+  .forward = mvn_forward,
+  .backward = mvn_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = mvn_finalize,
   .flops_per_top = 2,
 };

@@ -117,9 +117,9 @@ ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error)
 
 /* Runs the plain kernel or the one with the type's parameters, on GPU or
  * CPU. A type without a GPU twin never gets here on the GPU: its class
- * has no GPU hook then. */
-static gboolean
-neuron_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+ * says it has no GPU passes then. */
+gboolean
+ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                    GError **error)
 {
   const CtNeuronKernels *k = layer->klass->type_data;
@@ -135,8 +135,8 @@ neuron_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean g
   return ct_neuron_check (layer, (gpu ? k->forward_gpu : k->forward) (n, x, y), error);
 }
 
-static gboolean
-neuron_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+gboolean
+ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                     GPtrArray *bottom, gboolean gpu, GError **error)
 {
   const CtNeuronKernels *k = layer->klass->type_data;
@@ -153,30 +153,4 @@ neuron_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
                                                      dy, dx), error);
   return ct_neuron_check (layer, (gpu ? k->backward_gpu : k->backward)
                                    (n, k->backward_reads_top ? y : x, dy, dx), error);
-}
-
-gboolean
-ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return neuron_forward_on (layer, bottom, top, FALSE, error);
-}
-
-gboolean
-ct_neuron_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return neuron_forward_on (layer, bottom, top, TRUE, error);
-}
-
-gboolean
-ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return neuron_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-gboolean
-ct_neuron_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return neuron_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }

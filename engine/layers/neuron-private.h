@@ -57,24 +57,21 @@ typedef struct {
     .tops = CT_EXACTLY (1),                                                           \
     .setup = setup_,                                                                  \
     .reshape = ct_neuron_reshape,                                                     \
-    .forward_cpu = ct_neuron_forward,                                                 \
-    .backward_cpu = ct_neuron_backward,                                               \
-    .forward_gpu = ct_neuron_forward_gpu,                                             \
-    .backward_gpu = ct_neuron_backward_gpu,                                           \
+    .forward = ct_neuron_forward,                                                     \
+    .backward = ct_neuron_backward,                                                   \
+    .gpu_forward = TRUE,                                                              \
+    .gpu_backward = TRUE,                                                             \
     .type_data = &(kernels),                                                          \
     .flops_per_top = 1,                                                               \
     __VA_ARGS__                                                                       \
   }
 
-/* The class hooks of those neurons: forward and backward run the kernels,
- * on the CPU or (the _gpu hooks) on the GPU. */
-gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);
+/* The class passes of those neurons: forward and backward run the kernels,
+ * on the GPU when GPU, else on the CPU. */
+gboolean ct_neuron_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                            GError **error);
 gboolean ct_neuron_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                             GPtrArray *bottom, GError **error);
-gboolean ct_neuron_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                                GError **error);
-gboolean ct_neuron_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                                 GPtrArray *bottom, GError **error);
+                             GPtrArray *bottom, gboolean gpu, GError **error);
 
 /* The top takes the bottom's shape (nothing to do in place). */
 gboolean ct_neuron_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error);

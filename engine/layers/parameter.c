@@ -55,7 +55,7 @@ parameter_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
 /* Shared again at every forward, as Caffe does: the net may have replaced
  * the blob's memory since (parameters shared between layers). */
 static gboolean
-parameter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+parameter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   return parameter_reshape (layer, bottom, top, error);
 }
@@ -69,9 +69,9 @@ const CtLayerClass ct_parameter_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = parameter_setup,
   .reshape = parameter_reshape,
-  .forward_cpu = parameter_forward,
-  .backward_cpu = ct_common_nothing_backward,
-  .forward_gpu = parameter_forward,
-  .backward_gpu = ct_common_nothing_backward,
+  .forward = parameter_forward,
+  .backward = ct_common_nothing_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .new_layer_text = "parameter_param { shape { dim: 1 } }",
 };

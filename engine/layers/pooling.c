@@ -376,8 +376,8 @@ samples (const CtPoolingLayer *self)
 }
 
 static gboolean
-pooling_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                    GError **error)
+pooling_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtPoolingLayer *self = (CtPoolingLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -402,8 +402,8 @@ pooling_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
 }
 
 static gboolean
-pooling_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, gboolean gpu, GError **error)
+pooling_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtPoolingLayer *self = (CtPoolingLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
@@ -425,32 +425,6 @@ pooling_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
     return FALSE;
   return ct_pool_backward (layer, &self->window, samples (self), gpu, &self->geometry, in, out,
                            out_diff, index, mask, in_diff, TRUE, error);
-}
-
-static gboolean
-pooling_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return pooling_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-pooling_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return pooling_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-pooling_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return pooling_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-pooling_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return pooling_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -493,10 +467,10 @@ const CtLayerClass ct_pooling_layer_class = {
   .tops = CT_BETWEEN (1, 2),
   .setup = pooling_setup,
   .reshape = pooling_reshape,
-  .forward_cpu = pooling_forward_cpu,
-  .backward_cpu = pooling_backward_cpu,
-  .forward_gpu = pooling_forward_gpu,
-  .backward_gpu = pooling_backward_gpu,
+  .forward = pooling_forward,
+  .backward = pooling_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = pooling_finalize,
   .new_layer_text = "pooling_param { pool: MAX kernel_size: 2 stride: 2 }",
   .flops = pooling_flops,

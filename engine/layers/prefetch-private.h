@@ -43,7 +43,7 @@ void ct_prefetcher_free (CtPrefetcher *prefetcher);
  * N). */
 gboolean ct_prefetcher_forward (CtPrefetcher *prefetcher, GPtrArray *top, GError **error);
 
-/* The same, into the tops' GPU copies when GPU (a layer's forward_gpu):
+/* The same, into the tops' GPU copies when GPU (a layer's forward on the GPU):
  * the batch goes from the loader's host buffer straight to the device, and
  * the tops' CPU copies are neither written nor read. */
 gboolean ct_prefetcher_forward_on (CtPrefetcher *prefetcher, GPtrArray *top, gboolean gpu,

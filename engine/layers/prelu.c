@@ -136,8 +136,8 @@ grid (CtBlob *blob, gint64 *outer, gint64 *channels, gint64 *inner)
 }
 
 static gboolean
-prelu_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                  GError **error)
+prelu_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   CtPReluLayer *self = (CtPReluLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0);
@@ -166,8 +166,8 @@ prelu_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gp
 }
 
 static gboolean
-prelu_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+prelu_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtPReluLayer *self = (CtPReluLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0), *t = CT_TOP (top, 0);
@@ -211,32 +211,6 @@ prelu_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
   return TRUE;
 }
 
-static gboolean
-prelu_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return prelu_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-prelu_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return prelu_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-prelu_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return prelu_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-prelu_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return prelu_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 prelu_finalize (CtLayer *layer)
 {
@@ -254,10 +228,10 @@ const CtLayerClass ct_prelu_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = prelu_setup,
   .reshape = prelu_reshape,
-  .forward_cpu = prelu_forward_cpu,
-  .backward_cpu = prelu_backward_cpu,
-  .forward_gpu = prelu_forward_gpu,
-  .backward_gpu = prelu_backward_gpu,
+  .forward = prelu_forward,
+  .backward = prelu_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = prelu_finalize,
   .param_field = "prelu_param",
   .usually_in_place = TRUE,

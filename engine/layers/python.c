@@ -27,7 +27,7 @@ python_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **erro
 }
 
 static gboolean
-python_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+python_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   return python_setup (layer, bottom, top, error);
 }
@@ -39,6 +39,6 @@ const CtLayerClass ct_python_layer_class = {
   .instance_size = sizeof (CtLayer),
   .setup = python_setup,
   .reshape = python_reshape,
-  .forward_cpu = python_forward,
+  .forward = python_forward,
   .new_layer_text = "python_param { module: \"my_module\" layer: \"MyLayer\" }",
 };

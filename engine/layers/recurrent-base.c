@@ -389,7 +389,8 @@ reshare_parameters (CtRecurrentLayer *self, GError **error)
 }
 
 gboolean
-ct_recurrent_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+ct_recurrent_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
+                      gboolean gpu, GError **error)
 {
   CtRecurrentLayer *self = (CtRecurrentLayer *) layer;
   g_autoptr (GError) local = NULL;
@@ -417,7 +418,7 @@ ct_recurrent_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError 
 
 gboolean
 ct_recurrent_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, GError **error)
+                       GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtRecurrentLayer *self = (CtRecurrentLayer *) layer;
   g_autoptr (GError) local = NULL;

@@ -53,9 +53,9 @@ gboolean ct_recurrent_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, 
 gboolean ct_recurrent_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                GError **error);
 gboolean ct_recurrent_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                               GError **error);
+                               gboolean gpu, GError **error);
 gboolean ct_recurrent_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                                GPtrArray *bottom, GError **error);
+                                GPtrArray *bottom, gboolean gpu, GError **error);
 gboolean ct_recurrent_allow_force_backward (const CtLayer *layer, guint bottom_index);
 void ct_recurrent_finalize (CtLayer *layer);
 

@@ -68,8 +68,8 @@ reduction_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **e
 }
 
 static gboolean
-reduction_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                      GError **error)
+reduction_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                   GError **error)
 {
   CtReductionLayer *self = (CtReductionLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -82,8 +82,8 @@ reduction_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolea
 }
 
 static gboolean
-reduction_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, gboolean gpu, GError **error)
+reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                    GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtReductionLayer *self = (CtReductionLayer *) layer;
   const float *in, *top_diff;
@@ -102,32 +102,6 @@ reduction_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate
                           error);
 }
 
-static gboolean
-reduction_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return reduction_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-reduction_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return reduction_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return reduction_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-reduction_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                        GPtrArray *bottom, GError **error)
-{
-  return reduction_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_reduction_layer_class = {
   .type = "Reduction",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -137,8 +111,8 @@ const CtLayerClass ct_reduction_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = reduction_setup,
   .reshape = reduction_reshape,
-  .forward_cpu = reduction_forward,
-  .backward_cpu = reduction_backward,
-  .forward_gpu = reduction_forward_gpu,
-  .backward_gpu = reduction_backward_gpu,
+  .forward = reduction_forward,
+  .backward = reduction_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

@@ -178,9 +178,9 @@ const CtLayerClass ct_reshape_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = reshape_setup,
   .reshape = reshape_reshape,
-  .forward_cpu = ct_common_nothing_forward,
-  .backward_cpu = ct_common_nothing_backward,
-  .forward_gpu = ct_common_nothing_forward,
-  .backward_gpu = ct_common_nothing_backward,
+  .forward = ct_common_nothing_forward,
+  .backward = ct_common_nothing_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .new_layer_text = "reshape_param { shape { dim: 0 dim: -1 } }",
 };

@@ -132,8 +132,8 @@ scale_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-scale_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                  GError **error)
+scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   CtScaleLayer *self = (CtScaleLayer *) layer;
   const Caffe__ScaleParameter *p = get_param (layer);
@@ -175,8 +175,8 @@ scale_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gp
 }
 
 static gboolean
-scale_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtScaleLayer *self = (CtScaleLayer *) layer;
   const Caffe__ScaleParameter *p = get_param (layer);
@@ -229,32 +229,6 @@ scale_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
   return TRUE;
 }
 
-static gboolean
-scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return scale_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-scale_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return scale_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
-{
-  return scale_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-scale_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return scale_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 scale_finalize (CtLayer *layer)
 {
@@ -278,10 +252,10 @@ const CtLayerClass ct_scale_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = scale_setup,
   .reshape = scale_reshape,
-  .forward_cpu = scale_forward,
-  .backward_cpu = scale_backward,
-  .forward_gpu = scale_forward_gpu,
-  .backward_gpu = scale_backward_gpu,
+  .forward = scale_forward,
+  .backward = scale_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = scale_finalize,
   .new_layer_text = "scale_param { bias_term: true }",
   .usually_in_place = TRUE,

@@ -52,8 +52,8 @@ sce_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
 }
 
 static gboolean
-sce_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                     GError **error)
+sce_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                  GError **error)
 {
   CtSigmoidCrossEntropyLossLayer *self = (CtSigmoidCrossEntropyLossLayer *) layer;
   CtBlob *xb = CT_BOTTOM (bottom, 0);
@@ -80,8 +80,8 @@ sce_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean
 }
 
 static gboolean
-sce_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, gboolean gpu, GError **error)
+sce_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSigmoidCrossEntropyLossLayer *self = (CtSigmoidCrossEntropyLossLayer *) layer;
   CtBlob *xb = CT_BOTTOM (bottom, 0);
@@ -105,32 +105,6 @@ sce_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_
                                error);
 }
 
-static gboolean
-sce_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return sce_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-sce_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return sce_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-sce_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, GError **error)
-{
-  return sce_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-sce_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                       GPtrArray *bottom, GError **error)
-{
-  return sce_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 sce_loss_finalize (CtLayer *layer)
 {
@@ -148,10 +122,10 @@ const CtLayerClass ct_sigmoid_cross_entropy_loss_layer_class = {
   .is_loss = TRUE,
   .setup = sce_loss_setup,
   .reshape = sce_loss_reshape,
-  .forward_cpu = sce_loss_forward_cpu,
-  .backward_cpu = sce_loss_backward_cpu,
-  .forward_gpu = sce_loss_forward_gpu,
-  .backward_gpu = sce_loss_backward_gpu,
+  .forward = sce_loss_forward,
+  .backward = sce_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = sce_loss_finalize,
   .flops_per_bottom = 3,

@@ -14,14 +14,14 @@ silence_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 }
 
 static gboolean
-silence_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+silence_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   return TRUE;
 }
 
 static gboolean
-silence_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, gboolean gpu, GError **error)
+silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   for (guint i = 0; i < bottom->len; i++)
     {
@@ -39,20 +39,6 @@ silence_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
   return TRUE;
 }
 
-static gboolean
-silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return silence_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-silence_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return silence_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_silence_layer_class = {
   .type = "Silence",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -61,8 +47,8 @@ const CtLayerClass ct_silence_layer_class = {
   .bottoms = CT_AT_LEAST (1),
   .tops = CT_EXACTLY (0),
   .reshape = silence_reshape,
-  .forward_cpu = silence_forward,
-  .backward_cpu = silence_backward,
-  .forward_gpu = silence_forward,
-  .backward_gpu = silence_backward_gpu,
+  .forward = silence_forward,
+  .backward = silence_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

@@ -118,8 +118,8 @@ slice_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-slice_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                  GError **error)
+slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   CtSliceLayer *self = (CtSliceLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
@@ -148,8 +148,8 @@ slice_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gp
 }
 
 static gboolean
-slice_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSliceLayer *self = (CtSliceLayer *) layer;
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
@@ -181,32 +181,6 @@ slice_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
   return TRUE;
 }
 
-static gboolean
-slice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return slice_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-slice_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return slice_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
-{
-  return slice_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-slice_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return slice_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_slice_layer_class = {
   .type = "Slice",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -216,8 +190,8 @@ const CtLayerClass ct_slice_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = slice_setup,
   .reshape = slice_reshape,
-  .forward_cpu = slice_forward,
-  .backward_cpu = slice_backward,
-  .forward_gpu = slice_forward_gpu,
-  .backward_gpu = slice_backward_gpu,
+  .forward = slice_forward,
+  .backward = slice_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

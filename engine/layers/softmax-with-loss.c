@@ -82,8 +82,8 @@ softmax_with_loss_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GE
 }
 
 static gboolean
-softmax_with_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                              GError **error)
+softmax_with_loss_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                           GError **error)
 {
   CtSoftmaxWithLossLayer *self = (CtSoftmaxWithLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -119,8 +119,8 @@ softmax_with_loss_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
 }
 
 static gboolean
-softmax_with_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                               GPtrArray *bottom, gboolean gpu, GError **error)
+softmax_with_loss_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                            GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSoftmaxWithLossLayer *self = (CtSoftmaxWithLossLayer *) layer;
   CtBlob *label = CT_BOTTOM (bottom, 1);
@@ -155,34 +155,6 @@ softmax_with_loss_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *p
                                error);
 }
 
-static gboolean
-softmax_with_loss_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                               GError **error)
-{
-  return softmax_with_loss_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-softmax_with_loss_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
-                               GError **error)
-{
-  return softmax_with_loss_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-softmax_with_loss_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                                GPtrArray *bottom, GError **error)
-{
-  return softmax_with_loss_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-softmax_with_loss_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                                GPtrArray *bottom, GError **error)
-{
-  return softmax_with_loss_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 softmax_with_loss_finalize (CtLayer *layer)
 {
@@ -203,10 +175,10 @@ const CtLayerClass ct_softmax_with_loss_layer_class = {
   .is_loss = TRUE,
   .setup = softmax_with_loss_setup,
   .reshape = softmax_with_loss_reshape,
-  .forward_cpu = softmax_with_loss_forward_cpu,
-  .backward_cpu = softmax_with_loss_backward_cpu,
-  .forward_gpu = softmax_with_loss_forward_gpu,
-  .backward_gpu = softmax_with_loss_backward_gpu,
+  .forward = softmax_with_loss_forward,
+  .backward = softmax_with_loss_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .allow_force_backward = ct_loss_allow_force_backward,
   .finalize = softmax_with_loss_finalize,
   .param_field = "softmax_param",

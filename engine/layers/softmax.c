@@ -43,8 +43,8 @@ softmax_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
 }
 
 static gboolean
-softmax_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                    GError **error)
+softmax_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+                 GError **error)
 {
   CtSoftmaxLayer *self = (CtSoftmaxLayer *) layer;
   const float *x = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -59,8 +59,8 @@ softmax_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
 }
 
 static gboolean
-softmax_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                     GPtrArray *bottom, gboolean gpu, GError **error)
+softmax_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                  GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSoftmaxLayer *self = (CtSoftmaxLayer *) layer;
   CtBlob *t = CT_TOP (top, 0);
@@ -80,32 +80,6 @@ softmax_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
                                  _("Computing a softmax gradient"), error);
 }
 
-static gboolean
-softmax_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return softmax_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-softmax_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return softmax_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-softmax_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return softmax_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-softmax_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                      GPtrArray *bottom, GError **error)
-{
-  return softmax_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 softmax_finalize (CtLayer *layer)
 {
@@ -120,10 +94,10 @@ const CtLayerClass ct_softmax_layer_class = {
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .reshape = softmax_reshape,
-  .forward_cpu = softmax_forward_cpu,
-  .backward_cpu = softmax_backward_cpu,
-  .forward_gpu = softmax_forward_gpu,
-  .backward_gpu = softmax_backward_gpu,
+  .forward = softmax_forward,
+  .backward = softmax_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = softmax_finalize,
   .flops_per_top = 3,
   .name_prefix = "prob",

@@ -33,7 +33,7 @@ split_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-split_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+split_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, GError **error)
 {
   return TRUE;
 }
@@ -54,8 +54,8 @@ split_backward_cpu (CtLayer *layer, GPtrArray *top, gint64 count, float *in_diff
 }
 
 static gboolean
-split_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtBlob *in = CT_BOTTOM (bottom, 0);
   gint64 count = ct_blob_count (in);
@@ -91,20 +91,6 @@ split_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
   return TRUE;
 }
 
-static gboolean
-split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                GPtrArray *bottom, GError **error)
-{
-  return split_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-split_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return split_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_split_layer_class = {
   .type = "Split",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -114,8 +100,8 @@ const CtLayerClass ct_split_layer_class = {
   .tops = CT_AT_LEAST (1),
   .setup = split_setup,
   .reshape = split_reshape,
-  .forward_cpu = split_forward,
-  .backward_cpu = split_backward,
-  .forward_gpu = split_forward,
-  .backward_gpu = split_backward_gpu,
+  .forward = split_forward,
+  .backward = split_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
 };

@@ -153,8 +153,8 @@ sampling (const CtSppLayer *self)
 }
 
 static gboolean
-spp_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                GError **error)
+spp_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+             GError **error)
 {
   CtSppLayer *self = (CtSppLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -188,8 +188,8 @@ spp_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
 }
 
 static gboolean
-spp_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                 GPtrArray *bottom, gboolean gpu, GError **error)
+spp_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+              GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSppLayer *self = (CtSppLayer *) layer;
   CtBlob *input = CT_BOTTOM (bottom, 0);
@@ -228,32 +228,6 @@ spp_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
-static gboolean
-spp_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return spp_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-spp_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return spp_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-spp_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return spp_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-spp_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, GError **error)
-{
-  return spp_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 static void
 spp_finalize (CtLayer *layer)
 {
@@ -273,9 +247,9 @@ const CtLayerClass ct_spp_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = spp_setup,
   .reshape = spp_reshape,
-  .forward_cpu = spp_forward_cpu,
-  .backward_cpu = spp_backward_cpu,
-  .forward_gpu = spp_forward_gpu,
-  .backward_gpu = spp_backward_gpu,
+  .forward = spp_forward,
+  .backward = spp_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = spp_finalize,
 };

@@ -39,8 +39,8 @@ swish_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-swish_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                  GError **error)
+swish_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   CtSwishLayer *self = (CtSwishLayer *) layer;
   const float *x;
@@ -57,8 +57,8 @@ swish_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gp
 }
 
 static gboolean
-swish_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, gboolean gpu, GError **error)
+swish_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtSwishLayer *self = (CtSwishLayer *) layer;
   const float *x, *y, *dy, *sig;
@@ -74,32 +74,6 @@ swish_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
     return FALSE;
   return ct_neuron_check (layer, (gpu ? ct_cuda_swish_backward : ct_cpu_swish_backward)
                                    (n, self->beta, y, sig, dy, dx), error);
-}
-
-static gboolean
-swish_forward_cpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return swish_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-swish_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return swish_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-swish_backward_cpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return swish_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-swish_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                    GPtrArray *bottom, GError **error)
-{
-  return swish_backward_on (layer, top, propagate_down, bottom, TRUE, error);
 }
 
 static void
@@ -119,10 +93,10 @@ const CtLayerClass ct_swish_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = swish_setup,
   .reshape = swish_reshape,
-  .forward_cpu = swish_forward_cpu,
-  .backward_cpu = swish_backward_cpu,
-  .forward_gpu = swish_forward_gpu,
-  .backward_gpu = swish_backward_gpu,
+  .forward = swish_forward,
+  .backward = swish_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .finalize = swish_finalize,
   .flops_per_top = 1,
 };

@@ -34,8 +34,8 @@ const CtLayerClass ct_threshold_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = threshold_setup,
   .reshape = ct_neuron_reshape,
-  .forward_cpu = ct_neuron_forward,
-  .forward_gpu = ct_neuron_forward_gpu,
+  .forward = ct_neuron_forward,
+  .gpu_forward = TRUE,
   .type_data = &threshold_kernels,
   .flops_per_top = 1,
 };

@@ -56,8 +56,8 @@ tile_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
 }
 
 static gboolean
-tile_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
-                 GError **error)
+tile_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+              GError **error)
 {
   CtTileLayer *self = (CtTileLayer *) layer;
   const float *in = ct_blob_data_on (CT_BOTTOM (bottom, 0), gpu, error);
@@ -70,8 +70,8 @@ tile_forward_on (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
 }
 
 static gboolean
-tile_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                  GPtrArray *bottom, gboolean gpu, GError **error)
+tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+               GPtrArray *bottom, gboolean gpu, GError **error)
 {
   CtTileLayer *self = (CtTileLayer *) layer;
   const float *top_diff;
@@ -88,32 +88,6 @@ tile_backward_on (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
                                  error);
 }
 
-static gboolean
-tile_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return tile_forward_on (layer, bottom, top, FALSE, error);
-}
-
-static gboolean
-tile_forward_gpu (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
-{
-  return tile_forward_on (layer, bottom, top, TRUE, error);
-}
-
-static gboolean
-tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-               GPtrArray *bottom, GError **error)
-{
-  return tile_backward_on (layer, top, propagate_down, bottom, FALSE, error);
-}
-
-static gboolean
-tile_backward_gpu (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
-                   GPtrArray *bottom, GError **error)
-{
-  return tile_backward_on (layer, top, propagate_down, bottom, TRUE, error);
-}
-
 const CtLayerClass ct_tile_layer_class = {
   .type = "Tile",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -123,9 +97,9 @@ const CtLayerClass ct_tile_layer_class = {
   .tops = CT_EXACTLY (1),
   .setup = tile_setup,
   .reshape = tile_reshape,
-  .forward_cpu = tile_forward,
-  .backward_cpu = tile_backward,
-  .forward_gpu = tile_forward_gpu,
-  .backward_gpu = tile_backward_gpu,
+  .forward = tile_forward,
+  .backward = tile_backward,
+  .gpu_forward = TRUE,
+  .gpu_backward = TRUE,
   .new_layer_text = "tile_param { axis: 1 tiles: 2 }",
 };

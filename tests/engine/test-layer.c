@@ -15,7 +15,8 @@ twice_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error
 }
 
 static gboolean
-twice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
+twice_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
+               GError **error)
 {
   const float *x = ct_blob_cpu_data (CT_BOTTOM (bottom, 0), error);
   float *y = ct_blob_mutable_cpu_data (CT_TOP (top, 0), error);
@@ -35,7 +36,7 @@ static const CtLayerClass twice_class = {
   .bottoms = CT_EXACTLY (1),
   .tops = CT_EXACTLY (1),
   .reshape = twice_reshape,
-  .forward_cpu = twice_forward,
+  .forward = twice_forward,
 };
 
 static void
@@ -57,7 +58,7 @@ test_catalogue (void)
       g_assert_false (g_hash_table_contains (seen, k->type));
       g_hash_table_add (seen, (gpointer) k->type);
       g_assert_nonnull (k->reshape);
-      g_assert_nonnull (k->forward_cpu);
+      g_assert_nonnull (k->forward);
       g_assert_cmpuint (k->instance_size, >=, sizeof (CtLayer));
       g_assert_cmpstr (ct_layer_class_describe (k), !=, "");
       g_assert_true (ct_layer_catalogue_lookup (k->type) == k);

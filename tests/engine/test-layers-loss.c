@@ -36,12 +36,12 @@ test_catalogue (void)
       g_assert_cmpint (k->family, ==, CT_LAYER_FAMILY_LOSS);
       g_assert_true (k->is_loss);
       g_assert_true (k->auto_top_blobs);
-      g_assert_nonnull (k->backward_cpu);
+      g_assert_nonnull (k->backward);
     }
   g_assert_nonnull (accuracy);
   g_assert_cmpint (accuracy->family, ==, CT_LAYER_FAMILY_LOSS);
   g_assert_false (accuracy->is_loss);
-  g_assert_null (accuracy->backward_cpu);
+  g_assert_null (accuracy->backward);
 }
 
 /* Caffe's LossLayer refuses to backpropagate to labels. */

@@ -187,7 +187,7 @@ test_catalogue (void)
       g_assert_cmpint (klass->family, ==, CT_LAYER_FAMILY_NEURON);
       g_assert_nonnull (klass->description);
       /* Threshold alone has no gradient, as in Caffe. */
-      g_assert_true ((klass->backward_cpu == NULL) == (strcmp (types[i], "Threshold") == 0));
+      g_assert_true ((klass->backward == NULL) == (strcmp (types[i], "Threshold") == 0));
     }
   for (guint i = 0; i < all->len; i++)
     if (((const CtLayerClass *) g_ptr_array_index (all, i))->family == CT_LAYER_FAMILY_NEURON)

@@ -32,7 +32,7 @@ test_catalogue (void)
       g_assert_nonnull (k);
       g_assert_cmpstr (k->type, ==, types[i]);
       g_assert_cmpint (k->family, ==, CT_LAYER_FAMILY_VISION);
-      g_assert_nonnull (k->backward_cpu);
+      g_assert_nonnull (k->backward);
       g_assert_cmpstr (ct_layer_class_describe (k), !=, "");
     }
   for (guint i = 0; i < all->len; i++)
