@@ -60,6 +60,13 @@ int ct_cpu_pool_set_avx512 (int use);
  * Both ways give the same floats: for tests, which run both. */
 int ct_cpu_im2col_set_avx512 (int use);
 
+/* ---- Statistics (stats.h) ---- */
+
+/* Whether ct_cpu_stats_lanes may take AVX2 where the CPU has it (the
+ * default); returns the previous setting. Both give the same bits: for
+ * tests, which run both. */
+int ct_cpu_stats_set_avx2 (int use);
+
 #ifdef __cplusplus
 }
 #endif
