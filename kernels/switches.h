@@ -11,8 +11,8 @@ extern "C" {
 /* ---- Convolutions (conv.h) ---- */
 
 /* Which code runs the CPU convolutions. AUTO (the default) is oneDNN where
- * the build has it and where it was measured faster, else im2col. DNNL is
- * oneDNN wherever it can run the shape at all, faster or not: for tests
+ * the build has it and where it is faster (PERFORMANCE.md), else im2col.
+ * DNNL is oneDNN wherever it can run the shape at all, faster or not: for tests
  * that hold its numerics to the contract on every shape (the same as AUTO
  * without oneDNN). The environment variable CT_CONV_BACKEND (im2col, dnnl)
  * sets the backend a process starts on. */

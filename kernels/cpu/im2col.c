@@ -6,9 +6,7 @@
  * offset, output row) of the column buffer is a plain strided copy, with
  * no bounds to test. Unpadded planes are read in place. Per output row
  * the general path below costs a few calls and branches, which for rows of
- * 8 to 16 floats was most of the work: LeNet's conv2 (20 channels of 12 x
- * 12, 5 x 5 kernel) took 0.78 ms for 64 images on the general path and
- * 0.36-0.42 ms on the window path (one core of the Intel Xeon machine).
+ * 8 to 16 floats is most of the work.
  *
  * Larger planes take the general path: for each (channel, kernel offset)
  * row of the column buffer and each output row, the output columns that
@@ -221,9 +219,7 @@ copy_plane (const float *from, int64_t from_pitch, float *to, int64_t to_pitch, 
 
 /* AVX-512 windows at stride 1. LeNet's conv2 (20 channels of 12 x 12, 5 x
  * 5 kernel: 500 rows of 8 x 8) has rows of 8 floats, for which the loops
- * above spend most of their time starting and ending. On one core of the
- * Intel Xeon machine, per image: im2col 4.7 -> 2.1 us, col2im 3.6 -> 2.4
- * us (microbenchmark, the buffers in the L1 and L2 caches). */
+ * above spend most of their time starting and ending. */
 
 /* A window into its row of the column buffer, 16 outputs at a time; rows
  * of at most 8 go two per store (the second row's load lands in the upper
@@ -271,8 +267,8 @@ windows_to_col_avx512 (const Windows *w, const float *plane, float *col, int64_t
  * kernel offsets, as Caffe does. The interior then goes
  * to PLANE (HEIGHT x WIDTH), the padding's lanes compressed out. Rows
  * kept as whole vectors reach the next load of the same row straight from
- * the store; summing in the plane itself with masked stores stalled every
- * such load (7.7 us per image of LeNet's conv2). */
+ * the store; summing in the plane itself with masked stores stalls every
+ * such load. */
 #define ROWS_MAX 64
 
 /* The loads start SHIFT floats before each window's row, in the row

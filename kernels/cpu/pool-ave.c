@@ -115,10 +115,7 @@ ave_row (const CtPoolGeometry *g, const Interior *inner, const float *in, int64_
  * order: forward, each window's rows and then its columns; backward, the
  * outputs in order (kernel columns from the last, so that an element that
  * two windows of one row share gets the left window's share first), and
- * elements outside the image masked off. On 2 cores of the Intel Xeon
- * machine (`cortado-cli time`, medians of 5 runs alternated with the
- * scalar and SSE2 loops): CIFAR-10's pool2 0.44 -> 0.15 ms forward and
- * 0.74 -> 0.37 ms backward, pool3 0.33 -> 0.12 and 0.35 -> 0.25 ms. */
+ * elements outside the image masked off. */
 static int
 ave_plane_fits (const CtPoolGeometry *g)
 {

@@ -140,12 +140,8 @@ max_row_interior (const float *in, int64_t width, int64_t hstart, int64_t stride
 
 #ifdef HAVE_AVX2_ROWS
 /* Rows of at least this many interior outputs take the AVX2 rows. Shorter
- * ones waste too much of the last, moved-back group of eight: rows of 12
- * (LeNet's pool1, GoogLeNet's 14 x 14 pools) ran no faster than on SSE2.
- * On one core of the Intel Xeon machine, rows of 15 (CIFAR-10's pool1, 3 x
- * 3 at stride 2) took 3.6 against 8.4 ms for 100 images (SSE2 with the
- * scalar remainder it then had), rows of 26 (GoogLeNet's inception_3a/pool)
- * 9.3 against 10.1 ms. */
+ * ones waste too much of the last, moved-back group of eight, and run no
+ * faster than on SSE2 (PERFORMANCE.md). */
 #define AVX2_ROW_MIN 13
 
 /* The AVX2 twin of max_four_interior: eight outputs, a blend instruction
@@ -221,12 +217,8 @@ max_row_avx2 (const CtPoolGeometry *g, const float *in, int64_t hstart, int64_t 
  * masked to the outputs left instead of moved back, and the selections
  * made under a compare mask. At stride 2 a permute picks the even
  * elements of two masked loads, which read no element past the last
- * lane's. On 2 cores of the Intel Xeon machine (`cortado-cli time`,
- * medians of 5 runs alternated with the AVX2 rows): CIFAR-10's pool1 (3 x 3
- * at stride 2, rows of 15) 1.71 -> 1.22 ms forward, LeNet's pool1 (2 x 2,
- * rows of 12) 0.180 -> 0.147 ms. Rows of fewer than AVX512_ROW_MIN
- * interior outputs were slower here than on SSE2 (LeNet's pool2, rows of
- * 4: 0.096 -> 0.113 ms); they go to the masked rows below. */
+ * lane's. Rows of fewer than AVX512_ROW_MIN interior outputs are slower
+ * here than on SSE2; they go to the masked rows. */
 #define AVX512_ROW_MIN 8
 
 __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
@@ -304,12 +296,7 @@ max_interior_avx512 (const CtPoolGeometry *g, const float *in, int64_t hstart, i
  * windows at the edges need no scalar code. They take the rows at stride
  * 1 and those with fewer than AVX512_ROW_MIN interior outputs, which the
  * interior rows above left to SSE2 and scalar edges; longer rows at
- * stride 2 stay there, where this path measured slower (GoogLeNet's pool1,
- * 2.1 -> 2.3 ms). On 2 cores of the Intel Xeon machine (`cortado-cli
- * time`, medians of 3 runs alternated with the build before), GoogLeNet's
- * 3 x 3 pools at stride 1, forward: 28 x 28 planes 1.86 -> 1.53 and 2.43
- * -> 2.20 ms, 14 x 14 1.43-1.52 -> 1.06-1.16 ms, 7 x 7 1.36-1.38 ->
- * 0.74-0.81 ms. */
+ * stride 2 stay there, where this path is slower. */
 
 /* Lanes [LO, HI) of 16. */
 static inline __mmask16
