@@ -2,7 +2,7 @@
  * of kernels/cpu/reference/, on odd shapes, with each instruction-set
  * switch of switches.h on and off. Same bits where the kernel promises
  * the reference's order of operations (pooling, im2col and col2im, axpby,
- * dot); a stated tolerance where the order differs (products and
+ * dot, the SGD step); a stated tolerance where the order differs (products and
  * convolutions, which the reference sums in double). */
 #include <float.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 #include "im2col.h"
 #include "pooling.h"
 #include "reference.h"
+#include "solver-update.h"
 #include "switches.h"
 
 /* Values from a small set (ties in every window), a NaN, infinities. */
@@ -287,6 +288,34 @@ test_vector (void)
     }
 }
 
+/* The SGD step with a decay (AVX-512 where the CPU has it, else the
+ * plain loop) to the bit, on lengths around the vector width. */
+static void
+test_sgd_step (void)
+{
+  static const int64_t lengths[] = { 1, 15, 16, 17, 1023, 4099 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (5);
+
+  for (gsize li = 0; li < G_N_ELEMENTS (lengths); li++)
+    {
+      const int64_t n = lengths[li];
+      g_autofree float *d = g_new (float, n), *h = g_new (float, n), *w = g_new (float, n);
+      g_autofree float *d2 = g_new (float, n), *h2 = g_new (float, n), *w2 = g_new (float, n);
+
+      fill_random (rand, d, n);
+      fill_random (rand, h, n);
+      fill_random (rand, w, n);
+      memcpy (d2, d, n * sizeof *d);
+      memcpy (h2, h, n * sizeof *h);
+      memcpy (w2, w, n * sizeof *w);
+      g_assert_cmpint (ct_cpu_sgd_step (n, 0.9f, 0.01f, 5e-4f, d, h, w), ==, CT_STATUS_OK);
+      ct_ref_sgd_step (n, 0.9f, 0.01f, 5e-4f, d2, h2, w2);
+      g_assert_cmpmem (d, n * sizeof *d, d2, n * sizeof *d);
+      g_assert_cmpmem (h, n * sizeof *h, h2, n * sizeof *h);
+      g_assert_cmpmem (w, n * sizeof *w, w2, n * sizeof *w);
+    }
+}
+
 typedef struct {
   int64_t num, cin, cout, group, h, w, kh, kw, pad, stride, dilation;
 } ConvCase;
@@ -400,6 +429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/reference/im2col", test_im2col);
   g_test_add_func ("/kernels/reference/gemm", test_gemm);
   g_test_add_func ("/kernels/reference/vector", test_vector);
+  g_test_add_func ("/kernels/reference/sgd-step", test_sgd_step);
   g_test_add_func ("/kernels/reference/conv", test_conv);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
-/* cpu/reference/blas.c: the products and vector routines of blas.h, one
- * element at a time (reference.h). */
+/* cpu/reference/blas.c: the products and vector routines of blas.h, and
+ * the SGD step of solver-update.h, one element at a time (reference.h). */
 #include <math.h>
 
 #include "reference.h"
@@ -60,4 +60,17 @@ ct_ref_dot (int64_t n, const float *x, const float *y)
     lane[i % 8] += (double) x[i] * (double) y[i];
   return (float) (((lane[0] + lane[4]) + (lane[2] + lane[6]))
                   + ((lane[1] + lane[5]) + (lane[3] + lane[7])));
+}
+
+void
+ct_ref_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff,
+                 float *history, float *data)
+{
+  for (int64_t i = 0; i < n; i++)
+    {
+      diff[i] = fmaf (decay, data[i], diff[i]);
+      history[i] = rate * diff[i] + momentum * history[i];
+      diff[i] = history[i];
+      data[i] = data[i] - diff[i];
+    }
 }

@@ -72,6 +72,15 @@ void ct_ref_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
  * ((0+4)+(2+6)) + ((1+5)+(3+7)), rounded to float once. */
 float ct_ref_dot (int64_t n, const float *x, const float *y);
 
+/* ---- solver-update.h ---- */
+
+/* Caffe's SGD step with a weight decay, element by element: diff =
+ * fmaf (decay, data, diff) (the decay's axpy, fused as vector.c's), history
+ * = rate diff + momentum history (two roundings and a sum), diff =
+ * history, data -= diff. */
+void ct_ref_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff,
+                      float *history, float *data);
+
 /* ---- conv.h, two spatial axes: the definition, in double ---- */
 
 /* OUTPUT = weights (*) input + bias, every output a double sum over its
