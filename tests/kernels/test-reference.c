@@ -2,7 +2,7 @@
  * of kernels/cpu/reference/, on odd shapes, with each instruction-set
  * switch of switches.h on and off. Same bits where the kernel promises
  * the reference's order of operations (pooling, im2col and col2im, axpby,
- * dot, the SGD step); a stated tolerance where the order differs (products and
+ * dot, asum, the SGD step); a stated tolerance where the order differs (products and
  * convolutions, which the reference sums in double). */
 #include <float.h>
 #include <math.h>
@@ -256,7 +256,7 @@ test_gemm (void)
   g_assert_cmpint (ran[0], ==, G_N_ELEMENTS (shapes) * 4 * G_N_ELEMENTS (betas));
 }
 
-/* axpy, axpby and dot to the bit, on lengths around the vector widths
+/* axpy, axpby, dot and asum to the bit, on lengths around the vector widths
  * and the pool's split. */
 static void
 test_vector (void)
@@ -285,6 +285,8 @@ test_vector (void)
       g_assert_cmpmem (got, n * sizeof *got, want, n * sizeof *want);
       g_assert_cmpint (ct_cpu_dot (n, x, y, &dot), ==, CT_STATUS_OK);
       g_assert_cmpfloat (dot, ==, ct_ref_dot (n, x, y));
+      g_assert_cmpint (ct_cpu_asum (n, x, &dot), ==, CT_STATUS_OK);
+      g_assert_cmpfloat (dot, ==, ct_ref_asum (n, x));
     }
 }
 

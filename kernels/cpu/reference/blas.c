@@ -62,6 +62,17 @@ ct_ref_dot (int64_t n, const float *x, const float *y)
                   + ((lane[1] + lane[5]) + (lane[3] + lane[7])));
 }
 
+float
+ct_ref_asum (int64_t n, const float *x)
+{
+  double lane[8] = { 0 };
+
+  for (int64_t i = 0; i < n; i++)
+    lane[i % 8] += fabs ((double) x[i]);
+  return (float) (((lane[0] + lane[4]) + (lane[2] + lane[6]))
+                  + ((lane[1] + lane[5]) + (lane[3] + lane[7])));
+}
+
 void
 ct_ref_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff,
                  float *history, float *data)

@@ -71,6 +71,8 @@ void ct_ref_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
  * into partial sum i mod 8, the partial sums combined pairwise
  * ((0+4)+(2+6)) + ((1+5)+(3+7)), rounded to float once. */
 float ct_ref_dot (int64_t n, const float *x, const float *y);
+/* The sum of |x| in the same eight double lanes and tree. */
+float ct_ref_asum (int64_t n, const float *x);
 
 /* ---- solver-update.h ---- */
 
