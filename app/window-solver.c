@@ -9,6 +9,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "field-path.h"
 #include "text-format.h"

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "net-dump.h"
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "engine-error.h"
 

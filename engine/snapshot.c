@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <hdf5.h>
 
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "engine-error.h"
 #include "error-place.h"

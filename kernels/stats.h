@@ -44,6 +44,20 @@ typedef struct {
 CtStatus ct_cpu_stats (int64_t n, const float *x, int64_t n_bins, int64_t *bins,
                        CtStats *stats);
 
+#define CT_STATS_LANES_MAX_BINS 64
+#define CT_STATS_MAX_SLICES 16
+
+/* ct_cpu_stats's results bit for bit, NaN and infinities included, in
+ * vector registers (cpu/stats-lanes.c): for large arrays. The four sums'
+ * lanes are cut into N_GROUPS groups (1, 2 or 4) and the histogram into
+ * N_SLICES slices (clamped to 1 .. CT_STATS_MAX_SLICES), which run side by
+ * side on the pool; COPY, when not NULL, receives the N floats of X on the
+ * way (room for N floats, apart from X). N_BINS is 1 to
+ * CT_STATS_LANES_MAX_BINS; anything else out of range gives
+ * CT_STATUS_INVALID. */
+CtStatus ct_cpu_stats_lanes (int64_t n, const float *x, float *copy, int64_t n_bins,
+                             int64_t *bins, int n_groups, int n_slices, CtStats *stats);
+
 #ifdef __cplusplus
 }
 #endif

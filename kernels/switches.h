@@ -11,8 +11,8 @@ extern "C" {
 /* ---- Convolutions (conv.h) ---- */
 
 /* Which code runs the CPU convolutions. AUTO (the default) is oneDNN where
- * the build has it and where it was measured faster, else im2col. DNNL is
- * oneDNN wherever it can run the shape at all, faster or not: for tests
+ * the build has it and where it is faster (PERFORMANCE.md), else im2col.
+ * DNNL is oneDNN wherever it can run the shape at all, faster or not: for tests
  * that hold its numerics to the contract on every shape (the same as AUTO
  * without oneDNN). The environment variable CT_CONV_BACKEND (im2col, dnnl)
  * sets the backend a process starts on. */
@@ -59,6 +59,13 @@ int ct_cpu_pool_set_avx512 (int use);
  * where the CPU has AVX-512 (the default); returns the previous setting.
  * Both ways give the same floats: for tests, which run both. */
 int ct_cpu_im2col_set_avx512 (int use);
+
+/* ---- Statistics (stats.h) ---- */
+
+/* Whether ct_cpu_stats_lanes may take AVX2 where the CPU has it (the
+ * default); returns the previous setting. Both give the same bits: for
+ * tests, which run both. */
+int ct_cpu_stats_set_avx2 (int use);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic-write.h"
 #include "proto-error.h"
 #include "text-format.h"
 
@@ -563,6 +564,7 @@ ct_binary_write_file (const ProtobufCMessage *msg,
                       const char *path,
                       GError **error)
 {
+  g_autoptr(GError) local_error = NULL;
   ProtobufCMessage *stripped = NULL;
   const ProtobufCMessage *to_pack = msg;
   g_autofree guint8 *buf = NULL;
@@ -614,6 +616,9 @@ ct_binary_write_file (const ProtobufCMessage *msg,
   protobuf_c_message_pack (to_pack, buf);
   protobuf_c_message_free_unpacked (stripped, NULL);
 
-  ok = ct_file_write_atomic (path, buf, size, error);
+  /* in proto's domain, as every other failure here */
+  ok = ct_file_write_atomic (path, buf, size, &local_error);
+  if (!ok)
+    g_set_error_literal (error, CT_PROTO_ERROR, CT_PROTO_ERROR_IO, local_error->message);
   return ok;
 }

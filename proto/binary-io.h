@@ -31,17 +31,4 @@ gboolean ct_binary_write_file (const ProtobufCMessage *msg,
                                const char *path,
                                GError **error);
 
-/* Save LENGTH bytes to PATH all or nothing, through an unnamed file in the
- * same folder renamed over it (atomic-write.c); a process killed meanwhile
- * leaves PATH as it was and no temporary file. */
-gboolean ct_file_write_atomic (const char *path,
-                               const void *data,
-                               gsize length,
-                               GError **error);
-
-/* Whether FILE_NAME (a base name) is named as a temporary file of NAME
- * left by a save that did not finish is: NAME followed by '.' and six
- * letters or digits (a user's NAME.backup is named so too). */
-gboolean ct_file_is_stale_temporary (const char *file_name, const char *name);
-
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "caffe.pb-c.h"
 #include "cli-private.h"

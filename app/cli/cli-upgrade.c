@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "cli-private.h"
 #include "proto-file.h"

@@ -3,6 +3,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "document-private.h"
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "proto-file.h"
 #include "source-map.h"

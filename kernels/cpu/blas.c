@@ -79,8 +79,8 @@ scale_in_place (int64_t n, float beta, float *y)
 }
 
 /* Products of at least this many multiply-adds are shared between the
- * pool's threads (about 20 us of work on one core, well above the cost of
- * handing it over); blocks are at least SPLIT_GRAIN rows or columns. */
+ * pool's threads (well above the cost of handing them over); blocks are at
+ * least SPLIT_GRAIN rows or columns. */
 #define PARALLEL_MNK ((int64_t) 1 << 21)
 #define SPLIT_GRAIN 32
 
@@ -342,8 +342,7 @@ typedef struct {
 /* Blocks of this many floats stay in the L1 cache while the inputs are
  * added into them one after another; blocks that fill whole cache lines
  * are then streamed out (cpu/streaming.h): GoogLeNet's splits sum four
- * diffs of up to 8 MB in the backward pass, and inception_3a's took 1.64
- * instead of 1.87 ms. */
+ * diffs of up to 8 MB in the backward pass. */
 #define SUM_BLOCK 1024
 
 static void

@@ -17,16 +17,8 @@
  * test-conv-backends.c holds them to 1e-5 of the output's scale); the
  * bias is added to each finished sum, as Caffe adds it.
  *
- * Measured on the Intel Xeon machine (2 cores, `cortado-cli time`,
- * medians of 3-5 runs alternated with the build before): CIFAR-10's conv1
- * forward 2.21 -> 1.61 ms (oneDNN before), LeNet's 0.233 -> 0.222 (column
- * tiles in strips before). The same scheme for the weight gradient (4
- * output channels by 5 weights of partial sums per 16 positions) was
- * slower than what it replaced: CIFAR-10's 2.32 -> 3.18 ms, LeNet's 0.267
- * -> 0.314, at about two thirds of the multiply-adds' rate the count
- * predicts. Plain loads instead of masked ones where a vector is whole
- * closed part of the gap (CIFAR-10's 2.44 against 2.88 ms, LeNet's 0.298
- * against 0.317, in a slower phase of the machine), not all of it. */
+ * Only the forward pass: the same scheme for the weight gradient was
+ * slower than im2col (PERFORMANCE.md). */
 #include <stdatomic.h>
 #include <string.h>
 

@@ -14,19 +14,16 @@
  * fewer images than threads is declined (cpu/conv.c then splits its
  * products by columns). CT_DNNL_THREADS=omp instead runs the whole batch
  * in the calling thread on a team of ct_cpu_num_threads () OpenMP threads:
- * a switch for measuring the two, not for use. Measured on CIFAR-10 quick
- * (2 cores, best of 4 alternating runs, ms per iteration): the pool 37.9,
- * an OpenMP team 44.6 (OMP_WAIT_POLICY=passive 40.9), im2col 70.5. The
- * convolutions themselves took the same time either way; the team's
- * spinning thread slowed the pool's pooling and ReLU passes after them.
+ * a switch for measuring the two, not for use: the convolutions take the
+ * same time either way, but the team's spinning thread slows the pool's
+ * passes after them (PERFORMANCE.md).
  *
  * Layouts. The engine's blobs are NCHW and its weights OIHW (GOIHW with
  * groups). The primitives are created with "any" layouts, so that oneDNN
  * picks its blocked layouts (nChw16c ...) and AVX-512 kernels; the data are
  * reordered into the workspace before and out of it after. That pays:
  * with the plain layouts forced (CT_DNNL_LAYOUT=plain, again only to
- * measure) oneDNN falls back to its own im2col and CIFAR-10 quick took
- * 90.5 ms against 37.9.
+ * measure) oneDNN falls back to its own im2col.
  *
  * Cache. Kernels never allocate on the hot path: every thread keeps its own
  * cache of plans (primitive, reorders, memory objects), one per shape, pass
@@ -189,29 +186,18 @@ shape_taken (const CtConvShape *s)
  * counts are padded, and the padding's multiply-adds are wasted (LeNet's
  * conv1, 1 -> 20, gains nothing). From 16 channels in and out, and at
  * most PADDING_WASTE times the multiply-adds, the direct convolution beats
- * im2col. LeNet's conv2, 20 -> 50, runs 32 -> 64 padded (2.05 times): on
- * the Intel Xeon machine (Sapphire Rapids, 2 cores) it took 1.30 against
- * 1.02 ms forward and 2.73 against 2.02 ms backward on im2col with
- * oneDNN's sgemm (cpu/blas.c). Every other net in the benchmarks has
- * multiples of 16 but GoogLeNet's 24 -> 64 (1.33). An input of a few
- * channels (a first layer) has kernels of its own, forward
- * and for the weights, which beat im2col at strides 1 and 2 (CIFAR-10's
- * conv1: 2.9 against 4.7 ms forward, 3.3 against 6.6 backward; GoogLeNet's
- * conv1/7x7_s2: 14 against 27 forward, 42 against 54 backward). At
- * AlexNet's stride 4 its forward still wins (6.1 against 13.7 ms on the
- * Intel Xeon machine) but its weight gradient does not (43 against 26);
- * its backward-data ran 3x slower than im2col, and training never needs
- * it there. (At stride 1, cpu/conv.c runs a first layer's forward pass on
- * cpu/conv-direct.c before it asks here: faster still.) */
+ * im2col (LeNet's conv2, 20 -> 50, padded 32 -> 64, does not). An input of
+ * a few channels (a first layer) has kernels of its own, forward and for
+ * the weights, which beat im2col at strides 1 and 2; at stride 4 only the
+ * forward pass does, and training never needs the data gradient there.
+ * (At stride 1, cpu/conv.c runs a first layer's forward pass on
+ * cpu/conv-direct.c before it asks here.) PERFORMANCE.md has the figures. */
 #define PADDING_WASTE 1.5
 
 /* A 1x1 kernel at stride 1 without padding is, per image, one product
  * on the NCHW blob as it is (cpu/conv.c), while oneDNN first reorders
- * the input into its blocked layout and the output back. From planes of
- * 14 x 14 the product wins: GoogLeNet's 1x1 layers on 28 x 28 and 14 x 14
- * planes took 25.0 against 21.1 ms forward and 52.9 against 46.3 ms
- * backward (the Intel Xeon machine, 2 cores, medians of 3 runs); on its
- * 7 x 7 planes oneDNN kept the lead, 11.6 against 12.3. */
+ * the input into its blocked layout and the output back: from planes of
+ * 14 x 14 the product wins, on smaller ones oneDNN (PERFORMANCE.md). */
 #define POINTWISE_PRODUCT_POSITIONS 196
 
 static int

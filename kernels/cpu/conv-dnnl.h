@@ -15,7 +15,8 @@
 enum { CT_DNNL_FORWARD, CT_DNNL_BACKWARD_DATA, CT_DNNL_BACKWARD_WEIGHTS };
 
 /* Whether oneDNN runs PASS over S: the shape is one it takes, and one where
- * it was measured faster than im2col + BLAS (cpu/conv-dnnl.c says which). */
+ * it beats im2col + BLAS (cpu/conv-dnnl.c says which, PERFORMANCE.md by
+ * how much). */
 int ct_dnnl_conv_takes (const CtConvShape *s, int pass);
 
 /* With FORCED, ct_dnnl_conv_takes every pass of every shape oneDNN can

@@ -20,14 +20,8 @@
  * can (LeNet's 50 output channels go 5 at a time), so that no block
  * computes rows that are not there.
  *
- * Measured on LeNet (`cortado-cli time --fill random`, 2 cores of the
- * Intel Xeon machine, medians of 9 runs alternated with the im2col path):
- * conv2 forward 0.835 -> 0.743 ms, backward 1.675 -> 1.658 ms; conv1,
- * whose 24 x 24 outputs go in strips of 13 rows, forward 0.316 -> 0.252
- * ms (medians of 9, in a slow phase of the machine). A first
- * version copied the weights into the kernel's order (K-major blocks)
- * before every call, in the calling thread; the copy took longer than the
- * layer gained, and left the pool's other thread waiting.
+ * The weights are read where they are: copying them into the kernel's
+ * order before every call costs more than the layer gains.
  *
  * Every sum runs over k in order, one fused multiply-add per term: BLAS's
  * order is another, so results differ from the im2col path's in rounding

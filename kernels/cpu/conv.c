@@ -39,10 +39,7 @@
 /* The floats a sub-batch's column matrix and output rows may take (128
  * KiB): small enough to stay in a core's L2 cache between im2col and the
  * product, so that only images with very few output positions are
- * multiplied several at a time. Larger sub-batches measured slower on
- * LeNet and CIFAR-10; halving 256 KiB took LeNet's conv1 (one image of
- * 25 x 576 columns instead of two) from 0.35 to 0.31 ms forward and 0.42
- * to 0.35 ms backward on the Intel Xeon machine. */
+ * multiplied several at a time (larger ones are slower: PERFORMANCE.md). */
 #define SUB_BATCH_FLOATS ((int64_t) 1 << 15)
 
 /* What a shape needs, worked out once per call. */

@@ -2,8 +2,8 @@
  *
  * An inner-product layer at a small batch (AlexNet's fc6 at batch 10:
  * 10 x 4096 x 9216) touches each weight once per pass, so its passes are
- * bound by memory more than by arithmetic: 151 MB of weights at about
- * 25 GB/s is 6 ms. A general BLAS product copies ("packs") its operands
+ * bound by memory more than by arithmetic (151 MB of weights). A general
+ * BLAS product copies ("packs") its operands
  * into blocks of its own first, and runs these shapes well below that.
  *
  * The forward pass, y = x W^T, is C = A B^T with M the batch: each row of
@@ -12,42 +12,24 @@
  * (16 of AVX-512's 32 vector registers; every load of A feeds eight
  * products, every load of B two), K block by K block so that the block of
  * A stays in the L1 cache, and prefetches the next block of B meanwhile.
- * Measured with `cortado-cli time` on AlexNet at batch 10 (on the Intel
- * Xeon machine, 2 cores; medians of 10 runs alternated with the previous
- * build): forward fc6 20.8 -> 6.3 ms, fc7 7.7 -> 3.0 ms, fc8 1.73 -> 0.78
- * ms (24, 22 and 21 GB/s of weights), the forward pass 76 -> 55 ms and
- * forward-backward 212 -> 191 ms; OpenBLAS (CT_GEMM=openblas) took 13.4,
- * 5.9 and 1.40 ms. Without the prefetches the arithmetic and the loads
- * from memory took turns (fc6 8-10 ms); folding each sum's lanes at the
- * end of every K block rather than once cost as much again (14 ms, the
- * speed of an earlier try). Sums of fewer than 512 products are left to
- * BLAS (folding the lanes then costs as much as the products: 10 x 4096 x
- * 256, 0.46 against 0.42 ms). With AVX2 alone the sums spill out of the
- * 16 registers; fc6's product still took 9.5 ms in a microbenchmark.
+ * Without the prefetches the arithmetic and the loads from memory take
+ * turns; the lanes are folded once per sum, not per K block. Sums of fewer
+ * than 512 products are left to BLAS (folding the lanes would cost as much
+ * as the products). With AVX2 alone the sums spill out of the 16
+ * registers. PERFORMANCE.md has the figures.
  *
  * The data gradient, dx = dy W, is C = A B: rows_axpy gives each thread
  * one range of C's columns and sums it strip by strip (M x W floats, 32
  * KiB on the stack), eight rows of B at a time: tiles of 64 columns of up
  * to five rows of A, held in registers (every load of B feeds five
  * products), while the same columns of the next eight rows are
- * prefetched. Measured with `cortado-cli time` on AlexNet at batch 10 (on
- * the Intel Xeon machine, 2 cores; medians of 7 runs alternated with the
- * previous build): backward fc6 26.1 -> 17.1 ms, fc7 10.5 -> 6.9 ms, fc8
- * 2.61 -> 1.67 ms, forward-backward 194 -> 180 ms. In a microbenchmark
- * fc6's product went from 20.4 to 8.2-9.7 ms (7 -> 16-18 GB/s of weights):
- * two rows of A per load of B were bound by the loads (7 GB/s on one core
- * with B in the L3 cache, against 13.5 now); 512 columns at a time,
- * whatever the tiles, read every row of B from another page and stayed at
- * 7-11 GB/s; without the prefetches it took twice as long. One core sums
- * at most about 15 GB/s of B at M = 10 (B in the L2 cache), so the two
- * cores are not far from their arithmetic. Summing each thread's whole
- * range at once in an array of its own ran it in 6.2 ms, but needs M x N
- * / 2 floats (180 KiB for fc6, 290 at M = 16); summing straight into C,
- * whose rows both threads then write, took 8-10 ms. The AVX2 clone spills
- * the sums (40 of 16 registers; not measured). The weight
- * gradient, dW += dy^T x (A^T B, K = the batch, beta 1), is left to
- * oneDNN's sgemm (cpu/blas.c): it already reads and writes fc6's weight
- * diff at 26 GB/s (11.6 ms), the machine's streaming bandwidth.
+ * prefetched: two rows of A per load of B were bound by the loads, and
+ * wider column ranges read every row of B from another page. A private
+ * sum array per thread would need M x N / 2 floats; summing straight into
+ * C makes both threads write its rows. The AVX2 clone spills the sums (40
+ * of 16 registers). The weight gradient, dW += dy^T x (A^T B, K = the
+ * batch, beta 1), is left to oneDNN's sgemm (cpu/blas.c), which already
+ * runs at the machine's streaming bandwidth.
  *
  * Every element of C is computed by one thread in an order that depends
  * on the shape only, so results repeat for any thread count. The loops
@@ -386,7 +368,7 @@ rows_dot (int64_t g0, int64_t g1, int chunk, void *data)
            * floats of each row), or the next group's first. Its rows are
            * shared out between the tiles, so that the prefetches spread
            * over the block's arithmetic; without them the arithmetic and
-           * the loads from memory took turns (fc6 forward 8-10 ms). */
+           * the loads from memory take turns. */
           const float *const next = p0 + kb < kvec ? (kvec - p0 - kb >= len ? rows + p0 + kb : NULL)
                                     : j + 2 * DOT_ROWS <= j1 ? rows + DOT_ROWS * k
                                     : NULL;

@@ -6,9 +6,7 @@
  * offset, output row) of the column buffer is a plain strided copy, with
  * no bounds to test. Unpadded planes are read in place. Per output row
  * the general path below costs a few calls and branches, which for rows of
- * 8 to 16 floats was most of the work: LeNet's conv2 (20 channels of 12 x
- * 12, 5 x 5 kernel) took 0.78 ms for 64 images on the general path and
- * 0.36-0.42 ms on the window path (one core of the Intel Xeon machine).
+ * 8 to 16 floats is most of the work.
  *
  * Larger planes take the general path: for each (channel, kernel offset)
  * row of the column buffer and each output row, the output columns that
@@ -21,16 +19,13 @@
  * so its sums round identically.
  *
  * On CPUs with AVX-512, windows at stride 1 move as masked vectors of 16
- * floats (see the AVX-512 section below): a row of the column buffer that
+ * floats (cpu/im2col-avx512.c): a row of the column buffer that
  * is shorter than a vector is one masked load and store, not a loop with
  * its own start and end. */
 #include <stdatomic.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-
+#include "im2col-private.h"
 #include "im2col.h"
 #include "isa.h"
 #include "switches.h"
@@ -131,12 +126,6 @@ output_size (int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t di
  * stack): a 58 x 58 plane, GoogLeNet's 56 x 56 with a pad of 1, fits. */
 #define WINDOW_PLANE_MAX 4096
 
-/* The sizes of the window path: a plane PITCH floats wide, padded or not,
- * from which every window lies inside. */
-typedef struct {
-  int64_t kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w;
-  int64_t out_h, out_w, pitch;
-} Windows;
 
 /* Whether the window path takes a plane: it is read in place, or its
  * padded copy fits. (The callers have checked that height + 2 pad_h and
@@ -216,113 +205,8 @@ copy_plane (const float *from, int64_t from_pitch, float *to, int64_t to_pitch, 
     memcpy (to + r * to_pitch, from + r * from_pitch, (size_t) cols * sizeof (float));
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_AVX512_WINDOWS 1
-
-/* AVX-512 windows at stride 1. LeNet's conv2 (20 channels of 12 x 12, 5 x
- * 5 kernel: 500 rows of 8 x 8) has rows of 8 floats, for which the loops
- * above spend most of their time starting and ending. On one core of the
- * Intel Xeon machine, per image: im2col 4.7 -> 2.1 us, col2im 3.6 -> 2.4
- * us (microbenchmark, the buffers in the L1 and L2 caches). */
-
-/* A window into its row of the column buffer, 16 outputs at a time; rows
- * of at most 8 go two per store (the second row's load lands in the upper
- * lanes). The same floats as windows_to_col. */
-__attribute__ ((target ("avx512f"))) static float *
-windows_to_col_avx512 (const Windows *w, const float *plane, float *col, int64_t ld_col)
-{
-  const int64_t out_h = w->out_h, out_w = w->out_w, row_step = w->stride_h * w->pitch;
-  const __mmask16 tail = (__mmask16) ((1u << (out_w % 16 != 0 ? out_w % 16 : 16)) - 1);
-
-  for (int64_t kh = 0; kh < w->kernel_h; kh++)
-    for (int64_t kw = 0; kw < w->kernel_w; kw++, col += ld_col)
-      {
-        const float *src = plane + kh * w->dilation_h * w->pitch + kw * w->dilation_w;
-        float *dst = col;
-        int64_t oh = 0;
-
-        if (2 * out_w <= 16)
-          {
-            const __mmask16 upper = (__mmask16) (tail << out_w), both = tail | upper;
-
-            for (; oh + 2 <= out_h; oh += 2, dst += 2 * out_w, src += 2 * row_step)
-              {
-                __m512 v = _mm512_maskz_loadu_ps (tail, src);
-
-                v = _mm512_mask_loadu_ps (v, upper, src + row_step - out_w);
-                _mm512_mask_storeu_ps (dst, both, v);
-              }
-          }
-        for (; oh < out_h; oh++, dst += out_w, src += row_step)
-          {
-            int64_t ow = 0;
-
-            for (; ow + 16 < out_w; ow += 16)
-              _mm512_storeu_ps (dst + ow, _mm512_loadu_ps (src + ow));
-            _mm512_mask_storeu_ps (dst + ow, tail, _mm512_maskz_loadu_ps (tail, src + ow));
-          }
-      }
-  return col;
-}
-
-/* col2im of one channel whose padded plane is at most 16 floats wide and
- * ROWS_MAX rows high, one vector per row of the plane: each (kernel row,
- * output row) adds its kernel_w windows to its row, in the order of the
- * kernel offsets, as Caffe does. The interior then goes
- * to PLANE (HEIGHT x WIDTH), the padding's lanes compressed out. Rows
- * kept as whole vectors reach the next load of the same row straight from
- * the store; summing in the plane itself with masked stores stalled every
- * such load (7.7 us per image of LeNet's conv2). */
-#define ROWS_MAX 64
-
-/* The loads start SHIFT floats before each window's row, in the row
- * before it (LD_COL >= dilation_w keeps that inside the buffer); the
- * lanes before the row are masked off. */
-static int
-col2im_rows_take (const Windows *w, int64_t ld_col, int64_t height, int64_t width,
-                  int64_t pad_h, int64_t pad_w)
-{
-  return w->stride_w == 1 && width + 2 * pad_w <= 16 && height + 2 * pad_h <= ROWS_MAX
-         && ld_col >= w->dilation_w;
-}
-
-__attribute__ ((target ("avx512f"))) static const float *
-col2im_rows_avx512 (const Windows *w, const float *col, int64_t ld_col, int64_t height,
-                    int64_t width, int64_t pad_h, int64_t pad_w, float *plane)
-{
-  const int64_t out_h = w->out_h, out_w = w->out_w, kernel_w = w->kernel_w;
-  const int64_t dilation_w = w->dilation_w;
-  const __mmask16 outputs = (__mmask16) ((1u << out_w) - 1);
-  const __mmask16 interior = (__mmask16) (((1u << width) - 1) << pad_w);
-  __m512 rows[ROWS_MAX];
-
-  for (int64_t y = 0; y < height + 2 * pad_h; y++)
-    rows[y] = _mm512_setzero_ps ();
-  for (int64_t kh = 0; kh < w->kernel_h; kh++, col += kernel_w * ld_col)
-    {
-      __m512 *row = rows + kh * w->dilation_h;
-
-      for (int64_t oh = 0; oh < out_h; oh++, row += w->stride_h)
-        {
-          __m512 sum = *row;
-          const float *src = col + oh * out_w;
-
-          for (int64_t kw = 0; kw < kernel_w; kw++, src += ld_col)
-            {
-              const int64_t shift = kw * dilation_w;
-              const __mmask16 lanes = (__mmask16) (outputs << shift);
-
-              sum = _mm512_mask_add_ps (sum, lanes, sum,
-                                        _mm512_maskz_loadu_ps (lanes, src - shift));
-            }
-          *row = sum;
-        }
-    }
-  for (int64_t y = 0; y < height; y++)
-    _mm512_mask_compressstoreu_ps (plane + y * width, interior, rows[y + pad_h]);
-  return col;
-}
-
+#ifdef HAVE_AVX512_WINDOWS
+/* The tests' switch (switches.h). */
 static atomic_int avx512_allowed = 1;
 
 static int
@@ -349,7 +233,7 @@ windows_to_col_fast (const Windows *w, const float *plane, float *col, int64_t l
 {
 #ifdef HAVE_AVX512_WINDOWS
   if (w->stride_w == 1 && have_avx512 ())
-    return windows_to_col_avx512 (w, plane, col, ld_col);
+    return ct_im2col_windows_to_col_avx512 (w, plane, col, ld_col);
 #endif
   return windows_to_col (w, plane, col, ld_col);
 }
@@ -391,11 +275,11 @@ col2im_windows (const float *data_col, int64_t ld_col, int64_t channels, int64_t
   const int64_t plane = height * width;
 
 #ifdef HAVE_AVX512_WINDOWS
-  if (col2im_rows_take (&w, ld_col, height, width, pad_h, pad_w) && have_avx512 ())
+  if (ct_col2im_rows_take (&w, ld_col, height, width, pad_h, pad_w) && have_avx512 ())
     {
       for (int64_t c = 0; c < channels; c++)
-        data_col = col2im_rows_avx512 (&w, data_col, ld_col, height, width, pad_h, pad_w,
-                                       data_im + c * plane);
+        data_col = ct_col2im_rows_avx512 (&w, data_col, ld_col, height, width, pad_h, pad_w,
+                                          data_im + c * plane);
       return;
     }
 #endif

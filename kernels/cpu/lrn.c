@@ -82,7 +82,7 @@ typedef struct {
 /* Where to compute a row for DST: LOCAL when it will be streamed out
  * (cpu/streaming.h), else DST itself. Rows that do not fill their cache
  * lines (AlexNet's 55 x 55 and 27 x 27 planes) are written in place:
- * streaming parts of lines took its norm1 from 2.8 to 6.2 ms forward. */
+ * streaming parts of lines is far slower. */
 static float *
 row_for (float *dst, float *local, int64_t n)
 {
@@ -106,12 +106,7 @@ row_done (float *dst, const float *row, int64_t n)
  * slid in a row of its own; the scale and the output of each channel go
  * out with streaming stores where they fill whole cache lines: the layer
  * writes two blobs as large as its input, and ordinary stores first read
- * every line they write. On 2 cores of the Intel Xeon machine
- * (`cortado-cli time`, medians of 5 runs alternated with the previous
- * build), GoogLeNet's norm2 (10 x 192 x 56 x 56) went from 5.4 to 4.4 ms
- * forward and from 10.1 to 8.4 ms backward (below), norm1 from 2.0 to
- * 1.3 ms forward; alone, in a loop (min of 15), AlexNet's norm1 and norm2,
- * whose rows do not fill their lines, took the same time as before. */
+ * every line they write. */
 static void
 across_forward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
 {

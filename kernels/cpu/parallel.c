@@ -7,10 +7,8 @@
  * owns an equal run of the chunks and takes its own first, so that layer
  * after layer the same thread (and core) handles the same part of the
  * batch and finds its activations in its cache; then it helps with the
- * others' from their end. On LeNet (2 cores of the Intel Xeon machine)
- * that took `cortado-cli time` from 4.97 to 4.76 ms, pool1's backward
- * from 0.18 to 0.14 ms; chunks taken in plain order went to whichever
- * thread came first, another part of the batch in every layer. Workers spin
+ * others' from their end (chunks taken in plain order go to whichever
+ * thread comes first, another part of the batch in every layer). Workers spin
  * for a short while after a job before they sleep, because layers follow
  * each other closely and waking a sleeping thread costs tens of
  * microseconds; the caller likewise spins briefly before it sleeps waiting
@@ -30,13 +28,9 @@
  * that a build without it still links. */
 extern int blas_thread_shutdown_ (void) __attribute__ ((weak));
 
-/* How long a thread spins before it sleeps, in nanoseconds. At 50 us the
- * worker still fell asleep 1.4 times per iteration of LeNet's `cortado-cli
- * time` and 2.5 times per training iteration (gaps of serial work between
- * layers, and one thread's chunk outlasting the other's), and each wake
- * costs tens of microseconds; at 500 us it sleeps 5 times in 200
- * iterations. Training 2,000 iterations of the LeNet example (Intel Xeon
- * machine, 3 runs alternated): 10.22-10.63 s -> 9.98-10.31 s. */
+/* How long a thread spins before it sleeps, in nanoseconds: long enough to
+ * bridge the gaps of serial work between layers, since each wake costs
+ * tens of microseconds (PERFORMANCE.md). */
 #define SPIN_NS 500000
 
 typedef struct {
@@ -225,9 +219,8 @@ start_pool (void)
   n_threads = threads_wanted ();
   /* One runtime: ours splits the products, OpenBLAS runs each piece.
    * Its threads are not needed, and until they time out they spin on a
-   * core of their own: on 2 cores the scheduler then put our two threads
-   * on the other one, and LeNet's first 8 iterations ran at 8-9 ms
-   * instead of 3.8, half of a 20-iteration `cortado-cli time`. With one
+   * core of their own, and the scheduler puts our threads on the others,
+   * which halves the first iterations' speed. With one
    * thread OpenBLAS runs each call in the caller, so it never starts
    * them again. */
   openblas_set_num_threads (1);

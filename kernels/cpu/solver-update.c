@@ -2,8 +2,8 @@
  * solver-update.h). Each loop performs, per element, the float operations
  * Caffe's chain of vector calls performs, in the same order, so that a
  * Cortado step matches a Caffe step to the last bit wherever Caffe's BLAS
- * fuses its axpy as Cortado's does (cpu/vector.c). Squares are x * x and square roots sqrtf, where Caffe
- * calls pow: both correctly rounded, which glibc's powf is not always (GCC
+ * fuses its axpy as Cortado's does (cpu/vector.c). Squares are x * x and
+ * square roots sqrtf, where Caffe calls pow: both correctly rounded, which glibc's powf is not always (GCC
  * had been turning the vectorised part of each loop into x * x and sqrt
  * anyway, and only the few scalar leftovers into powf, so that an element's
  * last bit depended on its place in the array).
@@ -13,21 +13,13 @@
  * result. A parameter of LeNet's ip1 (400,000 weights) is three 1.6 MB
  * arrays, which one core streams at about half the rate two do. */
 #include <math.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 #include "blas.h"
 #include "isa.h"
 #include "parallel.h"
+#include "solver-update-private.h"
 #include "solver-update.h"
 
-/* One rule's arguments: its constants, then its arrays. */
-typedef struct {
-  float a, b, c, d;
-  const float *data;
-  float *diff, *h1, *h2;
-} Rule;
 
 static CtStatus
 run (int64_t n, CtParallelFunc range, Rule *rule)
@@ -140,45 +132,6 @@ sgd_step_range (int64_t begin, int64_t end, int chunk, void *data)
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_STEP_AVX512 1
-/* sgd_step_range on AVX-512, 16 elements a vector, with the same
- * roundings: the decay fused (as decay_block), the step's two products
- * and their sum rounded apart (contraction off, which GCC takes as an
- * attribute and clang as a pragma). In a microbenchmark of LeNet's four
- * parameters (431,080 floats, 2 cores of the Intel Xeon machine) a step
- * took 0.085 ms against the SSE2 loop's 0.110. */
-#if defined(__clang__)
-__attribute__ ((target ("avx512f")))
-#else
-__attribute__ ((target ("avx512f"), optimize ("fp-contract=off")))
-#endif
-static void
-sgd_step_range_avx512 (int64_t begin, int64_t end, int chunk, void *data)
-{
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#endif
-  const Rule *r = data;
-  const __m512 momentum = _mm512_set1_ps (r->a), rate = _mm512_set1_ps (r->b);
-  const __m512 decay = _mm512_set1_ps (r->c);
-  float *weights = r->h2, *diff = r->diff, *history = r->h1;
-
-  for (int64_t i = begin; i < end; i += 16)
-    {
-      const __mmask16 lanes = end - i >= 16 ? 0xffff : (__mmask16) ((1u << (end - i)) - 1);
-      const __m512 w = _mm512_maskz_loadu_ps (lanes, weights + i);
-      __m512 d = _mm512_maskz_loadu_ps (lanes, diff + i);
-      __m512 h = _mm512_maskz_loadu_ps (lanes, history + i);
-
-      d = _mm512_fmadd_ps (decay, w, d);
-      h = _mm512_add_ps (_mm512_mul_ps (rate, d), _mm512_mul_ps (momentum, h));
-      _mm512_mask_storeu_ps (history + i, lanes, h);
-      _mm512_mask_storeu_ps (diff + i, lanes, h);
-      _mm512_mask_storeu_ps (weights + i, lanes, _mm512_sub_ps (w, h));
-    }
-}
-#endif
 
 CtStatus
 ct_cpu_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff,
@@ -191,7 +144,7 @@ ct_cpu_sgd_step (int64_t n, float momentum, float rate, float decay, float *diff
   /* Without a decay the loop below skips it, as Caffe does (0 times an
    * infinite weight would be NaN). */
   if (decay != 0.0f && ct_cpu_have_avx512 ())
-    return run (n, sgd_step_range_avx512, &r);
+    return run (n, ct_sgd_step_range_avx512, &r);
 #endif
 
   /* Without FMA the loops above would run no decay_block: the decay goes

@@ -23,13 +23,11 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 #include "blas.h"
 #include "isa.h"
 #include "parallel.h"
+#include "vector-private.h"
 
 /* Partial sums of the reductions: 8 doubles, one AVX-512 vector. */
 #define LANES 8
@@ -45,51 +43,9 @@ fits_count (int64_t n)
 
 /* ---- axpy, axpby, scal: one rounding per element ---- */
 
-typedef struct {
-  float alpha, beta;
-  const float *x;
-  float *y;
-} Axpby;
+/* Axpby and axpby_loop are in cpu/vector-private.h, shared with the
+ * AVX2 loop of cpu/vector-avx2.c. */
 
-static inline __attribute__ ((always_inline)) void
-axpby_loop (int64_t begin, int64_t end, const Axpby *e)
-{
-  const float alpha = e->alpha, beta = e->beta;
-  const float *x = e->x;
-  float *y = e->y;
-
-  if (beta == 1.0f)
-    for (int64_t i = begin; i < end; i++)
-      y[i] = fmaf (alpha, x[i], y[i]);
-  else
-    for (int64_t i = begin; i < end; i++)
-      y[i] = fmaf (alpha, x[i], beta * y[i]);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-/* The same on AVX2 registers: GCC leaves a loop of fmaf scalar, one
- * element per instruction. _mm256_fmadd_ps rounds once, as fmaf does. */
-__attribute__ ((target ("avx2,fma"))) static void
-axpby_range_fma (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Axpby *e = data;
-  const __m256 alpha = _mm256_set1_ps (e->alpha), beta = _mm256_set1_ps (e->beta);
-  const float *x = e->x;
-  float *y = e->y;
-  int64_t i = begin;
-
-  if (e->beta == 1.0f)
-    for (; i + 8 <= end; i += 8)
-      _mm256_storeu_ps (y + i, _mm256_fmadd_ps (alpha, _mm256_loadu_ps (x + i),
-                                                _mm256_loadu_ps (y + i)));
-  else
-    for (; i + 8 <= end; i += 8)
-      _mm256_storeu_ps (y + i, _mm256_fmadd_ps (alpha, _mm256_loadu_ps (x + i),
-                                                _mm256_mul_ps (beta, _mm256_loadu_ps (y + i))));
-  axpby_loop (i, end, e);
-}
-#define HAVE_AXPBY_FMA 1
-#endif
 
 static void
 axpby_range (int64_t begin, int64_t end, int chunk, void *data)
@@ -107,7 +63,7 @@ run_axpby (int64_t n, float alpha, const float *x, float beta, float *y)
     return CT_STATUS_INVALID;
 #ifdef HAVE_AXPBY_FMA
   if (ct_cpu_have_fma () && ct_cpu_have_avx2 ())
-    range = axpby_range_fma;
+    range = ct_axpby_range_fma;
 #endif
   ct_cpu_parallel_for (n, CT_PARALLEL_ELEMENT_GRAIN, range, &e);
   return CT_STATUS_OK;

@@ -7,8 +7,11 @@
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "parallel.h"
 #include "stats.h"
+#include "switches.h"
 
 static void
 test_hand_computed (void)
@@ -188,6 +191,64 @@ test_invalid (void)
   g_assert_cmpint (s.count, ==, 42);
 }
 
+/* ct_cpu_stats_lanes against ct_cpu_stats, to the bit: odd lengths (the
+ * vector loops' tails), NaN and infinities in some blocks only, every cut
+ * of lanes and slices, with and without AVX2, with and without a copy. */
+static void
+test_lanes_same_bits (void)
+{
+  static const int64_t sizes[] = { 0, 1, 7, 1023, 1025, 4099, 70001 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1701);
+
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (int special = 0; special < 2; special++)
+      {
+        int64_t n = sizes[k];
+        g_autofree float *x = g_new (float, MAX (n, 1));
+        g_autofree float *copy = g_new (float, MAX (n, 1));
+        int64_t want_bins[32], got_bins[32];
+        CtStats want, got;
+
+        for (int64_t i = 0; i < n; i++)
+          x[i] = (float) g_rand_double_range (rand, -3.0, 5.0) * (i % 13 == 0 ? 0.0f : 1.0f);
+        if (special && n > 600)
+          {
+            x[5] = NAN;
+            x[n - 2] = INFINITY;
+            x[n / 2] = -INFINITY;
+          }
+        g_assert_cmpint (ct_cpu_stats (n, x, 32, want_bins, &want), ==, CT_STATUS_OK);
+        for (int avx2 = 0; avx2 < 2; avx2++)
+          for (int groups = 1; groups <= 4; groups *= 2)
+            for (int slices = 1; slices <= 16; slices += 5)
+              {
+                int before = ct_cpu_stats_set_avx2 (avx2);
+
+                memset (copy, 0xa5, (gsize) MAX (n, 1) * sizeof (float));
+                g_assert_cmpint (ct_cpu_stats_lanes (n, x, copy, 32, got_bins, groups, slices,
+                                                     &got), ==, CT_STATUS_OK);
+                ct_cpu_stats_set_avx2 (before);
+                g_assert_cmpmem (&got, sizeof got, &want, sizeof want);
+                g_assert_cmpmem (got_bins, sizeof got_bins, want_bins, sizeof want_bins);
+                g_assert_cmpmem (copy, (gsize) n * sizeof (float), x, (gsize) n * sizeof (float));
+              }
+      }
+}
+
+static void
+test_lanes_invalid (void)
+{
+  float x[4] = { 1, 2, 3, 4 };
+  int64_t bins[CT_STATS_LANES_MAX_BINS + 1];
+  CtStats st;
+
+  g_assert_cmpint (ct_cpu_stats_lanes (-1, x, NULL, 4, bins, 1, 1, &st), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_stats_lanes (4, x, NULL, 0, bins, 1, 1, &st), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_stats_lanes (4, x, NULL, CT_STATS_LANES_MAX_BINS + 1, bins, 1, 1, &st),
+                   ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_stats_lanes (4, x, NULL, 4, bins, 3, 1, &st), ==, CT_STATUS_INVALID);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -198,5 +259,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/stats/precision", test_precision);
   g_test_add_func ("/kernels/stats/blocks", test_blocks);
   g_test_add_func ("/kernels/stats/invalid", test_invalid);
+  g_test_add_func ("/kernels/stats/lanes-same-bits", test_lanes_same_bits);
+  g_test_add_func ("/kernels/stats/lanes-invalid", test_lanes_invalid);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "atomic-write.h"
 #include "binary-io.h"
 #include "caffe.pb-c.h"
 #include "proto-error.h"

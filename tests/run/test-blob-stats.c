@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "blob-stats-private.h"
+#include "switches.h"
 
 /* STATS are GOT's to the bit, and COPY holds X's N values to the bit
  * (NaN payloads, signs of zeros). */
@@ -131,9 +132,9 @@ test_same_as_kernel (void)
 static void
 test_same_as_kernel_sse2 (void)
 {
-  ct_blob_stats_set_avx2 (FALSE);
+  ct_cpu_stats_set_avx2 (0);
   test_same_as_kernel ();
-  ct_blob_stats_set_avx2 (TRUE);
+  ct_cpu_stats_set_avx2 (1);
 }
 
 int

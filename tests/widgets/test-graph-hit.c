@@ -1,4 +1,4 @@
-/* test-graph-hit.c: hit-testing the graph's edges (widgets/graph/, no
+/* test-graph-hit.c: hit-testing the graph's edges (render/graph/, no
  * display), as a click on the canvas selects one.
  *
  * A graph with a fan-out, a fan-in and an edge that skips ranks (so that

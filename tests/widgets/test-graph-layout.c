@@ -1,4 +1,4 @@
-/* test-graph-layout.c: the layered layout (widgets/graph/graph-layout*.c) and the
+/* test-graph-layout.c: the layered layout (render/graph/graph-layout*.c) and the
  * graph model derived from nets (app/net-graph.c), without a display.
  *
  * Small graphs check the basic promises (ranks, no overlaps, cycles and

@@ -1,5 +1,5 @@
 /* test-graph-render.c: drawing graphs with cairo, no display
- * (widgets/graph/: scene, painting, export), and `cortado-cli draw`.
+ * (render/graph/: scene, painting, export), and `cortado-cli draw`.
  *
  * LeNet is drawn into an image surface and its pixels are read back: the
  * background colour, every family colour of its layers (each node's header

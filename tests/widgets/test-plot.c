@@ -1,4 +1,4 @@
-/* test-plot.c: the GTK-free plot core (widgets/plot/) without a display:
+/* test-plot.c: the GTK-free plot core (render/plot/) without a display:
  * ticks and their labels against hand-computed cases, the decimated
  * columns (a spike survives, appends extend rather than rebuild), the
  * moving average, the autoscaled ranges, log axes, hit-testing and the

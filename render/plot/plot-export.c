@@ -12,7 +12,7 @@
  *
  * Both saves are atomic (a temporary file renamed over the target) and
  * their errors name the file. */
-#include "binary-io.h"
+#include "atomic-write.h"
 #include "plot-private.h"
 
 #include <glib/gi18n-lib.h>

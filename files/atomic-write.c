@@ -1,4 +1,4 @@
-/* atomic-write.c: saving a file all or nothing (binary-io.h).
+/* atomic-write.c: saving a file all or nothing (atomic-write.h).
  *
  * The bytes go to an unnamed file in the target's folder (O_TMPFILE),
  * which is made durable, linked under a temporary name and renamed over the
@@ -19,8 +19,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-#include "binary-io.h"
-#include "proto-error.h"
+#include "atomic-write.h"
 
 /* NAME.XXXXXX: six characters that IS_DIGIT takes. */
 static gboolean
@@ -172,7 +171,7 @@ ct_file_write_atomic (const char *path,
     {
       if (S_ISDIR (st.st_mode))
         {
-          g_set_error (error, CT_PROTO_ERROR, CT_PROTO_ERROR_IO,
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
                        _("%s: could not save: it is a folder"), path);
           return FALSE;
         }
@@ -188,7 +187,7 @@ ct_file_write_atomic (const char *path,
     {
       int saved = errno;
 
-      g_set_error (error, CT_PROTO_ERROR, CT_PROTO_ERROR_IO,
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
                    _("%s: could not save: %s"), path, g_strerror (saved));
       return FALSE;
     }
@@ -197,7 +196,8 @@ ct_file_write_atomic (const char *path,
                                  G_FILE_SET_CONTENTS_DURABLE,
                                  mode, &local_error))
     {
-      g_set_error (error, CT_PROTO_ERROR, CT_PROTO_ERROR_IO,
+      g_set_error (error, G_FILE_ERROR,
+                   local_error->domain == G_FILE_ERROR ? local_error->code : G_FILE_ERROR_FAILED,
                    _("%s: could not save: %s"), path, local_error->message);
       return FALSE;
     }

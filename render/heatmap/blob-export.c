@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "binary-io.h"
+#include "atomic-write.h"
 #include "geometry.h"
 #include "heatmap-private.h"
 
