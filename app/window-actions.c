@@ -498,6 +498,30 @@ export_graph_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static void
+solver_open_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_open (self->solver_panel);
+}
+
+static void
+solver_save_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_save (self->solver_panel, ct_document_get_file (self->document));
+}
+
+static void
+solver_save_as_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_save_as (self->solver_panel, ct_document_get_file (self->document));
+}
+
 static const GActionEntry win_actions[] = {
   { .name = "open", .activate = open_activated },
   { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" },
@@ -527,6 +551,9 @@ static const GActionEntry win_actions[] = {
   { .name = "show-problem", .activate = show_problem_activated },
   { .name = "phase", .parameter_type = "s", .state = "'both'", .change_state = phase_changed },
   { .name = "export-graph", .activate = export_graph_activated },
+  { .name = "solver-open", .activate = solver_open_activated },
+  { .name = "solver-save", .activate = solver_save_activated },
+  { .name = "solver-save-as", .activate = solver_save_as_activated },
   { .name = "nothing" },
 };
 

@@ -350,6 +350,15 @@ ct_window_inspector_focus_name (CtWindow *self)
     gtk_widget_grab_focus (editor);
 }
 
+/* The inspector's width, as its viewport's page: the blob panel shows
+ * data and diff side by side from CT_BLOB_SIDE_BY_SIDE_WIDTH on. */
+static void
+inspector_width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtWindow *self)
+{
+  ct_blob_panel_set_wide (self->blob_panel,
+                          gtk_adjustment_get_page_size (adjustment) >= CT_BLOB_SIDE_BY_SIDE_WIDTH);
+}
+
 void
 ct_window_init_inspector (CtWindow *self)
 {
@@ -359,7 +368,11 @@ ct_window_init_inspector (CtWindow *self)
     ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
   g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
   init_data_shape (self);
-  ct_window_blobs_init (self);
+  ct_blob_panel_set_document (self->blob_panel, self->document);
+  ct_blob_panel_set_selection (self->blob_panel, self->selection);
+  g_signal_connect_swapped (self->blob_panel, "error", G_CALLBACK (ct_window_show_error), self);
+  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->inspector_scroller),
+                    "notify::page-size", G_CALLBACK (inspector_width_changed), self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
 }
 
@@ -368,5 +381,14 @@ ct_window_inspector_dispose (CtWindow *self)
 {
   g_clear_handle_id (&self->inspector_source, g_source_remove);
   g_clear_pointer (&self->inspected_id, g_free);
-  ct_window_blobs_dispose (self);
+  if (self->inspector_scroller != NULL)
+    g_signal_handlers_disconnect_by_func (
+      gtk_scrolled_window_get_hadjustment (self->inspector_scroller), inspector_width_changed,
+      self);
+  if (self->blob_panel != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->blob_panel, self);
+      ct_blob_panel_show_snapshot (self->blob_panel, NULL);
+      ct_blob_panel_set_selection (self->blob_panel, NULL);
+    }
 }

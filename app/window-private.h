@@ -10,6 +10,8 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "blob-panel.h"
+#include "solver-panel.h"
 #include "graph-view.h"
 #include "net-graph.h"
 #include "palette.h"
@@ -82,8 +84,8 @@ struct _CtWindow {
 
   gboolean close_confirmed;
 
-  /* The inspector's view of the run's blobs (window-blobs.c). */
-  struct _CtBlobPanel *blob_panel;
+  /* The inspector's view of the run's blobs (blob-panel.c). */
+  CtBlobPanel *blob_panel;
 
   /* The run (window-run.c): built at the first step, from the document. */
   CtRunner *runner;
@@ -109,9 +111,9 @@ struct _CtWindow {
   /* What the run feeds Input layers (window-inputs.c). */
   struct _CtWindowInputs *inputs;
 
-  /* Training (window-train.c) and its solver (window-solver.c). */
+  /* Training (window-train.c) and its solver (solver-panel.c). */
   struct _CtWindowTrain *train;
-  struct _CtWindowSolver *solver;
+  CtSolverPanel *solver_panel;
 };
 
 /* window.c */
@@ -151,15 +153,6 @@ void ct_window_refresh_inspector (CtWindow *self);
 void ct_window_inspector_focus_name (CtWindow *self);
 void ct_window_inspector_dispose (CtWindow *self);
 
-/* window-blobs.c: the selected layer's blobs in the last run snapshot. */
-typedef struct _CtBlobPanel CtBlobPanel;
-void ct_window_blobs_init (CtWindow *self);
-void ct_window_blobs_dispose (CtWindow *self);
-/* Called with each snapshot of the window's run; NULL: no run. */
-void ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot);
-/* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
-gboolean ct_window_blobs_export (CtWindow *self, GFile *file, GError **error);
-
 /* window-run.c */
 void ct_window_init_run (CtWindow *self);
 void ct_window_run_update_actions (CtWindow *self);
@@ -176,24 +169,6 @@ void ct_window_run_dispose (CtWindow *self);
  * run's own: graph marks, status line, blob panel, CURRENT (may be NULL)
  * highlighted. NULL clears what was shown. */
 void ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char *current);
-
-/* window-solver.c: the solver panel of the Training view. */
-typedef struct _CtWindowSolver CtWindowSolver;
-GtkWidget *ct_window_solver_init (CtWindow *self);
-void ct_window_solver_dispose (CtWindow *self);
-/* The net file FILE names when FILE is a solver prototxt, else NULL. */
-GFile *ct_window_solver_net_file (GFile *file);
-gboolean ct_window_solver_load (CtWindow *self, GFile *file, GError **error);
-/* TEXT (NUL-terminated) as a template solver whose relative paths start
- * in FOLDER (may be NULL; saving asks where), or the default one when TEXT
- * is NULL or does not parse. */
-void ct_window_solver_set_example (CtWindow *self, const char *text, const char *folder);
-gboolean ct_window_solver_save_file (CtWindow *self, GFile *file);
-/* A copy of the solver (free with protobuf_c_message_free_unpacked). */
-Caffe__SolverParameter *ct_window_solver_dup_param (CtWindow *self);
-/* The file relative paths in the solver start from, or NULL. */
-const char *ct_window_solver_get_source_path (CtWindow *self);
-CtPropertyForm *ct_window_solver_get_form (CtWindow *self);
 
 /* window-train.c: training in the window. */
 typedef struct _CtWindowTrain CtWindowTrain;

@@ -367,7 +367,7 @@ show_pending (CtWindow *self)
     return;
   apply_marks (self, self->run_snapshot);
   update_label (self);
-  ct_window_blobs_show_snapshot (self, self->run_snapshot);
+  ct_blob_panel_show_snapshot (self->blob_panel, self->run_snapshot);
 }
 
 static gboolean
@@ -464,7 +464,7 @@ selection_changed (CtSelection *selection, guint flags, CtWindow *self)
   /* the statistics of every blob are there already; the copies of the
    * newly selected ones follow in the runner's next snapshot */
   if (self->runner != NULL)
-    ct_window_blobs_show_snapshot (self, self->run_stale ? NULL : self->run_snapshot);
+    ct_blob_panel_show_snapshot (self->blob_panel, self->run_stale ? NULL : self->run_snapshot);
 }
 
 /* Steps */
@@ -844,7 +844,7 @@ drop_shown_run (CtWindow *self, const char *notice)
   g_clear_pointer (&self->run_current, g_free);
   clear_marks (self);
   gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
-  ct_window_blobs_show_snapshot (self, NULL);
+  ct_blob_panel_show_snapshot (self->blob_panel, NULL);
   {
     AdwToast *toast = adw_toast_new (notice);
     adw_toast_set_timeout (toast, 5);
@@ -870,7 +870,7 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
       g_clear_pointer (&self->run_current, g_free);
       clear_marks (self);
       update_label (self);
-      ct_window_blobs_show_snapshot (self, NULL);
+      ct_blob_panel_show_snapshot (self->blob_panel, NULL);
       return;
     }
   if (self->runner == NULL)
@@ -900,7 +900,7 @@ ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char
     }
   apply_marks (self, snapshot);
   update_label (self);
-  ct_window_blobs_show_snapshot (self, snapshot);
+  ct_blob_panel_show_snapshot (self->blob_panel, snapshot);
 }
 
 CtRunSnapshot *

@@ -30,7 +30,7 @@
 static char *
 snapshot_folder (CtWindow *self)
 {
-  const char *source = ct_window_solver_get_source_path (self);
+  const char *source = ct_solver_panel_get_source_path (self->solver_panel);
   g_autofree char *dir = source != NULL ? g_path_get_dirname (source) : NULL;
   GFile *net_file = ct_document_get_file (self->document);
 
@@ -54,7 +54,7 @@ train_param (CtWindow *self)
 {
   static const char *const net_fields[] = { "net", "train_net", "test_net", "net_param",
                                             "train_net_param", "test_net_param" };
-  Caffe__SolverParameter *param = ct_window_solver_dup_param (self);
+  Caffe__SolverParameter *param = ct_solver_panel_dup_param (self->solver_panel);
   Caffe__NetParameter *net = ct_document_dup_resolved_net (self->document);
   const char *prefix = param->snapshot_prefix;
 
@@ -391,7 +391,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
     }
   ct_window_train_view_new_run (t);
   t->average_loss = param->average_loss;
-  t->trainer = ct_trainer_new (param, ct_window_solver_get_source_path (self), &config,
+  t->trainer = ct_trainer_new (param, ct_solver_panel_get_source_path (self->solver_panel), &config,
                                progress_arrived, self);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   g_clear_pointer (&t->watch_blob, g_free);
@@ -486,6 +486,15 @@ view_changed (AdwViewStack *stack, GParamSpec *pspec, CtWindow *self)
     gtk_widget_set_visible (pane, g_strcmp0 (name, "training") != 0);
 }
 
+static void
+solver_saved (CtSolverPanel *panel, GFile *file, CtWindow *self)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
+
+  ct_window_show_toast (self, message);
+}
+
 void
 ct_window_init_train (CtWindow *self)
 {
@@ -498,7 +507,10 @@ ct_window_init_train (CtWindow *self)
   t->s_loss = t->s_smooth = t->s_lr = -1;
   t->export_dir = g_build_filename (g_get_user_data_dir (), "cortado", "trained", NULL);
   ct_window_train_add_actions (self);
-  gtk_paned_set_start_child (GTK_PANED (paned), ct_window_solver_init (self));
+  self->solver_panel = ct_solver_panel_new ();
+  g_signal_connect_swapped (self->solver_panel, "error", G_CALLBACK (ct_window_report_error), self);
+  g_signal_connect (self->solver_panel, "saved", G_CALLBACK (solver_saved), self);
+  gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->solver_panel));
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, ct_window_train_menu_button ()));
@@ -544,7 +556,9 @@ ct_window_train_dispose (CtWindow *self)
   g_free (t->export_dir);
   g_free (t->last_error);
   g_free (t->last_files);
-  ct_window_solver_dispose (self);
+  if (self->solver_panel != NULL)
+    g_signal_handlers_disconnect_by_data (self->solver_panel, self);
+  self->solver_panel = NULL;
   g_free (t);
   self->train = NULL;
 }
