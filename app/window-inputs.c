@@ -14,10 +14,9 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "input-browser.h"
 #include "run-inputs.h"
 #include "window-private.h"
-
-#define THUMB_SCALE 3
 
 typedef enum {
   SOURCE_FILL,
@@ -35,21 +34,8 @@ struct _CtWindowInputs {
   CtFashionSet *fashion;      /* loaded on first use */
   GError *fashion_error;
   GtkLabel *source_label;
-  GtkWindow *browser;
-  GtkMultiSelection *selection;
+  CtInputBrowser *browser;
 };
-
-/* The ten Fashion-MNIST classes (data/examples/lenet-fashion/labels.txt). */
-static const char *const fashion_classes[10] = {
-  N_("T-shirt/top"), N_("Trouser"), N_("Pullover"), N_("Dress"), N_("Coat"),
-  N_("Sandal"), N_("Shirt"), N_("Sneaker"), N_("Bag"), N_("Ankle boot"),
-};
-
-static const char *
-class_name (guint label)
-{
-  return label < G_N_ELEMENTS (fashion_classes) ? _(fashion_classes[label]) : "?";
-}
 
 static const CtFashionSet *
 fashion_set (CtWindowInputs *in)
@@ -79,7 +65,7 @@ update_label (CtWindow *self)
       {
         guint first = g_array_index (in->items, guint, 0);
         const CtFashionSet *set = fashion_set (in);
-        const char *name = set != NULL ? class_name (set->labels[first]) : "";
+        const char *name = set != NULL ? ct_input_browser_class_name (set->labels[first]) : "";
 
         if (in->items->len == 1)
           /* TRANSLATORS: the input chosen; %u is an item's index, %s its class */
@@ -250,97 +236,23 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
     }
 }
 
-/* The Fashion-MNIST browser */
-
-static GdkTexture *
-thumbnail (const CtFashionSet *set, guint item)
-{
-  guint w = set->cols * THUMB_SCALE, h = set->rows * THUMB_SCALE;
-  g_autofree guint8 *rgb = g_malloc ((gsize) w * h * 3);
-  const guint8 *src = set->pixels + (gsize) item * set->rows * set->cols;
-  g_autoptr (GBytes) bytes = NULL;
-
-  /* nearest neighbour: every pixel a THUMB_SCALE square; ink dark on light */
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++)
-      {
-        guint8 v = 255 - src[(y / THUMB_SCALE) * set->cols + x / THUMB_SCALE];
-        guint8 *dst = rgb + ((gsize) y * w + x) * 3;
-        dst[0] = dst[1] = dst[2] = v;
-      }
-  bytes = g_bytes_new_take (g_steal_pointer (&rgb), (gsize) w * h * 3);
-  return gdk_memory_texture_new ((int) w, (int) h, GDK_MEMORY_R8G8B8, bytes, (gsize) w * 3);
-}
+/* The Fashion-MNIST browser (input-browser.c) */
 
 static void
-item_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+items_chosen (CtInputBrowser *browser, const guint *items, guint n_items, CtWindow *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *picture = gtk_picture_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
-  gtk_widget_set_size_request (picture, 28 * THUMB_SCALE, 28 * THUMB_SCALE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_box_append (GTK_BOX (box), picture);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
-item_bind (GtkSignalListItemFactory *factory, GtkListItem *item, CtWindow *self)
-{
-  const CtFashionSet *set = fashion_set (self->inputs);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *picture = gtk_widget_get_first_child (box);
-  GtkWidget *label = gtk_widget_get_next_sibling (picture);
-  guint index = gtk_list_item_get_position (item);
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *text = NULL;
-
-  if (set == NULL || index >= set->count)
-    return;
-  /* thumbnails are made as items scroll into view, and dropped after */
-  texture = thumbnail (set, index);
-  gtk_picture_set_paintable (GTK_PICTURE (picture), GDK_PAINTABLE (texture));
-  text = g_strdup_printf ("%u %s", index, class_name (set->labels[index]));
-  gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-}
-
-static void
-use_selected (GtkButton *button, CtWindow *self)
-{
-  CtWindowInputs *in = self->inputs;
-  g_autoptr (GtkBitset) chosen = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (in->selection));
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (guint));
-  GtkBitsetIter iter;
-  guint index;
-
-  for (gboolean ok = gtk_bitset_iter_init_first (&iter, chosen, &index); ok;
-       ok = gtk_bitset_iter_next (&iter, &index))
-    g_array_append_val (items, index);
-  if (items->len == 0)
+  if (n_items == 0)
     {
       ct_window_show_toast (self, _("Select one or more items first"));
       return;
     }
-  ct_window_inputs_set_items (self, (const guint *) (gpointer) items->data, items->len);
-}
-
-static void
-item_activated (GtkGridView *view, guint position, CtWindow *self)
-{
-  ct_window_inputs_set_items (self, &position, 1);
+  ct_window_inputs_set_items (self, items, n_items);
 }
 
 static void
 browser_destroyed (GtkWidget *widget, CtWindow *self)
 {
   self->inputs->browser = NULL;
-  self->inputs->selection = NULL;
 }
 
 GtkWindow *
@@ -348,75 +260,25 @@ ct_window_inputs_show_browser (CtWindow *self)
 {
   CtWindowInputs *in = self->inputs;
   const CtFashionSet *set;
-  GtkWidget *header, *box, *content;
 
   if (in->browser != NULL)
     {
-      gtk_window_present (in->browser);
-      return in->browser;
+      gtk_window_present (GTK_WINDOW (in->browser));
+      return GTK_WINDOW (in->browser);
     }
   set = fashion_set (in);
-  in->browser = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_title (in->browser, _("Fashion-MNIST Test Set"));
-  gtk_window_set_transient_for (in->browser, GTK_WINDOW (self));
-  gtk_window_set_default_size (in->browser, 720, 560);
+  in->browser = ct_input_browser_new (GTK_WINDOW (self), set, in->fashion_error);
   g_signal_connect (in->browser, "destroy", G_CALLBACK (browser_destroyed), self);
-  header = gtk_header_bar_new ();
-  gtk_window_set_titlebar (in->browser, header);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  if (set == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (
-        _("The Fashion-MNIST test set is not installed (the package "
-          "dataset-fashion-mnist).\n%s"), in->fashion_error->message);
-      content = gtk_label_new (text);
-      gtk_label_set_wrap (GTK_LABEL (content), TRUE);
-      gtk_widget_set_vexpand (content, TRUE);
-      gtk_widget_set_margin_start (content, 24);
-      gtk_widget_set_margin_end (content, 24);
-    }
-  else
-    {
-      g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkWidget *grid, *use;
-      char number[16];
-
-      /* one row per item; the thumbnails themselves are made in bind */
-      for (guint i = 0; i < set->count; i++)
-        {
-          g_snprintf (number, sizeof number, "%u", i);
-          gtk_string_list_append (list, number);
-        }
-      in->selection = gtk_multi_selection_new (G_LIST_MODEL (g_steal_pointer (&list)));
-      g_signal_connect (factory, "setup", G_CALLBACK (item_setup), self);
-      g_signal_connect (factory, "bind", G_CALLBACK (item_bind), self);
-      grid = gtk_grid_view_new (GTK_SELECTION_MODEL (in->selection), factory);
-      gtk_grid_view_set_max_columns (GTK_GRID_VIEW (grid), 12);
-      gtk_grid_view_set_enable_rubberband (GTK_GRID_VIEW (grid), TRUE);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (grid), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Fashion-MNIST items"), -1);
-      g_signal_connect (grid, "activate", G_CALLBACK (item_activated), self);
-      content = gtk_scrolled_window_new ();
-      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (content), grid);
-      gtk_widget_set_vexpand (content, TRUE);
-      use = gtk_button_new_with_mnemonic (_("_Use Selected"));
-      gtk_widget_add_css_class (use, "suggested-action");
-      gtk_widget_set_tooltip_text (use, _("The selected items fill the batch, in order; "
-                                          "activating an item uses it alone"));
-      g_signal_connect (use, "clicked", G_CALLBACK (use_selected), self);
-      gtk_header_bar_pack_end (GTK_HEADER_BAR (header), use);
-    }
-  gtk_box_append (GTK_BOX (box), content);
-  gtk_window_set_child (in->browser, box);
-  gtk_window_present (in->browser);
-  return in->browser;
+  g_signal_connect (in->browser, "use-items", G_CALLBACK (items_chosen), self);
+  gtk_window_present (GTK_WINDOW (in->browser));
+  return GTK_WINDOW (in->browser);
 }
 
 GtkSelectionModel *
 ct_window_inputs_get_browser_selection (CtWindow *self)
 {
-  return GTK_SELECTION_MODEL (self->inputs->selection);
+  return self->inputs->browser != NULL ? ct_input_browser_get_selection (self->inputs->browser)
+                                       : NULL;
 }
 
 /* The Input popover */
@@ -648,7 +510,7 @@ ct_window_inputs_dispose (CtWindow *self)
   if (in == NULL)
     return;
   if (in->browser != NULL)
-    gtk_window_destroy (in->browser);
+    gtk_window_destroy (GTK_WINDOW (in->browser));
   g_free (in->path);
   g_array_unref (in->items);
   ct_fashion_set_free (in->fashion);
