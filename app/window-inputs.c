@@ -317,39 +317,32 @@ open_input (CtWindow *self, gboolean folder)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-open_image_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_image_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   open_input (data, FALSE);
 }
 
-static void
-open_folder_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_folder_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   open_input (data, TRUE);
 }
 
-static void
-browse_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_browse_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   ct_window_inputs_show_browser (data);
 }
 
-static void
-use_fill_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_use_fill_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
   if (self->inputs->source != SOURCE_FILL)
     inputs_changed (self, SOURCE_FILL);
 }
-
-static const GActionEntry input_actions[] = {
-  { .name = "open-input-image", .activate = open_image_activated },
-  { .name = "open-input-folder", .activate = open_folder_activated },
-  { .name = "browse-fashion-mnist", .activate = browse_activated },
-  { .name = "use-input-fill", .activate = use_fill_activated },
-};
 
 /* the fill ignores the transform */
 static void
@@ -418,7 +411,7 @@ static void
 build_popover (CtWindow *self)
 {
   CtWindowInputs *in = self->inputs;
-  GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *button = ct_window_get_part (self, "input_button");
   GtkWidget *popover = gtk_popover_new ();
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *title = gtk_label_new (_("Input"));
@@ -430,11 +423,6 @@ build_popover (CtWindow *self)
                                      "the batch repeat from the first. Changes apply at the "
                                      "next step."));
 
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "image-x-generic-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Input"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Input"), -1);
-  gtk_box_append (GTK_BOX (self->run_controls), button);
 
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
@@ -497,8 +485,6 @@ ct_window_init_inputs (CtWindow *self)
   ct_input_transform_init (&self->inputs->transform);
   /* the example net's transform_param: pixels / 256 */
   self->inputs->transform.scale = 0.00390625f;
-  g_action_map_add_action_entries (G_ACTION_MAP (self), input_actions,
-                                   G_N_ELEMENTS (input_actions), self);
   build_popover (self);
 }
 

@@ -12,6 +12,7 @@
 
 #include "blob-panel.h"
 #include "solver-panel.h"
+#include "train-view.h"
 #include "graph-view.h"
 #include "net-graph.h"
 #include "palette.h"
@@ -121,10 +122,40 @@ void ct_window_update_title (CtWindow *self);
 void ct_window_save_async (CtWindow *self, gboolean save_as, gboolean close_after);
 void ct_window_update_recent_menu (CtWindow *self);
 void ct_window_report_error (CtWindow *self, const char *what, const GError *error);
+/* A part of window.ui that one file uses, by its id ("input_button"). */
+GtkWidget *ct_window_get_part (CtWindow *self, const char *id);
 
-/* window-actions.c */
+/* window-actions.c: every win.* action and its keys, in one table. */
 void ct_window_init_actions (CtWindow *self);
 void ct_window_update_actions (CtWindow *self);
+
+/* The handlers of that table that live beside what they drive. */
+#define CT_WINDOW_ACTION_HANDLER(name) \
+  void ct_window_##name##_activated (GSimpleAction *action, GVariant *param, gpointer data)
+/* window-run.c */
+CT_WINDOW_ACTION_HANDLER (run_forward);
+CT_WINDOW_ACTION_HANDLER (run_backward);
+CT_WINDOW_ACTION_HANDLER (run_pass);
+CT_WINDOW_ACTION_HANDLER (run_reset);
+CT_WINDOW_ACTION_HANDLER (run_stop);
+CT_WINDOW_ACTION_HANDLER (open_weights);
+CT_WINDOW_ACTION_HANDLER (use_fillers);
+/* window-inputs.c */
+CT_WINDOW_ACTION_HANDLER (open_image);
+CT_WINDOW_ACTION_HANDLER (open_folder);
+CT_WINDOW_ACTION_HANDLER (browse);
+CT_WINDOW_ACTION_HANDLER (use_fill);
+/* window-train-actions.c */
+CT_WINDOW_ACTION_HANDLER (train_toggle);
+CT_WINDOW_ACTION_HANDLER (train_stop);
+CT_WINDOW_ACTION_HANDLER (train_snapshot);
+CT_WINDOW_ACTION_HANDLER (train_restart);
+CT_WINDOW_ACTION_HANDLER (train_export);
+CT_WINDOW_ACTION_HANDLER (train_resume_from);
+CT_WINDOW_ACTION_HANDLER (train_break_here);
+CT_WINDOW_ACTION_HANDLER (plot_export);
+CT_WINDOW_ACTION_HANDLER (plot_log);
+#undef CT_WINDOW_ACTION_HANDLER
 
 /* window-graph.c */
 void ct_window_init_graph (CtWindow *self);

@@ -289,8 +289,8 @@ update_stop (CtWindow *self)
     gtk_widget_grab_focus (self->run_passing ? self->run_stop_button : self->run_pass_button);
 }
 
-static void
-run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -299,29 +299,14 @@ run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
   ct_runner_stop (self->runner);
 }
 
-/* The Stop button beside Run (the header bar's .ui holds the others), and
- * Escape for it. The key is caught before the focused widget sees it, but
- * only while a pass runs: otherwise the disabled action lets Escape
- * through to the find bar, the graph (unselect all) and popovers. */
+/* Escape for the Stop button (window.ui holds it beside Run, hidden). The
+ * key is caught before the focused widget sees it, but only while a pass
+ * runs: otherwise the disabled action lets Escape through to the find bar,
+ * the graph (unselect all) and popovers. */
 static void
 build_stop (CtWindow *self)
 {
   GtkEventController *keys = gtk_shortcut_controller_new ();
-  GtkWidget *stop = gtk_button_new_from_icon_name ("media-playback-stop-symbolic");
-
-  for (GtkWidget *child = gtk_widget_get_first_child (self->run_controls); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_ACTIONABLE (child)
-        && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (child)), "win.run-pass")
-           == 0)
-      self->run_pass_button = child;
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "win.run-stop");
-  gtk_widget_set_tooltip_text (stop, _("Stop the Pass (Escape)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (stop), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Stop the Pass"), -1);
-  gtk_widget_set_visible (stop, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (self->run_controls), stop, self->run_pass_button);
-  self->run_stop_button = stop;
 
   gtk_event_controller_set_name (keys, "cortado-run-stop");
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -521,8 +506,8 @@ ensure_runner (CtWindow *self)
   return self->runner;
 }
 
-static void
-run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtRunner *runner;
 
@@ -535,8 +520,8 @@ run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
     ct_runner_step_forward (runner);
 }
 
-static void
-run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   CtRunSnapshot *snapshot = latest_snapshot (self);
@@ -558,8 +543,8 @@ run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
     ct_runner_step_backward (runner);
 }
 
-static void
-run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   CtRunner *runner = ensure_runner (self);
@@ -571,8 +556,8 @@ run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
   update_stop (self);
 }
 
-static void
-run_reset_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_reset_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -598,8 +583,8 @@ weights_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
   g_object_unref (chooser);
 }
 
-static void
-open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   GtkFileChooserNative *chooser;
@@ -614,8 +599,8 @@ open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -624,16 +609,6 @@ use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
   g_clear_object (&self->weights);
   ct_window_run_weights_changed (self);
 }
-
-static const GActionEntry run_actions[] = {
-  { .name = "run-forward", .activate = run_forward_activated },
-  { .name = "run-backward", .activate = run_backward_activated },
-  { .name = "run-pass", .activate = run_pass_activated },
-  { .name = "run-reset", .activate = run_reset_activated },
-  { .name = "run-stop", .activate = run_stop_activated },
-  { .name = "open-weights", .activate = open_weights_activated },
-  { .name = "use-fillers", .activate = use_fillers_activated },
-};
 
 /* The settings popover */
 
@@ -914,8 +889,6 @@ ct_window_init_run (CtWindow *self)
 {
   self->run_seed = DEFAULT_SEED;
   self->run_fill = CT_RUN_FILL_CAFFE_REF;
-  g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions),
-                                   self);
   build_settings (self);
   build_stop (self);
   ct_window_init_inputs (self);

@@ -760,6 +760,21 @@ ct_window_dispose (GObject *object)
   G_OBJECT_CLASS (ct_window_parent_class)->dispose (object);
 }
 
+/* Template children that one file uses, found by their id in window.ui. */
+static const char *const window_parts[] = {
+  "input_button", "train_controls", "train_toggle_button", "train_stats_label",
+  "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
+};
+
+GtkWidget *
+ct_window_get_part (CtWindow *self, const char *id)
+{
+  GObject *part = gtk_widget_get_template_child (GTK_WIDGET (self), CT_TYPE_WINDOW, id);
+
+  g_return_val_if_fail (GTK_IS_WIDGET (part), NULL);
+  return GTK_WIDGET (part);
+}
+
 static void
 ct_window_class_init (CtWindowClass *klass)
 {
@@ -772,6 +787,8 @@ ct_window_class_init (CtWindowClass *klass)
 
   ct_application_ensure_resources ();
   g_type_ensure (CT_TYPE_BLOB_PANEL);
+  g_type_ensure (CT_TYPE_SOLVER_PANEL);
+  g_type_ensure (CT_TYPE_TRAIN_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/cortado/Cortado/window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, CtWindow, name)
@@ -796,12 +813,18 @@ ct_window_class_init (CtWindowClass *klass)
   BIND (inspector_error);
   BIND (property_form);
   BIND (blob_panel);
+  BIND (solver_panel);
   BIND (status_icon);
   BIND (summary_label);
   BIND (check_spinner);
   BIND (problem_button);
   BIND (problem_label);
   BIND (run_controls);
+  BIND (run_pass_button);
+  BIND (run_stop_button);
+  /* Parts other files look up by name (ct_window_get_part), not fields. */
+  for (gsize i = 0; i < G_N_ELEMENTS (window_parts); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, window_parts[i], FALSE, 0);
   BIND (run_settings_button);
   BIND (run_label);
   BIND (recent_menu);

@@ -313,16 +313,18 @@ test_train (void)
   {
     static const char *const layers[] = { "conv1", "conv2", "ip1", "ip2" };
 
-    g_assert_cmpuint (g_hash_table_size (window->train->ratios), ==, 4);
+    CtTrainView *view = window->train->view;
+
+    g_assert_cmpuint (ct_train_view_get_n_ratios (view), ==, 4);
     for (gsize i = 0; i < G_N_ELEMENTS (layers); i++)
       {
-        double *ratio = g_hash_table_lookup (window->train->ratios, layers[i]);
-        GtkWidget *number = g_hash_table_lookup (window->train->ratio_labels, layers[i]);
+        const double *ratio = ct_train_view_get_ratio (view, layers[i]);
+        const char *number = ct_train_view_get_ratio_text (view, layers[i]);
 
         g_assert_nonnull (ratio);
         g_assert_true (isfinite (*ratio) && *ratio > 0 && *ratio < 1);
         g_assert_nonnull (number);
-        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (number)), !=, "");
+        g_assert_cmpstr (number, !=, "");
       }
   }
   /* the trained weights went to the step view */
