@@ -199,8 +199,12 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
   for (guint a = 0; a < n_axes; a++)
     dims[a] = shape->dim[a];
   /* the run lowers the batch as the settings say */
-  if (n_axes > 0 && self->run_batch > 0 && self->run_batch < dims[0])
-    dims[0] = self->run_batch;
+  {
+    guint batch = ct_run_controls_get_batch (self->run_controls);
+
+    if (n_axes > 0 && batch > 0 && batch < dims[0])
+      dims[0] = batch;
+  }
   if (in->source == SOURCE_PATH)
     values = ct_input_load_path (in->path, &in->transform, dims, n_axes, &error);
   else
@@ -411,7 +415,7 @@ static void
 build_popover (CtWindow *self)
 {
   CtWindowInputs *in = self->inputs;
-  GtkWidget *button = ct_window_get_part (self, "input_button");
+  GtkMenuButton *button = ct_run_controls_get_input_button (self->run_controls);
   GtkWidget *popover = gtk_popover_new ();
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *title = gtk_label_new (_("Input"));

@@ -11,6 +11,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "blob-panel.h"
+#include "run-controls.h"
 #include "solver-panel.h"
 #include "train-view.h"
 #include "graph-view.h"
@@ -94,20 +95,13 @@ struct _CtWindow {
   CtRunSnapshot *run_pending;   /* handed over, to show at the next frame, or NULL */
   guint run_show_tick;          /* the tick callback that shows it, or 0 */
   CtRunConfig run_applied;      /* what the runner was given (weights owned) */
-  guint run_batch;              /* the user's settings for the next build */
-  guint64 run_seed;
-  CtRunFill run_fill;
-  gboolean run_use_gpu;         /* the device menu: the CPU or GPU run_gpu_device */
-  int run_gpu_device;
   gboolean run_stale;           /* the net was edited since the runner had it */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
   gboolean run_passing;         /* F5 queued a pass the runner has not answered */
-  GtkWidget *run_pass_button, *run_stop_button; /* Stop stands in for Run while passing */
-  GtkWidget *run_controls;
-  GtkMenuButton *run_settings_button;
+  /* The step buttons and the settings for the next build (run-controls.c). */
+  CtRunControls *run_controls;
   GtkLabel *run_label;
-  GtkLabel *run_weights_label;
 
   /* What the run feeds Input layers (window-inputs.c). */
   struct _CtWindowInputs *inputs;

@@ -25,8 +25,6 @@
 #include "run-device.h"
 #include "window-private.h"
 
-#define DEFAULT_SEED 1701
-
 /* Configuration */
 
 static Caffe__Phase
@@ -50,11 +48,11 @@ config_changed (CtWindow *self)
   g_autofree char *weights = weights_path (self);
 
   return self->run_applied.phase != run_phase (self)
-         || self->run_applied.batch_size != self->run_batch
-         || self->run_applied.seed != self->run_seed
-         || self->run_applied.fill != self->run_fill
-         || self->run_applied.use_gpu != self->run_use_gpu
-         || self->run_applied.gpu_device != self->run_gpu_device
+         || self->run_applied.batch_size != ct_run_controls_get_batch (self->run_controls)
+         || self->run_applied.seed != ct_run_controls_get_seed (self->run_controls)
+         || self->run_applied.fill != ct_run_controls_get_fill (self->run_controls)
+         || self->run_applied.use_gpu != ct_run_controls_get_use_gpu (self->run_controls)
+         || self->run_applied.gpu_device != ct_run_controls_get_gpu_device (self->run_controls)
          || ct_window_inputs_changed (self)
          || g_strcmp0 (self->run_applied.weights, weights) != 0;
 }
@@ -64,11 +62,11 @@ take_config (CtWindow *self)
 {
   g_free ((char *) self->run_applied.weights);
   self->run_applied.phase = run_phase (self);
-  self->run_applied.batch_size = self->run_batch;
-  self->run_applied.seed = self->run_seed;
-  self->run_applied.fill = self->run_fill;
-  self->run_applied.use_gpu = self->run_use_gpu;
-  self->run_applied.gpu_device = self->run_gpu_device;
+  self->run_applied.batch_size = ct_run_controls_get_batch (self->run_controls);
+  self->run_applied.seed = ct_run_controls_get_seed (self->run_controls);
+  self->run_applied.fill = ct_run_controls_get_fill (self->run_controls);
+  self->run_applied.use_gpu = ct_run_controls_get_use_gpu (self->run_controls);
+  self->run_applied.gpu_device = ct_run_controls_get_gpu_device (self->run_controls);
   self->run_applied.weights = weights_path (self);
   /* the frames are drawn on the main thread: with every core computing,
    * they wait for the compute threads (bench-frames measures it) */
@@ -271,22 +269,13 @@ static void
 update_stop (CtWindow *self)
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "run-stop");
-  gboolean focused;
 
   if (self->runner == NULL || !ct_runner_is_busy (self->runner))
     self->run_passing = FALSE;
   if (action != NULL)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->run_passing);
-  if (self->run_stop_button == NULL || self->run_pass_button == NULL
-      || gtk_widget_get_visible (self->run_stop_button) == self->run_passing)
-    return;
-  /* the keyboard focus moves with the swap rather than being lost */
-  focused = gtk_widget_has_focus (self->run_passing ? self->run_pass_button
-                                                    : self->run_stop_button);
-  gtk_widget_set_visible (self->run_stop_button, self->run_passing);
-  gtk_widget_set_visible (self->run_pass_button, !self->run_passing);
-  if (focused)
-    gtk_widget_grab_focus (self->run_passing ? self->run_stop_button : self->run_pass_button);
+  if (self->run_controls != NULL)
+    ct_run_controls_set_passing (self->run_controls, self->run_passing);
 }
 
 void
@@ -610,162 +599,6 @@ ct_window_use_fillers_activated (GSimpleAction *action, GVariant *param, gpointe
   ct_window_run_weights_changed (self);
 }
 
-/* The settings popover */
-
-static void
-batch_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->run_batch = (guint) gtk_spin_button_get_value_as_int (spin);
-}
-
-static void
-seed_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->run_seed = (guint64) gtk_spin_button_get_value (spin);
-}
-
-static void
-fill_toggled (GtkCheckButton *check, CtWindow *self)
-{
-  self->run_fill = gtk_check_button_get_active (check) ? CT_RUN_FILL_CAFFE_REF
-                                                       : CT_RUN_FILL_NONE;
-}
-
-/* Item 0 is the CPU, item i the GPU i - 1. */
-static void
-device_changed (GtkDropDown *drop, GParamSpec *pspec, CtWindow *self)
-{
-  guint item = gtk_drop_down_get_selected (drop);
-
-  self->run_use_gpu = item > 0 && item != GTK_INVALID_LIST_POSITION;
-  self->run_gpu_device = self->run_use_gpu ? (int) item - 1 : 0;
-}
-
-static GtkWidget *
-device_menu (CtWindow *self)
-{
-  g_autofree char *reason = NULL;
-  g_auto (GStrv) gpus = ct_run_list_gpus (&reason);
-  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
-  GtkWidget *drop;
-
-  gtk_string_list_append (items, _("CPU"));
-  for (char **gpu = gpus; *gpu != NULL; gpu++)
-    gtk_string_list_append (items, *gpu);
-  drop = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (drop),
-                              self->run_use_gpu ? (guint) self->run_gpu_device + 1 : 0);
-  g_signal_connect (drop, "notify::selected", G_CALLBACK (device_changed), self);
-  /* The button inside is what a screen reader lands on. */
-  for (GtkWidget *child = gtk_widget_get_first_child (drop); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Device"), -1);
-  if (reason != NULL)
-    {
-      g_autofree char *why = g_strdup_printf (_("Only the CPU: %s"), reason);
-
-      gtk_widget_set_sensitive (drop, FALSE);
-      gtk_widget_set_tooltip_text (drop, why);
-    }
-  return drop;
-}
-
-static GtkWidget *
-setting_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
-{
-  GtkWidget *caption = gtk_label_new_with_mnemonic (label);
-
-  gtk_label_set_xalign (GTK_LABEL (caption), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (caption), control);
-  gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  caption, NULL, -1);
-  gtk_grid_attach (grid, caption, 0, row, 1, 1);
-  gtk_grid_attach (grid, control, 1, row, 1, 1);
-  return control;
-}
-
-static void
-build_settings (CtWindow *self)
-{
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *batch = gtk_spin_button_new_with_range (0, 4096, 1);
-  GtkWidget *seed = gtk_spin_button_new_with_range (0, G_MAXUINT32, 1);
-  GtkWidget *fill = gtk_check_button_new_with_mnemonic (_("_Reference pattern (as cortado-cli)"));
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open…"));
-  GtkWidget *fillers = gtk_button_new_with_mnemonic (_("_Fillers"));
-  GtkWidget *title = gtk_label_new (_("Run Settings"));
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_grid_attach (GTK_GRID (grid), title, 0, 0, 2, 1);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), self->run_batch);
-  setting_row (GTK_GRID (grid), 1, _("_Batch size"), batch,
-               _("Lower the batch for inspection; 0 keeps the net's own"));
-  g_signal_connect (batch, "value-changed", G_CALLBACK (batch_changed), self);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seed), (double) self->run_seed);
-  setting_row (GTK_GRID (grid), 2, _("_Seed"), seed, _("Seed of the fillers and of Dropout"));
-  g_signal_connect (seed, "value-changed", G_CALLBACK (seed_changed), self);
-
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (fill), self->run_fill == CT_RUN_FILL_CAFFE_REF);
-  {
-    GtkWidget *caption = gtk_label_new (_("Input fill"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_widget_set_tooltip_text (fill, _("What Input layers hold when nothing else is given: "
-                                         "the reference pattern, or zeros"));
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 3, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), fill, 1, 3, 1, 1);
-  }
-  g_signal_connect (fill, "toggled", G_CALLBACK (fill_toggled), self);
-
-  {
-    GtkWidget *device = device_menu (self);
-    g_autofree char *tooltip = g_strdup (gtk_widget_get_tooltip_text (device));
-
-    setting_row (GTK_GRID (grid), 5, _("_Device"), device,
-                 tooltip != NULL ? tooltip
-                                 : _("Where steps and training compute: the CPU or a GPU"));
-  }
-
-  self->run_weights_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->run_weights_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (self->run_weights_label, 24);
-  gtk_label_set_xalign (self->run_weights_label, 0);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->run_weights_label), TRUE);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open-weights");
-  gtk_widget_set_tooltip_text (open, _("Open a .caffemodel with trained weights"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (fillers), "win.use-fillers");
-  gtk_widget_set_tooltip_text (fillers, _("Fill the weights with the net's fillers"));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->run_weights_label));
-  gtk_box_append (GTK_BOX (box), open);
-  gtk_box_append (GTK_BOX (box), fillers);
-  {
-    GtkWidget *caption = gtk_label_new (_("Weights"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 4, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), box, 1, 4, 1, 1);
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (self->run_weights_label),
-                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption, NULL, -1);
-  }
-  {
-    GtkWidget *note = gtk_label_new (_("Changes apply at the next step."));
-    gtk_widget_add_css_class (note, "dim-label");
-    gtk_label_set_xalign (GTK_LABEL (note), 0);
-    gtk_grid_attach (GTK_GRID (grid), note, 0, 6, 2, 1);
-  }
-  gtk_popover_set_child (GTK_POPOVER (popover), grid);
-  gtk_menu_button_set_popover (self->run_settings_button, popover);
-  ct_window_run_weights_changed (self);
-}
-
 /* The window's hooks */
 
 void
@@ -773,8 +606,7 @@ ct_window_run_weights_changed (CtWindow *self)
 {
   g_autofree char *name = self->weights != NULL ? g_file_get_basename (self->weights) : NULL;
 
-  if (self->run_weights_label != NULL)
-    gtk_label_set_text (self->run_weights_label, name != NULL ? name : _("Fillers"));
+  ct_run_controls_set_weights_name (self->run_controls, name);
   ct_window_run_update_actions (self);
 }
 
@@ -887,9 +719,7 @@ ct_window_run_get_snapshot (CtWindow *self)
 void
 ct_window_init_run (CtWindow *self)
 {
-  self->run_seed = DEFAULT_SEED;
-  self->run_fill = CT_RUN_FILL_CAFFE_REF;
-  build_settings (self);
+  ct_window_run_weights_changed (self);
   build_stop (self);
   ct_window_init_inputs (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);

@@ -369,8 +369,8 @@ ct_window_train_start (CtWindow *self, const char *resume)
   CtTrainConfig config = {
     .resume = resume,
     .ratio_every = RATIO_EVERY,
-    .use_gpu = self->run_use_gpu,
-    .gpu_device = self->run_gpu_device,
+    .use_gpu = ct_run_controls_get_use_gpu (self->run_controls),
+    .gpu_device = ct_run_controls_get_gpu_device (self->run_controls),
   };
 
   if (!net_runs (self))

@@ -762,7 +762,7 @@ ct_window_dispose (GObject *object)
 
 /* Template children that one file uses, found by their id in window.ui. */
 static const char *const window_parts[] = {
-  "input_button", "train_controls", "train_toggle_button", "train_stats_label",
+  "train_controls", "train_toggle_button", "train_stats_label",
   "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
 };
 
@@ -787,6 +787,7 @@ ct_window_class_init (CtWindowClass *klass)
 
   ct_application_ensure_resources ();
   g_type_ensure (CT_TYPE_BLOB_PANEL);
+  g_type_ensure (CT_TYPE_RUN_CONTROLS);
   g_type_ensure (CT_TYPE_SOLVER_PANEL);
   g_type_ensure (CT_TYPE_TRAIN_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -820,12 +821,9 @@ ct_window_class_init (CtWindowClass *klass)
   BIND (problem_button);
   BIND (problem_label);
   BIND (run_controls);
-  BIND (run_pass_button);
-  BIND (run_stop_button);
   /* Parts other files look up by name (ct_window_get_part), not fields. */
   for (gsize i = 0; i < G_N_ELEMENTS (window_parts); i++)
     gtk_widget_class_bind_template_child_full (widget_class, window_parts[i], FALSE, 0);
-  BIND (run_settings_button);
   BIND (run_label);
   BIND (recent_menu);
   BIND (node_menu);
