@@ -2,7 +2,7 @@
  * (its widgets in blob-panel.ui): for the layer
  * selected, what the last run snapshot holds of it: its tops, its bottoms
  * (their diffs after backward) and its parameters, one at a time; for a
- * blob selected (an edge of the graph, window-blobs-edge.c), that blob
+ * blob selected (an edge of the graph, blob-panel-edge.c), that blob
  * alone, in the version its edge carries. For the
  * item chosen the panel shows its shape, the version of an in-place blob
  * (conv1 "after conv1" and "after relu1"), its data or diff, a heatmap

@@ -1,11 +1,15 @@
 /* window-private.h: CtWindow's insides, shared by window.c (layout, files,
- * title, closing), window-actions.c (the win.* actions), window-graph.c
- * (graph canvas <-> document), window-source.c (source view <-> document)
- * window-inspector.c (the selected layer's form), window-run.c (the run:
- * step controls, marks on the graph, watching) and window-blobs.c (what a
- * run snapshot shows of the selection). The selection is one
- * CtSelection owned here: each of those files sets it and watches it, and
- * none calls another to pass a selection on. */
+ * title, closing), window-actions.c (the win.* actions and their keys),
+ * window-graph.c (graph canvas <-> document), window-source.c (source
+ * view <-> document), window-inspector.c (the selected layer's form),
+ * window-run.c (the runner: marks on the graph, watching), window-inputs.c
+ * (what the run feeds Input layers) and window-train.c (the trainer). The
+ * window keeps the document, the selection, the runner and the trainer,
+ * and composes panels that keep their own state behind their own headers:
+ * CtBlobPanel, CtRunControls, CtSolverPanel, CtTrainView and
+ * CtInputBrowser. The selection is one CtSelection owned here: each of
+ * those files sets it and watches it, and none calls another to pass a
+ * selection on. */
 #pragma once
 
 #include <gtksourceview/gtksource.h>

@@ -2,7 +2,8 @@
  * (app/run/runner.h) for its document, built at the first step from the
  * net as the document holds it now, in the phase shown, with the user's
  * batch size, seed, input fill and weights (fillers, or the caffemodel
- * that goes with the net). The step buttons in the header bar and their
+ * that goes with the net). The step buttons in the header bar
+ * (CtRunControls, run-controls.c, which keeps those settings) and their
  * actions (win.run-forward F7, win.run-backward Shift+F7, win.run-pass
  * F5, win.run-reset Shift+F5) only queue commands: the runner works on its
  * own thread and hands snapshots back through the main loop, so the window
@@ -14,7 +15,7 @@
  * and its snapshot shows where; stepping goes on from there. Each
  * snapshot shown marks the graph (layers done, the current layer, edges
  * empty / with data / with a gradient and its health) and goes to the
- * inspector (window-blobs.c). The selection says which
+ * inspector's blob panel (blob-panel.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
  * the weights of layers whose shapes still match. What Input layers are

@@ -4,7 +4,7 @@
  * then, data paths resolved) in place of the solver's net file. Every
  * action only queues a command; the trainer's progress comes back through
  * the main loop and goes to the header bar (iteration, speed, time, ETA),
- * the Training view's plots (window-train-view.c) and toasts.
+ * the Training view (CtTrainView, train-view.c) and toasts.
  *
  * Start and Pause are one action (win.train-toggle, F4: no GNOME
  * convention holds it), beside Stop (Shift+F4) and Snapshot now
