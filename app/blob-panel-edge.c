@@ -18,7 +18,8 @@
 static int
 snapshot_layer (CtBlobPanel *panel, int layer)
 {
-  const Caffe__NetParameter *net = panel->document != NULL ? ct_document_get_net (panel->document) : NULL;
+  const Caffe__NetParameter *net = panel->document != NULL ? ct_document_get_net (panel->document)
+                                                           : NULL;
 
   if (net == NULL || layer < 0 || (gsize) layer >= net->n_layer)
     return -1;

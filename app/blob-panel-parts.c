@@ -27,7 +27,8 @@ static char **
 class_labels (CtBlobPanel *panel)
 {
   /* The net's folder, or a bundled example's installed folder. */
-  g_autofree char *dir = panel->document != NULL ? ct_document_dup_base_dir (panel->document) : NULL;
+  g_autofree char *dir = panel->document != NULL ? ct_document_dup_base_dir (panel->document)
+                                                 : NULL;
   g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;

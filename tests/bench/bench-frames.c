@@ -199,7 +199,8 @@ main (int argc, char **argv)
     }
   g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), &frames);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &frames);
-  printf ("GoogLeNet, batch %u, conv1/7x7_s2 selected, window 1280x800\n", ct_run_controls_get_batch (window->run_controls));
+  printf ("GoogLeNet, batch %u, conv1/7x7_s2 selected, window 1280x800\n",
+          ct_run_controls_get_batch (window->run_controls));
 
   frames.recording = TRUE;
   t0 = g_get_monotonic_time ();

@@ -444,7 +444,8 @@ test_step_lenet (void)
    * next step builds the run anew with it, and loads the weights afresh,
    * which no longer fit the edited conv2: an error that names it. */
   {
-    GtkWidget *grid = gtk_popover_get_child (gtk_menu_button_get_popover (ct_run_controls_get_settings_button (window->run_controls)));
+    GtkMenuButton *settings = ct_run_controls_get_settings_button (window->run_controls);
+    GtkWidget *grid = gtk_popover_get_child (gtk_menu_button_get_popover (settings));
     GtkWidget *spin_button = NULL;
 
     for (GtkWidget *child = gtk_widget_get_first_child (grid); child != NULL && spin_button == NULL;
@@ -673,7 +674,8 @@ test_device_menu (void)
   g_assert_true (ct_window_load_file (window, net_file));
   ct_gui_test_settle (window);
 
-  popover = GTK_WIDGET (gtk_menu_button_get_popover (ct_run_controls_get_settings_button (window->run_controls)));
+  popover = GTK_WIDGET (
+    gtk_menu_button_get_popover (ct_run_controls_get_settings_button (window->run_controls)));
   drop = ct_gui_test_find_widget (popover, GTK_TYPE_DROP_DOWN, NULL);
   g_assert_nonnull (drop);
   items = gtk_drop_down_get_model (GTK_DROP_DOWN (drop));
@@ -738,10 +740,12 @@ test_stop (void)
   g_assert_false (action_enabled (window, "run-stop"));
   g_assert_false (gtk_widget_get_visible (ct_run_controls_get_stop_button (window->run_controls)));
   g_assert_true (gtk_widget_get_visible (ct_run_controls_get_pass_button (window->run_controls)));
-  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (ct_run_controls_get_stop_button (window->run_controls))), ==,
-                   "win.run-stop");
+  g_assert_cmpstr (gtk_actionable_get_action_name (
+                     GTK_ACTIONABLE (ct_run_controls_get_stop_button (window->run_controls))),
+                   ==, "win.run-stop");
   {
-    const char *tooltip = gtk_widget_get_tooltip_text (ct_run_controls_get_stop_button (window->run_controls));
+    const char *tooltip =
+      gtk_widget_get_tooltip_text (ct_run_controls_get_stop_button (window->run_controls));
     g_assert_nonnull (strstr (tooltip, "Escape"));
   }
 

@@ -212,7 +212,8 @@ test_example_solver (void)
   /* the example's own solver, not the default one */
   g_assert_cmpint (param->max_iter, ==, 10000);
   g_assert_cmpstr (param->lr_policy, ==, "inv");
-  g_assert_nonnull (ct_property_form_get_editor (ct_solver_panel_get_form (window->solver_panel), "base_lr"));
+  g_assert_nonnull (
+    ct_property_form_get_editor (ct_solver_panel_get_form (window->solver_panel), "base_lr"));
   protobuf_c_message_free_unpacked (&param->base, NULL);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "train-toggle"));
 
