@@ -4,6 +4,7 @@
  * kept here until the window builds its next runner and reads them. The
  * device list is the CPU and the GPUs the engine finds (app/run), or the
  * CPU alone with the reason as the tooltip. */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "run-controls.h"
@@ -19,6 +20,7 @@ struct _CtRunControls {
   CtRunFill fill;
   gboolean use_gpu;
   int gpu_device;
+  CtInputTransform transform;
 
   /* Template children. */
   GtkWidget *pass_button;
@@ -29,7 +31,16 @@ struct _CtRunControls {
   GtkWidget *batch_spin;
   GtkWidget *device_drop;
   GtkLabel *weights_label;
+  GtkLabel *input_label;
+  GtkWidget *scale_spin;
 };
+
+enum {
+  SIGNAL_TRANSFORM_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (CtRunControls, ct_run_controls, GTK_TYPE_BOX)
 
@@ -59,6 +70,52 @@ device_changed (GtkDropDown *drop, GParamSpec *pspec, CtRunControls *self)
 
   self->use_gpu = item > 0 && item != GTK_INVALID_LIST_POSITION;
   self->gpu_device = self->use_gpu ? (int) item - 1 : 0;
+}
+
+/* The Input popover's transform */
+
+static void
+scale_changed (GtkSpinButton *spin, CtRunControls *self)
+{
+  self->transform.scale = (float) gtk_spin_button_get_value (spin);
+  g_signal_emit (self, signals[SIGNAL_TRANSFORM_CHANGED], 0);
+}
+
+static void
+mean_changed (GtkEditable *entry, CtRunControls *self)
+{
+  g_auto (GStrv) parts = g_strsplit_set (gtk_editable_get_text (entry), " ,", -1);
+  float *mean = self->transform.mean;
+  guint n = 0;
+
+  memset (self->transform.mean, 0, sizeof self->transform.mean);
+  for (guint i = 0; parts[i] != NULL && n < 3; i++)
+    if (parts[i][0] != '\0')
+      mean[n++] = (float) g_ascii_strtod (parts[i], NULL);
+  /* one value: the same mean for every channel */
+  if (n == 1)
+    mean[1] = mean[2] = mean[0];
+  g_signal_emit (self, signals[SIGNAL_TRANSFORM_CHANGED], 0);
+}
+
+static void
+rgb_toggled (GtkCheckButton *check, CtRunControls *self)
+{
+  self->transform.order = gtk_check_button_get_active (check) ? CT_INPUT_ORDER_RGB
+                                                              : CT_INPUT_ORDER_BGR;
+  g_signal_emit (self, signals[SIGNAL_TRANSFORM_CHANGED], 0);
+}
+
+const CtInputTransform *
+ct_run_controls_get_transform (CtRunControls *self)
+{
+  return &self->transform;
+}
+
+void
+ct_run_controls_set_input_text (CtRunControls *self, const char *text)
+{
+  gtk_label_set_text (self->input_label, text);
 }
 
 static void
@@ -199,7 +256,16 @@ ct_run_controls_class_init (CtRunControlsClass *klass)
   BIND (batch_spin);
   BIND (device_drop);
   BIND (weights_label);
+  BIND (input_label);
+  BIND (scale_spin);
 #undef BIND
+  /* The scale, mean or channel order of input images changed. */
+  signals[SIGNAL_TRANSFORM_CHANGED] = g_signal_new ("transform-changed",
+                                                    G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, scale_changed);
+  gtk_widget_class_bind_template_callback (widget_class, mean_changed);
+  gtk_widget_class_bind_template_callback (widget_class, rgb_toggled);
   gtk_widget_class_bind_template_callback (widget_class, batch_changed);
   gtk_widget_class_bind_template_callback (widget_class, seed_changed);
   gtk_widget_class_bind_template_callback (widget_class, fill_toggled);
@@ -210,6 +276,10 @@ ct_run_controls_init (CtRunControls *self)
 {
   self->seed = DEFAULT_SEED;
   self->fill = CT_RUN_FILL_CAFFE_REF;
+  ct_input_transform_init (&self->transform);
+  /* the example net's transform_param: pixels / 256 (the .ui's scale) */
+  self->transform.scale = 0.00390625f;
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->scale_spin), 8);
   fill_devices (self);
 }

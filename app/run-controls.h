@@ -1,11 +1,12 @@
 /* run-controls.h: CtRunControls, the run's buttons in the header bar
  * (reset, backward, forward, run or stop, settings, input) and the run
  * settings the next runner is built with: batch size, seed, input fill,
- * device (see run-controls.c). The buttons activate win.run-* actions. */
+ * device, and the transform of input images (see run-controls.c). The buttons activate win.run-* actions. */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "run-inputs.h"
 #include "runner.h"
 
 G_BEGIN_DECLS
@@ -25,7 +26,11 @@ int ct_run_controls_get_gpu_device (CtRunControls *self);
 void ct_run_controls_set_weights_name (CtRunControls *self, const char *name);
 /* While a pass runs, Stop stands in for Run (the focus moves along). */
 void ct_run_controls_set_passing (CtRunControls *self, gboolean passing);
-/* The Input button, whose popover window-inputs.c fills. */
+/* The Input popover: the transform images go through (its scale, mean
+ * and channel order; "transform-changed" says when they change) and
+ * what the input is now (set by window-inputs.c). */
+const CtInputTransform *ct_run_controls_get_transform (CtRunControls *self);
+void ct_run_controls_set_input_text (CtRunControls *self, const char *text);
 GtkMenuButton *ct_run_controls_get_input_button (CtRunControls *self);
 /* The parts tests look at. */
 GtkMenuButton *ct_run_controls_get_settings_button (CtRunControls *self);

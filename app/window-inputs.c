@@ -1,5 +1,6 @@
 /* window-inputs.c: what the run feeds a net's Input layers (deploy nets),
- * chosen in the "Input" popover beside the run settings: an image file or
+ * chosen in the "Input" popover beside the run settings (run-controls.ui,
+ * which also holds the transform's scale, mean and order): an image file or
  * a folder of images (opened, or an image dropped on the window), passed
  * through a transform like Caffe's transform_param (scale, per-channel
  * mean, channel order), or items of the Fashion-MNIST test set, browsed as
@@ -28,12 +29,10 @@ struct _CtWindowInputs {
   Source source;
   char *path;                 /* SOURCE_PATH: a file or a folder */
   GArray *items;              /* SOURCE_FASHION: guint indices */
-  CtInputTransform transform;
   gboolean changed;           /* since the runner took the inputs */
   gboolean cleared;           /* back to the fill: the runner must forget them */
   CtFashionSet *fashion;      /* loaded on first use */
   GError *fashion_error;
-  GtkLabel *source_label;
   CtInputBrowser *browser;
 };
 
@@ -81,8 +80,7 @@ update_label (CtWindow *self)
       text = g_strdup (_("The run's fill"));
       break;
     }
-  if (in->source_label != NULL)
-    gtk_label_set_text (in->source_label, text);
+  ct_run_controls_set_input_text (self->run_controls, text);
 }
 
 static void
@@ -206,7 +204,7 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
       dims[0] = batch;
   }
   if (in->source == SOURCE_PATH)
-    values = ct_input_load_path (in->path, &in->transform, dims, n_axes, &error);
+    values = ct_input_load_path (in->path, ct_run_controls_get_transform (self->run_controls), dims, n_axes, &error);
   else
     {
       const CtFashionSet *set = fashion_set (in);
@@ -215,7 +213,8 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
         error = g_error_copy (in->fashion_error);
       else
         values = ct_fashion_set_batch (set, (const guint *) (gpointer) in->items->data,
-                                       in->items->len, dims, n_axes, in->transform.scale,
+                                       in->items->len, dims, n_axes,
+                                       ct_run_controls_get_transform (self->run_controls)->scale,
                                        &labels, &error);
     }
   if (values == NULL)
@@ -350,135 +349,10 @@ ct_window_use_fill_activated (GSimpleAction *action, GVariant *param, gpointer d
 
 /* the fill ignores the transform */
 static void
-transform_changed (CtWindow *self)
+transform_changed (CtRunControls *controls, CtWindow *self)
 {
   if (self->inputs->source != SOURCE_FILL)
     self->inputs->changed = TRUE;
-}
-
-static void
-scale_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->inputs->transform.scale = (float) gtk_spin_button_get_value (spin);
-  transform_changed (self);
-}
-
-static void
-mean_changed (GtkEditable *entry, CtWindow *self)
-{
-  g_auto (GStrv) parts = g_strsplit_set (gtk_editable_get_text (entry), " ,", -1);
-  guint n = 0;
-
-  memset (self->inputs->transform.mean, 0, sizeof self->inputs->transform.mean);
-  for (guint i = 0; parts[i] != NULL && n < 3; i++)
-    if (parts[i][0] != '\0')
-      self->inputs->transform.mean[n++] = (float) g_ascii_strtod (parts[i], NULL);
-  /* one value: the same mean for every channel */
-  if (n == 1)
-    self->inputs->transform.mean[1] = self->inputs->transform.mean[2] = self->inputs->transform.mean[0];
-  transform_changed (self);
-}
-
-static void
-rgb_toggled (GtkCheckButton *check, CtWindow *self)
-{
-  self->inputs->transform.order = gtk_check_button_get_active (check) ? CT_INPUT_ORDER_RGB
-                                                                      : CT_INPUT_ORDER_BGR;
-  transform_changed (self);
-}
-
-static void
-labelled_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
-{
-  GtkWidget *caption = gtk_label_new_with_mnemonic (label);
-
-  gtk_label_set_xalign (GTK_LABEL (caption), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (caption), control);
-  gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  caption, NULL, -1);
-  gtk_grid_attach (grid, caption, 0, row, 1, 1);
-  gtk_grid_attach (grid, control, 1, row, 1, 1);
-}
-
-static GtkWidget *
-action_button (const char *label, const char *action, const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  return button;
-}
-
-static void
-build_popover (CtWindow *self)
-{
-  CtWindowInputs *in = self->inputs;
-  GtkMenuButton *button = ct_run_controls_get_input_button (self->run_controls);
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *title = gtk_label_new (_("Input"));
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scale = gtk_spin_button_new_with_range (0, 1000, 0.00390625);
-  GtkWidget *mean = gtk_entry_new ();
-  GtkWidget *rgb = gtk_check_button_new_with_mnemonic (_("_Red, green, blue order (Caffe uses blue, green, red)"));
-  GtkWidget *note = gtk_label_new (_("Images fill an Input layer's first top; fewer images than "
-                                     "the batch repeat from the first. Changes apply at the "
-                                     "next step."));
-
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_grid_attach (GTK_GRID (grid), title, 0, 0, 2, 1);
-
-  in->source_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (in->source_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (in->source_label, 32);
-  gtk_label_set_xalign (in->source_label, 0);
-  {
-    GtkWidget *caption = gtk_label_new (_("Input now"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 1, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (in->source_label), 1, 1, 1, 1);
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (in->source_label),
-                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption, NULL, -1);
-  }
-  gtk_box_append (GTK_BOX (buttons), action_button (_("_Image…"), "win.open-input-image",
-                                                    _("Open an image file as the input")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("F_older…"), "win.open-input-folder",
-                                                    _("Open a folder of images: they fill the "
-                                                      "batch in name order")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("Fashion-_MNIST…"),
-                                                    "win.browse-fashion-mnist",
-                                                    _("Browse the Fashion-MNIST test set")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("Fi_ll"), "win.use-input-fill",
-                                                    _("Use the run's fill again")));
-  gtk_grid_attach (GTK_GRID (grid), buttons, 0, 2, 2, 1);
-
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (scale), 8);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (scale), in->transform.scale);
-  labelled_row (GTK_GRID (grid), 3, _("_Scale"), scale,
-                _("Values are multiplied by this after the mean is subtracted "
-                  "(0.00390625 is 1/256)"));
-  g_signal_connect (scale, "value-changed", G_CALLBACK (scale_changed), self);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (mean), "0");
-  labelled_row (GTK_GRID (grid), 4, _("_Mean"), mean,
-                _("Per-channel means subtracted from the pixels (0 to 255), in the input's "
-                  "channel order; one value for all channels"));
-  g_signal_connect (mean, "changed", G_CALLBACK (mean_changed), self);
-  gtk_grid_attach (GTK_GRID (grid), rgb, 0, 5, 2, 1);
-  g_signal_connect (rgb, "toggled", G_CALLBACK (rgb_toggled), self);
-  gtk_widget_add_css_class (note, "dim-label");
-  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (note), 40);
-  gtk_label_set_xalign (GTK_LABEL (note), 0);
-  gtk_grid_attach (GTK_GRID (grid), note, 0, 6, 2, 1);
-  gtk_popover_set_child (GTK_POPOVER (popover), grid);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-  update_label (self);
 }
 
 void
@@ -486,10 +360,9 @@ ct_window_init_inputs (CtWindow *self)
 {
   self->inputs = g_new0 (CtWindowInputs, 1);
   self->inputs->items = g_array_new (FALSE, FALSE, sizeof (guint));
-  ct_input_transform_init (&self->inputs->transform);
-  /* the example net's transform_param: pixels / 256 */
-  self->inputs->transform.scale = 0.00390625f;
-  build_popover (self);
+  /* the Input popover (run-controls.ui) holds the transform */
+  g_signal_connect (self->run_controls, "transform-changed", G_CALLBACK (transform_changed), self);
+  update_label (self);
 }
 
 void
@@ -499,6 +372,8 @@ ct_window_inputs_dispose (CtWindow *self)
 
   if (in == NULL)
     return;
+  if (self->run_controls != NULL)
+    g_signal_handlers_disconnect_by_func (self->run_controls, transform_changed, self);
   if (in->browser != NULL)
     gtk_window_destroy (GTK_WINDOW (in->browser));
   g_free (in->path);
