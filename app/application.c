@@ -345,29 +345,12 @@ set_accels (GtkApplication *app)
   } accels[] = {
     { "app.new-window", { "<Control>n", NULL } },
     { "app.quit", { "<Control>q", NULL } },
-    { "win.open", { "<Control>o", NULL } },
-    { "win.save", { "<Control>s", NULL } },
-    { "win.save-as", { "<Control><Shift>s", NULL } },
-    { "win.close", { "<Control>w", NULL } },
-    { "win.find", { "<Control>f", NULL } },
-    { "win.add-layer", { "<Control>k", NULL } },
-    { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
-    { "win.zoom-out", { "<Control>minus", NULL } },
-    { "win.zoom-fit", { "<Control>0", NULL } },
-    { "win.toggle-source", { "<Control>u", NULL } },
-    { "win.export-graph", { "<Control>e", NULL } },
-    { "win.run-forward", { "F7", NULL } },
-    { "win.run-backward", { "<Shift>F7", NULL } },
-    { "win.run-pass", { "F5", NULL } },
-    { "win.run-reset", { "<Shift>F5", NULL } },
-    { "win.train-toggle", { "F4", NULL } },
-    { "win.train-stop", { "<Shift>F4", NULL } },
-    { "win.train-snapshot", { "<Control><Shift>p", NULL } },
-    { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+  /* the window's, from its table of actions (window-actions.c) */
+  ct_window_set_accels (app);
 }
 
 static void

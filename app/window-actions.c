@@ -1,9 +1,11 @@
-/* window-actions.c: CtWindow's actions (win.*): files, editing, the
- * clipboard, finding, zoom, the phase shown and the views. Keyboard
- * shortcuts that text widgets also use (Ctrl+C, Ctrl+Z, ...) are bound
- * where they cannot take the keys from an entry or the source view: on the
+/* window-actions.c: CtWindow's actions (win.*) in one table with their
+ * keys: files, editing, the clipboard, finding, zoom, the phase shown, the
+ * views, the solver, the run, its inputs and training. Most handlers are
+ * here; the run's, the inputs' and training's live beside what they drive.
+ * Keys that text widgets also use (Ctrl+C, Ctrl+Z, ...) are bound where
+ * they cannot take the keys from an entry or the source view: on the
  * graph for clipboard and selection, on the window in the bubble phase for
- * undo and redo. */
+ * undo and redo; the others are the application's accelerators. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -498,36 +500,104 @@ export_graph_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static const GActionEntry win_actions[] = {
-  { .name = "open", .activate = open_activated },
-  { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" },
-  { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" },
-  { .name = "save", .activate = save_activated },
-  { .name = "save-as", .activate = save_as_activated },
-  { .name = "close", .activate = close_activated },
-  { .name = "restore-draft", .activate = restore_draft_activated },
-  { .name = "undo", .activate = undo_activated },
-  { .name = "redo", .activate = redo_activated },
-  { .name = "delete", .activate = delete_activated },
-  { .name = "duplicate", .activate = duplicate_activated },
-  { .name = "copy", .activate = copy_activated },
-  { .name = "cut", .activate = cut_activated },
-  { .name = "paste", .activate = paste_activated },
-  { .name = "select-all", .activate = select_all_activated },
-  { .name = "rename", .activate = rename_activated },
-  { .name = "add-layer", .activate = add_layer_activated },
-  { .name = "find", .activate = find_activated },
-  { .name = "zoom-in", .activate = zoom_in_activated },
-  { .name = "zoom-out", .activate = zoom_out_activated },
-  { .name = "zoom-fit", .activate = zoom_fit_activated },
-  { .name = "relayout", .activate = relayout_activated },
-  { .name = "left-to-right", .state = "false", .change_state = left_to_right_changed },
-  { .name = "toggle-source", .activate = toggle_source_activated },
-  { .name = "show-in-source", .activate = show_in_source_activated },
-  { .name = "show-problem", .activate = show_problem_activated },
-  { .name = "phase", .parameter_type = "s", .state = "'both'", .change_state = phase_changed },
-  { .name = "export-graph", .activate = export_graph_activated },
-  { .name = "nothing" },
+static void
+solver_open_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_open (self->solver_panel);
+}
+
+static void
+solver_save_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_save (self->solver_panel, ct_document_get_file (self->document));
+}
+
+static void
+solver_save_as_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  CtWindow *self = data;
+
+  ct_solver_panel_save_as (self->solver_panel, ct_document_get_file (self->document));
+}
+
+/* Every win.* action: its entry and its keys (all shown in the shortcuts
+ * window, gtk/help-overlay.ui), and where the keys work. Handlers of the run, the inputs and the
+ * training live beside what they drive (window-private.h lists them). */
+typedef enum {
+  KEYS_APP,                    /* accelerators, wherever the focus is */
+  KEYS_GRAPH,                  /* on the graph only: text widgets want them too */
+  KEYS_BUBBLE,                 /* on the window after any entry had its chance */
+} KeyScope;
+
+typedef struct {
+  GActionEntry entry;
+  const char *accels[3];
+  KeyScope scope;
+  gboolean gtk_owns;           /* GTK adds the action: only the keys are ours */
+} CtWindowAction;
+
+static const CtWindowAction win_actions[] = {
+  { { .name = "open", .activate = open_activated }, { "<Control>o" } },
+  { { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" } },
+  { { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" } },
+  { { .name = "save", .activate = save_activated }, { "<Control>s" } },
+  { { .name = "save-as", .activate = save_as_activated }, { "<Control><Shift>s" } },
+  { { .name = "close", .activate = close_activated }, { "<Control>w" } },
+  { { .name = "restore-draft", .activate = restore_draft_activated } },
+  { { .name = "undo", .activate = undo_activated }, { "<Control>z" }, KEYS_BUBBLE },
+  { { .name = "redo", .activate = redo_activated },
+    { "<Control><Shift>z", "<Control>y" }, KEYS_BUBBLE },
+  { { .name = "delete", .activate = delete_activated } },
+  { { .name = "duplicate", .activate = duplicate_activated }, { "<Control>d" }, KEYS_GRAPH },
+  { { .name = "copy", .activate = copy_activated }, { "<Control>c" }, KEYS_GRAPH },
+  { { .name = "cut", .activate = cut_activated }, { "<Control>x" }, KEYS_GRAPH },
+  { { .name = "paste", .activate = paste_activated }, { "<Control>v" }, KEYS_GRAPH },
+  { { .name = "select-all", .activate = select_all_activated }, { "<Control>a" }, KEYS_GRAPH },
+  { { .name = "rename", .activate = rename_activated }, { "F2" }, KEYS_GRAPH },
+  { { .name = "add-layer", .activate = add_layer_activated }, { "<Control>k" } },
+  { { .name = "find", .activate = find_activated }, { "<Control>f" } },
+  { { .name = "zoom-in", .activate = zoom_in_activated }, { "<Control>plus", "<Control>equal" } },
+  { { .name = "zoom-out", .activate = zoom_out_activated }, { "<Control>minus" } },
+  { { .name = "zoom-fit", .activate = zoom_fit_activated }, { "<Control>0" } },
+  { { .name = "relayout", .activate = relayout_activated } },
+  { { .name = "left-to-right", .state = "false", .change_state = left_to_right_changed } },
+  { { .name = "toggle-source", .activate = toggle_source_activated }, { "<Control>u" } },
+  { { .name = "show-in-source", .activate = show_in_source_activated } },
+  { { .name = "show-problem", .activate = show_problem_activated } },
+  { { .name = "phase", .parameter_type = "s", .state = "'both'", .change_state = phase_changed } },
+  { { .name = "export-graph", .activate = export_graph_activated }, { "<Control>e" } },
+  { { .name = "solver-open", .activate = solver_open_activated } },
+  { { .name = "solver-save", .activate = solver_save_activated } },
+  { { .name = "solver-save-as", .activate = solver_save_as_activated } },
+  { { .name = "nothing" } },
+  { { .name = "run-forward", .activate = ct_window_run_forward_activated }, { "F7" } },
+  { { .name = "run-backward", .activate = ct_window_run_backward_activated }, { "<Shift>F7" } },
+  { { .name = "run-pass", .activate = ct_window_run_pass_activated }, { "F5" } },
+  { { .name = "run-reset", .activate = ct_window_run_reset_activated }, { "<Shift>F5" } },
+  { { .name = "run-stop", .activate = ct_window_run_stop_activated } },
+  { { .name = "open-weights", .activate = ct_window_open_weights_activated } },
+  { { .name = "use-fillers", .activate = ct_window_use_fillers_activated } },
+  { { .name = "open-input-image", .activate = ct_window_open_image_activated } },
+  { { .name = "open-input-folder", .activate = ct_window_open_folder_activated } },
+  { { .name = "browse-fashion-mnist", .activate = ct_window_browse_activated } },
+  { { .name = "use-input-fill", .activate = ct_window_use_fill_activated } },
+  { { .name = "train-toggle", .activate = ct_window_train_toggle_activated }, { "F4" } },
+  { { .name = "train-stop", .activate = ct_window_train_stop_activated }, { "<Shift>F4" } },
+  { { .name = "train-snapshot", .activate = ct_window_train_snapshot_activated },
+    { "<Control><Shift>p" } },
+  { { .name = "train-restart", .activate = ct_window_train_restart_activated } },
+  { { .name = "train-export", .activate = ct_window_train_export_activated } },
+  { { .name = "train-resume-from", .activate = ct_window_train_resume_from_activated } },
+  { { .name = "train-break-here", .activate = ct_window_train_break_here_activated,
+      .state = "false" } },
+  { { .name = "plot-export", .activate = ct_window_plot_export_activated, .parameter_type = "s" } },
+  { { .name = "plot-log-scale", .activate = ct_window_plot_log_activated, .state = "false" } },
+  /* GtkApplicationWindow's own, from gtk/help-overlay.ui: only its keys here */
+  { { .name = "show-help-overlay" }, { "<Control>question" }, .gtk_owns = TRUE },
 };
 
 static void
@@ -560,40 +630,30 @@ ct_window_update_actions (CtWindow *self)
   ct_window_run_update_actions (self);
 }
 
-/* Shortcuts a text widget would also want: on the graph only. */
+/* The keys a text widget would also want: on the graph only, or on the
+ * window in the bubble phase (undo and redo reach it after any entry). */
 static void
-add_graph_shortcuts (CtWindow *self)
+add_scoped_shortcuts (CtWindow *self)
 {
-  static const struct {
-    const char *trigger, *action;
-  } shortcuts[] = {
-    { "<Control>c", "win.copy" },      { "<Control>x", "win.cut" },
-    { "<Control>v", "win.paste" },     { "<Control>d", "win.duplicate" },
-    { "<Control>a", "win.select-all" }, { "F2", "win.rename" },
-  };
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-  GtkEventController *global = gtk_shortcut_controller_new ();
+  GtkEventController *graph = gtk_shortcut_controller_new ();
+  GtkEventController *bubble = gtk_shortcut_controller_new ();
 
-  for (gsize i = 0; i < G_N_ELEMENTS (shortcuts); i++)
-    gtk_shortcut_controller_add_shortcut (
-      GTK_SHORTCUT_CONTROLLER (controller),
-      gtk_shortcut_new (gtk_shortcut_trigger_parse_string (shortcuts[i].trigger),
-                        gtk_named_action_new (shortcuts[i].action)));
-  gtk_widget_add_controller (GTK_WIDGET (self->graph_view), controller);
+  gtk_event_controller_set_propagation_phase (bubble, GTK_PHASE_BUBBLE);
+  for (gsize i = 0; i < G_N_ELEMENTS (win_actions); i++)
+    {
+      const CtWindowAction *a = &win_actions[i];
+      g_autofree char *name = g_strconcat ("win.", a->entry.name, NULL);
 
-  /* Undo and redo reach the window after any entry had its chance. */
-  gtk_event_controller_set_propagation_phase (global, GTK_PHASE_BUBBLE);
-  gtk_shortcut_controller_add_shortcut (
-    GTK_SHORTCUT_CONTROLLER (global),
-    gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>z"),
-                      gtk_named_action_new ("win.undo")));
-  gtk_shortcut_controller_add_shortcut (
-    GTK_SHORTCUT_CONTROLLER (global),
-    gtk_shortcut_new (gtk_alternative_trigger_new (
-                        gtk_shortcut_trigger_parse_string ("<Control><Shift>z"),
-                        gtk_shortcut_trigger_parse_string ("<Control>y")),
-                      gtk_named_action_new ("win.redo")));
-  gtk_widget_add_controller (GTK_WIDGET (self), global);
+      if (a->scope == KEYS_APP)
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (a->accels) && a->accels[k] != NULL; k++)
+        gtk_shortcut_controller_add_shortcut (
+          GTK_SHORTCUT_CONTROLLER (a->scope == KEYS_GRAPH ? graph : bubble),
+          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (a->accels[k]),
+                            gtk_named_action_new (name)));
+    }
+  gtk_widget_add_controller (GTK_WIDGET (self->graph_view), graph);
+  gtk_widget_add_controller (GTK_WIDGET (self), bubble);
 }
 
 static void
@@ -605,13 +665,26 @@ selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 void
 ct_window_init_actions (CtWindow *self)
 {
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
-                                   self);
-  add_graph_shortcuts (self);
+  for (gsize i = 0; i < G_N_ELEMENTS (win_actions); i++)
+    if (!win_actions[i].gtk_owns)
+      g_action_map_add_action_entries (G_ACTION_MAP (self), &win_actions[i].entry, 1, self);
+  add_scoped_shortcuts (self);
   g_signal_connect (self->find_entry, "search-changed", G_CALLBACK (find_changed), self);
   g_signal_connect (self->find_entry, "next-match", G_CALLBACK (find_next_match), self);
   g_signal_connect (self->find_entry, "activate", G_CALLBACK (find_next_match), self);
   g_signal_connect (self->find_entry, "stop-search", G_CALLBACK (find_stop), self);
   gtk_search_bar_connect_entry (self->find_bar, GTK_EDITABLE (self->find_entry));
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
+}
+
+void
+ct_window_set_accels (GtkApplication *app)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (win_actions); i++)
+    if (win_actions[i].scope == KEYS_APP && win_actions[i].accels[0] != NULL)
+      {
+        g_autofree char *name = g_strconcat ("win.", win_actions[i].entry.name, NULL);
+
+        gtk_application_set_accels_for_action (app, name, win_actions[i].accels);
+      }
 }

@@ -36,33 +36,7 @@ graph_phase (CtWindow *self)
 int
 ct_window_layer_for_id (CtWindow *self, const char *id)
 {
-  const Caffe__NetParameter *net = ct_document_get_net (self->document);
-  const CtGraphNode *node;
-  int index;
-
-  if (self->graph == NULL || id == NULL || net == NULL)
-    return -1;
-  index = ct_graph_model_find_node (self->graph->model, id);
-  if (index < 0 || (guint) index >= self->graph->node_layers->len)
-    return -1;
-  node = ct_graph_model_get_node (self->graph->model, (guint) index);
-  if (g_strcmp0 (node->id, id) == 0)
-    {
-      int layer = g_array_index (self->graph->node_layers, int, index);
-      return layer >= 0 && (gsize) layer < net->n_layer ? layer : -1;
-    }
-  /* A layer folded into NODE: the one of that name shown by it. */
-  for (guint i = 0; node->folded != NULL && i < node->folded->len; i++)
-    {
-      const CtGraphFolded *folded = node->folded->pdata[i];
-      if (g_strcmp0 (folded->id, id) != 0)
-        continue;
-      for (guint l = 0; l < self->graph->layer_nodes->len && l < net->n_layer; l++)
-        if (g_array_index (self->graph->layer_nodes, int, l) == index
-            && g_strcmp0 (net->layer[l]->name, folded->name) == 0)
-          return (int) l;
-    }
-  return -1;
+  return ct_net_graph_layer_for_id (self->graph, ct_document_get_net (self->document), id);
 }
 
 /* The node id showing LAYER (its own or a folded one's), or NULL. */
@@ -319,6 +293,8 @@ show_graph (CtWindow *self, CtNetGraph *graph, gboolean has_shapes, gboolean loa
 {
   const Caffe__NetParameter *net = ct_document_get_net (self->document);
 
+  /* the panel borrows the graph: give it the new one before the old goes */
+  ct_blob_panel_set_graph (self->blob_panel, graph);
   g_clear_pointer (&self->graph, ct_net_graph_free);
   self->graph = graph;
   self->graph_has_shapes = has_shapes;
@@ -364,6 +340,7 @@ rebuild_graph (CtWindow *self, gboolean loaded)
 
   if (net == NULL)
     {
+      ct_blob_panel_set_graph (self->blob_panel, NULL);
       g_clear_pointer (&self->graph, ct_net_graph_free);
       ct_graph_view_set_model (self->graph_view, NULL);
       gtk_widget_set_visible (GTK_WIDGET (self->empty_page), TRUE);
@@ -698,5 +675,7 @@ ct_window_graph_dispose (CtWindow *self)
 {
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   g_clear_pointer (&self->context_popover, gtk_widget_unparent);
+  if (self->blob_panel != NULL)
+    ct_blob_panel_set_graph (self->blob_panel, NULL);
   g_clear_pointer (&self->graph, ct_net_graph_free);
 }

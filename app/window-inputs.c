@@ -1,5 +1,6 @@
 /* window-inputs.c: what the run feeds a net's Input layers (deploy nets),
- * chosen in the "Input" popover beside the run settings: an image file or
+ * chosen in the "Input" popover beside the run settings (run-controls.ui,
+ * which also holds the transform's scale, mean and order): an image file or
  * a folder of images (opened, or an image dropped on the window), passed
  * through a transform like Caffe's transform_param (scale, per-channel
  * mean, channel order), or items of the Fashion-MNIST test set, browsed as
@@ -14,10 +15,9 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "input-browser.h"
 #include "run-inputs.h"
 #include "window-private.h"
-
-#define THUMB_SCALE 3
 
 typedef enum {
   SOURCE_FILL,
@@ -29,27 +29,12 @@ struct _CtWindowInputs {
   Source source;
   char *path;                 /* SOURCE_PATH: a file or a folder */
   GArray *items;              /* SOURCE_FASHION: guint indices */
-  CtInputTransform transform;
   gboolean changed;           /* since the runner took the inputs */
   gboolean cleared;           /* back to the fill: the runner must forget them */
   CtFashionSet *fashion;      /* loaded on first use */
   GError *fashion_error;
-  GtkLabel *source_label;
-  GtkWindow *browser;
-  GtkMultiSelection *selection;
+  CtInputBrowser *browser;
 };
-
-/* The ten Fashion-MNIST classes (data/examples/lenet-fashion/labels.txt). */
-static const char *const fashion_classes[10] = {
-  N_("T-shirt/top"), N_("Trouser"), N_("Pullover"), N_("Dress"), N_("Coat"),
-  N_("Sandal"), N_("Shirt"), N_("Sneaker"), N_("Bag"), N_("Ankle boot"),
-};
-
-static const char *
-class_name (guint label)
-{
-  return label < G_N_ELEMENTS (fashion_classes) ? _(fashion_classes[label]) : "?";
-}
 
 static const CtFashionSet *
 fashion_set (CtWindowInputs *in)
@@ -79,7 +64,7 @@ update_label (CtWindow *self)
       {
         guint first = g_array_index (in->items, guint, 0);
         const CtFashionSet *set = fashion_set (in);
-        const char *name = set != NULL ? class_name (set->labels[first]) : "";
+        const char *name = set != NULL ? ct_input_browser_class_name (set->labels[first]) : "";
 
         if (in->items->len == 1)
           /* TRANSLATORS: the input chosen; %u is an item's index, %s its class */
@@ -95,8 +80,7 @@ update_label (CtWindow *self)
       text = g_strdup (_("The run's fill"));
       break;
     }
-  if (in->source_label != NULL)
-    gtk_label_set_text (in->source_label, text);
+  ct_run_controls_set_input_text (self->run_controls, text);
 }
 
 static void
@@ -213,10 +197,14 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
   for (guint a = 0; a < n_axes; a++)
     dims[a] = shape->dim[a];
   /* the run lowers the batch as the settings say */
-  if (n_axes > 0 && self->run_batch > 0 && self->run_batch < dims[0])
-    dims[0] = self->run_batch;
+  {
+    guint batch = ct_run_controls_get_batch (self->run_controls);
+
+    if (n_axes > 0 && batch > 0 && batch < dims[0])
+      dims[0] = batch;
+  }
   if (in->source == SOURCE_PATH)
-    values = ct_input_load_path (in->path, &in->transform, dims, n_axes, &error);
+    values = ct_input_load_path (in->path, ct_run_controls_get_transform (self->run_controls), dims, n_axes, &error);
   else
     {
       const CtFashionSet *set = fashion_set (in);
@@ -225,7 +213,8 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
         error = g_error_copy (in->fashion_error);
       else
         values = ct_fashion_set_batch (set, (const guint *) (gpointer) in->items->data,
-                                       in->items->len, dims, n_axes, in->transform.scale,
+                                       in->items->len, dims, n_axes,
+                                       ct_run_controls_get_transform (self->run_controls)->scale,
                                        &labels, &error);
     }
   if (values == NULL)
@@ -250,97 +239,23 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
     }
 }
 
-/* The Fashion-MNIST browser */
-
-static GdkTexture *
-thumbnail (const CtFashionSet *set, guint item)
-{
-  guint w = set->cols * THUMB_SCALE, h = set->rows * THUMB_SCALE;
-  g_autofree guint8 *rgb = g_malloc ((gsize) w * h * 3);
-  const guint8 *src = set->pixels + (gsize) item * set->rows * set->cols;
-  g_autoptr (GBytes) bytes = NULL;
-
-  /* nearest neighbour: every pixel a THUMB_SCALE square; ink dark on light */
-  for (guint y = 0; y < h; y++)
-    for (guint x = 0; x < w; x++)
-      {
-        guint8 v = 255 - src[(y / THUMB_SCALE) * set->cols + x / THUMB_SCALE];
-        guint8 *dst = rgb + ((gsize) y * w + x) * 3;
-        dst[0] = dst[1] = dst[2] = v;
-      }
-  bytes = g_bytes_new_take (g_steal_pointer (&rgb), (gsize) w * h * 3);
-  return gdk_memory_texture_new ((int) w, (int) h, GDK_MEMORY_R8G8B8, bytes, (gsize) w * 3);
-}
+/* The Fashion-MNIST browser (input-browser.c) */
 
 static void
-item_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+items_chosen (CtInputBrowser *browser, const guint *items, guint n_items, CtWindow *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *picture = gtk_picture_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_picture_set_can_shrink (GTK_PICTURE (picture), FALSE);
-  gtk_widget_set_size_request (picture, 28 * THUMB_SCALE, 28 * THUMB_SCALE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_box_append (GTK_BOX (box), picture);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
-item_bind (GtkSignalListItemFactory *factory, GtkListItem *item, CtWindow *self)
-{
-  const CtFashionSet *set = fashion_set (self->inputs);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *picture = gtk_widget_get_first_child (box);
-  GtkWidget *label = gtk_widget_get_next_sibling (picture);
-  guint index = gtk_list_item_get_position (item);
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *text = NULL;
-
-  if (set == NULL || index >= set->count)
-    return;
-  /* thumbnails are made as items scroll into view, and dropped after */
-  texture = thumbnail (set, index);
-  gtk_picture_set_paintable (GTK_PICTURE (picture), GDK_PAINTABLE (texture));
-  text = g_strdup_printf ("%u %s", index, class_name (set->labels[index]));
-  gtk_label_set_text (GTK_LABEL (label), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-}
-
-static void
-use_selected (GtkButton *button, CtWindow *self)
-{
-  CtWindowInputs *in = self->inputs;
-  g_autoptr (GtkBitset) chosen = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (in->selection));
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (guint));
-  GtkBitsetIter iter;
-  guint index;
-
-  for (gboolean ok = gtk_bitset_iter_init_first (&iter, chosen, &index); ok;
-       ok = gtk_bitset_iter_next (&iter, &index))
-    g_array_append_val (items, index);
-  if (items->len == 0)
+  if (n_items == 0)
     {
       ct_window_show_toast (self, _("Select one or more items first"));
       return;
     }
-  ct_window_inputs_set_items (self, (const guint *) (gpointer) items->data, items->len);
-}
-
-static void
-item_activated (GtkGridView *view, guint position, CtWindow *self)
-{
-  ct_window_inputs_set_items (self, &position, 1);
+  ct_window_inputs_set_items (self, items, n_items);
 }
 
 static void
 browser_destroyed (GtkWidget *widget, CtWindow *self)
 {
   self->inputs->browser = NULL;
-  self->inputs->selection = NULL;
 }
 
 GtkWindow *
@@ -348,75 +263,25 @@ ct_window_inputs_show_browser (CtWindow *self)
 {
   CtWindowInputs *in = self->inputs;
   const CtFashionSet *set;
-  GtkWidget *header, *box, *content;
 
   if (in->browser != NULL)
     {
-      gtk_window_present (in->browser);
-      return in->browser;
+      gtk_window_present (GTK_WINDOW (in->browser));
+      return GTK_WINDOW (in->browser);
     }
   set = fashion_set (in);
-  in->browser = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_title (in->browser, _("Fashion-MNIST Test Set"));
-  gtk_window_set_transient_for (in->browser, GTK_WINDOW (self));
-  gtk_window_set_default_size (in->browser, 720, 560);
+  in->browser = ct_input_browser_new (GTK_WINDOW (self), set, in->fashion_error);
   g_signal_connect (in->browser, "destroy", G_CALLBACK (browser_destroyed), self);
-  header = gtk_header_bar_new ();
-  gtk_window_set_titlebar (in->browser, header);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  if (set == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (
-        _("The Fashion-MNIST test set is not installed (the package "
-          "dataset-fashion-mnist).\n%s"), in->fashion_error->message);
-      content = gtk_label_new (text);
-      gtk_label_set_wrap (GTK_LABEL (content), TRUE);
-      gtk_widget_set_vexpand (content, TRUE);
-      gtk_widget_set_margin_start (content, 24);
-      gtk_widget_set_margin_end (content, 24);
-    }
-  else
-    {
-      g_autoptr (GtkStringList) list = gtk_string_list_new (NULL);
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkWidget *grid, *use;
-      char number[16];
-
-      /* one row per item; the thumbnails themselves are made in bind */
-      for (guint i = 0; i < set->count; i++)
-        {
-          g_snprintf (number, sizeof number, "%u", i);
-          gtk_string_list_append (list, number);
-        }
-      in->selection = gtk_multi_selection_new (G_LIST_MODEL (g_steal_pointer (&list)));
-      g_signal_connect (factory, "setup", G_CALLBACK (item_setup), self);
-      g_signal_connect (factory, "bind", G_CALLBACK (item_bind), self);
-      grid = gtk_grid_view_new (GTK_SELECTION_MODEL (in->selection), factory);
-      gtk_grid_view_set_max_columns (GTK_GRID_VIEW (grid), 12);
-      gtk_grid_view_set_enable_rubberband (GTK_GRID_VIEW (grid), TRUE);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (grid), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Fashion-MNIST items"), -1);
-      g_signal_connect (grid, "activate", G_CALLBACK (item_activated), self);
-      content = gtk_scrolled_window_new ();
-      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (content), grid);
-      gtk_widget_set_vexpand (content, TRUE);
-      use = gtk_button_new_with_mnemonic (_("_Use Selected"));
-      gtk_widget_add_css_class (use, "suggested-action");
-      gtk_widget_set_tooltip_text (use, _("The selected items fill the batch, in order; "
-                                          "activating an item uses it alone"));
-      g_signal_connect (use, "clicked", G_CALLBACK (use_selected), self);
-      gtk_header_bar_pack_end (GTK_HEADER_BAR (header), use);
-    }
-  gtk_box_append (GTK_BOX (box), content);
-  gtk_window_set_child (in->browser, box);
-  gtk_window_present (in->browser);
-  return in->browser;
+  g_signal_connect (in->browser, "use-items", G_CALLBACK (items_chosen), self);
+  gtk_window_present (GTK_WINDOW (in->browser));
+  return GTK_WINDOW (in->browser);
 }
 
 GtkSelectionModel *
 ct_window_inputs_get_browser_selection (CtWindow *self)
 {
-  return GTK_SELECTION_MODEL (self->inputs->selection);
+  return self->inputs->browser != NULL ? ct_input_browser_get_selection (self->inputs->browser)
+                                       : NULL;
 }
 
 /* The Input popover */
@@ -455,26 +320,26 @@ open_input (CtWindow *self, gboolean folder)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-open_image_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_image_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   open_input (data, FALSE);
 }
 
-static void
-open_folder_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_folder_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   open_input (data, TRUE);
 }
 
-static void
-browse_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_browse_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   ct_window_inputs_show_browser (data);
 }
 
-static void
-use_fill_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_use_fill_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -482,149 +347,12 @@ use_fill_activated (GSimpleAction *action, GVariant *param, gpointer data)
     inputs_changed (self, SOURCE_FILL);
 }
 
-static const GActionEntry input_actions[] = {
-  { .name = "open-input-image", .activate = open_image_activated },
-  { .name = "open-input-folder", .activate = open_folder_activated },
-  { .name = "browse-fashion-mnist", .activate = browse_activated },
-  { .name = "use-input-fill", .activate = use_fill_activated },
-};
-
 /* the fill ignores the transform */
 static void
-transform_changed (CtWindow *self)
+transform_changed (CtRunControls *controls, CtWindow *self)
 {
   if (self->inputs->source != SOURCE_FILL)
     self->inputs->changed = TRUE;
-}
-
-static void
-scale_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->inputs->transform.scale = (float) gtk_spin_button_get_value (spin);
-  transform_changed (self);
-}
-
-static void
-mean_changed (GtkEditable *entry, CtWindow *self)
-{
-  g_auto (GStrv) parts = g_strsplit_set (gtk_editable_get_text (entry), " ,", -1);
-  guint n = 0;
-
-  memset (self->inputs->transform.mean, 0, sizeof self->inputs->transform.mean);
-  for (guint i = 0; parts[i] != NULL && n < 3; i++)
-    if (parts[i][0] != '\0')
-      self->inputs->transform.mean[n++] = (float) g_ascii_strtod (parts[i], NULL);
-  /* one value: the same mean for every channel */
-  if (n == 1)
-    self->inputs->transform.mean[1] = self->inputs->transform.mean[2] = self->inputs->transform.mean[0];
-  transform_changed (self);
-}
-
-static void
-rgb_toggled (GtkCheckButton *check, CtWindow *self)
-{
-  self->inputs->transform.order = gtk_check_button_get_active (check) ? CT_INPUT_ORDER_RGB
-                                                                      : CT_INPUT_ORDER_BGR;
-  transform_changed (self);
-}
-
-static void
-labelled_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
-{
-  GtkWidget *caption = gtk_label_new_with_mnemonic (label);
-
-  gtk_label_set_xalign (GTK_LABEL (caption), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (caption), control);
-  gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  caption, NULL, -1);
-  gtk_grid_attach (grid, caption, 0, row, 1, 1);
-  gtk_grid_attach (grid, control, 1, row, 1, 1);
-}
-
-static GtkWidget *
-action_button (const char *label, const char *action, const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  return button;
-}
-
-static void
-build_popover (CtWindow *self)
-{
-  CtWindowInputs *in = self->inputs;
-  GtkWidget *button = gtk_menu_button_new ();
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *title = gtk_label_new (_("Input"));
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scale = gtk_spin_button_new_with_range (0, 1000, 0.00390625);
-  GtkWidget *mean = gtk_entry_new ();
-  GtkWidget *rgb = gtk_check_button_new_with_mnemonic (_("_Red, green, blue order (Caffe uses blue, green, red)"));
-  GtkWidget *note = gtk_label_new (_("Images fill an Input layer's first top; fewer images than "
-                                     "the batch repeat from the first. Changes apply at the "
-                                     "next step."));
-
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "image-x-generic-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Input"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Input"), -1);
-  gtk_box_append (GTK_BOX (self->run_controls), button);
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_grid_attach (GTK_GRID (grid), title, 0, 0, 2, 1);
-
-  in->source_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (in->source_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (in->source_label, 32);
-  gtk_label_set_xalign (in->source_label, 0);
-  {
-    GtkWidget *caption = gtk_label_new (_("Input now"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 1, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (in->source_label), 1, 1, 1, 1);
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (in->source_label),
-                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption, NULL, -1);
-  }
-  gtk_box_append (GTK_BOX (buttons), action_button (_("_Image…"), "win.open-input-image",
-                                                    _("Open an image file as the input")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("F_older…"), "win.open-input-folder",
-                                                    _("Open a folder of images: they fill the "
-                                                      "batch in name order")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("Fashion-_MNIST…"),
-                                                    "win.browse-fashion-mnist",
-                                                    _("Browse the Fashion-MNIST test set")));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("Fi_ll"), "win.use-input-fill",
-                                                    _("Use the run's fill again")));
-  gtk_grid_attach (GTK_GRID (grid), buttons, 0, 2, 2, 1);
-
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (scale), 8);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (scale), in->transform.scale);
-  labelled_row (GTK_GRID (grid), 3, _("_Scale"), scale,
-                _("Values are multiplied by this after the mean is subtracted "
-                  "(0.00390625 is 1/256)"));
-  g_signal_connect (scale, "value-changed", G_CALLBACK (scale_changed), self);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (mean), "0");
-  labelled_row (GTK_GRID (grid), 4, _("_Mean"), mean,
-                _("Per-channel means subtracted from the pixels (0 to 255), in the input's "
-                  "channel order; one value for all channels"));
-  g_signal_connect (mean, "changed", G_CALLBACK (mean_changed), self);
-  gtk_grid_attach (GTK_GRID (grid), rgb, 0, 5, 2, 1);
-  g_signal_connect (rgb, "toggled", G_CALLBACK (rgb_toggled), self);
-  gtk_widget_add_css_class (note, "dim-label");
-  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (note), 40);
-  gtk_label_set_xalign (GTK_LABEL (note), 0);
-  gtk_grid_attach (GTK_GRID (grid), note, 0, 6, 2, 1);
-  gtk_popover_set_child (GTK_POPOVER (popover), grid);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-  update_label (self);
 }
 
 void
@@ -632,12 +360,9 @@ ct_window_init_inputs (CtWindow *self)
 {
   self->inputs = g_new0 (CtWindowInputs, 1);
   self->inputs->items = g_array_new (FALSE, FALSE, sizeof (guint));
-  ct_input_transform_init (&self->inputs->transform);
-  /* the example net's transform_param: pixels / 256 */
-  self->inputs->transform.scale = 0.00390625f;
-  g_action_map_add_action_entries (G_ACTION_MAP (self), input_actions,
-                                   G_N_ELEMENTS (input_actions), self);
-  build_popover (self);
+  /* the Input popover (run-controls.ui) holds the transform */
+  g_signal_connect (self->run_controls, "transform-changed", G_CALLBACK (transform_changed), self);
+  update_label (self);
 }
 
 void
@@ -647,8 +372,10 @@ ct_window_inputs_dispose (CtWindow *self)
 
   if (in == NULL)
     return;
+  if (self->run_controls != NULL)
+    g_signal_handlers_disconnect_by_func (self->run_controls, transform_changed, self);
   if (in->browser != NULL)
-    gtk_window_destroy (in->browser);
+    gtk_window_destroy (GTK_WINDOW (in->browser));
   g_free (in->path);
   g_array_unref (in->items);
   ct_fashion_set_free (in->fashion);

@@ -22,9 +22,8 @@ static const char *const net_hidden[] = { "layer", "layers", "input", "input_dim
                                           "input_shape", NULL };
 
 /* "Shape for inspection": on a data layer whose source cannot be read, the
- * shape its tops take meanwhile (see ct_document_set_data_shape). Built in
- * code beside the error label and found through the window's data. */
-#define DATA_SHAPE_ENTRY "ct-data-shape-entry"
+ * shape its tops take meanwhile (see ct_document_set_data_shape), in
+ * window.ui below the error label. */
 
 static void
 data_shape_activated (GtkEntry *entry, CtWindow *self)
@@ -41,11 +40,11 @@ data_shape_activated (GtkEntry *entry, CtWindow *self)
 static void
 show_data_shape (CtWindow *self, const Caffe__LayerParameter *layer, const char *error)
 {
-  GtkWidget *entry = g_object_get_data (G_OBJECT (self), DATA_SHAPE_ENTRY);
+  GtkWidget *entry = ct_window_get_part (self, "data_shape_entry");
   gboolean shown = layer != NULL && error != NULL && layer->n_bottom == 0 && layer->name != NULL
                    && ct_stand_in_reads_data (layer->type);
 
-  gtk_widget_set_visible (gtk_widget_get_parent (entry), shown);
+  gtk_widget_set_visible (ct_window_get_part (self, "data_shape_box"), shown);
   if (!shown)
     return;
   g_object_set_data_full (G_OBJECT (entry), "ct-layer", g_strdup (layer->name), g_free);
@@ -60,24 +59,8 @@ show_data_shape (CtWindow *self, const Caffe__LayerParameter *layer, const char 
 static void
 init_data_shape (CtWindow *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *label = gtk_label_new (_("Shape for inspection"));
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "64×1×28×28; 64");
-  gtk_widget_set_tooltip_text (entry, _("The shapes of this layer's tops while its data cannot "
-                                        "be read, one per top, as in 64×1×28×28; 64"));
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  label, NULL, -1);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), entry);
-  gtk_widget_set_visible (box, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->inspector_error))),
-                              box, GTK_WIDGET (self->inspector_error));
-  g_signal_connect (entry, "activate", G_CALLBACK (data_shape_activated), self);
-  g_object_set_data (G_OBJECT (self), DATA_SHAPE_ENTRY, entry);
+  g_signal_connect (ct_window_get_part (self, "data_shape_entry"), "activate",
+                    G_CALLBACK (data_shape_activated), self);
 }
 
 static void
@@ -351,6 +334,15 @@ ct_window_inspector_focus_name (CtWindow *self)
     gtk_widget_grab_focus (editor);
 }
 
+/* The inspector's width, as its viewport's page: the blob panel shows
+ * data and diff side by side from CT_BLOB_SIDE_BY_SIDE_WIDTH on. */
+static void
+inspector_width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtWindow *self)
+{
+  ct_blob_panel_set_wide (self->blob_panel,
+                          gtk_adjustment_get_page_size (adjustment) >= CT_BLOB_SIDE_BY_SIDE_WIDTH);
+}
+
 void
 ct_window_init_inspector (CtWindow *self)
 {
@@ -360,7 +352,11 @@ ct_window_init_inspector (CtWindow *self)
     ct_property_form_set_expanded (self->property_form, open_paths[i], TRUE);
   g_signal_connect (self->property_form, "changed", G_CALLBACK (form_changed), self);
   init_data_shape (self);
-  ct_window_blobs_init (self);
+  ct_blob_panel_set_document (self->blob_panel, self->document);
+  ct_blob_panel_set_selection (self->blob_panel, self->selection);
+  g_signal_connect_swapped (self->blob_panel, "error", G_CALLBACK (ct_window_show_error), self);
+  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->inspector_scroller),
+                    "notify::page-size", G_CALLBACK (inspector_width_changed), self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
 }
 
@@ -369,5 +365,14 @@ ct_window_inspector_dispose (CtWindow *self)
 {
   g_clear_handle_id (&self->inspector_source, g_source_remove);
   g_clear_pointer (&self->inspected_id, g_free);
-  ct_window_blobs_dispose (self);
+  if (self->inspector_scroller != NULL)
+    g_signal_handlers_disconnect_by_func (
+      gtk_scrolled_window_get_hadjustment (self->inspector_scroller), inspector_width_changed,
+      self);
+  if (self->blob_panel != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->blob_panel, self);
+      ct_blob_panel_show_snapshot (self->blob_panel, NULL);
+      ct_blob_panel_set_selection (self->blob_panel, NULL);
+    }
 }

@@ -1,15 +1,23 @@
 /* window-private.h: CtWindow's insides, shared by window.c (layout, files,
- * title, closing), window-actions.c (the win.* actions), window-graph.c
- * (graph canvas <-> document), window-source.c (source view <-> document)
- * window-inspector.c (the selected layer's form), window-run.c (the run:
- * step controls, marks on the graph, watching) and window-blobs.c (what a
- * run snapshot shows of the selection). The selection is one
- * CtSelection owned here: each of those files sets it and watches it, and
- * none calls another to pass a selection on. */
+ * title, closing), window-actions.c (the win.* actions and their keys),
+ * window-graph.c (graph canvas <-> document), window-source.c (source
+ * view <-> document), window-inspector.c (the selected layer's form),
+ * window-run.c (the runner: marks on the graph, watching), window-inputs.c
+ * (what the run feeds Input layers) and window-train.c (the trainer). The
+ * window keeps the document, the selection, the runner and the trainer,
+ * and composes panels that keep their own state behind their own headers:
+ * CtBlobPanel, CtRunControls, CtSolverPanel, CtTrainView and
+ * CtInputBrowser. The selection is one CtSelection owned here: each of
+ * those files sets it and watches it, and none calls another to pass a
+ * selection on. */
 #pragma once
 
 #include <gtksourceview/gtksource.h>
 
+#include "blob-panel.h"
+#include "run-controls.h"
+#include "solver-panel.h"
+#include "train-view.h"
 #include "graph-view.h"
 #include "net-graph.h"
 #include "palette.h"
@@ -82,8 +90,8 @@ struct _CtWindow {
 
   gboolean close_confirmed;
 
-  /* The inspector's view of the run's blobs (window-blobs.c). */
-  struct _CtBlobPanel *blob_panel;
+  /* The inspector's view of the run's blobs (blob-panel.c). */
+  CtBlobPanel *blob_panel;
 
   /* The run (window-run.c): built at the first step, from the document. */
   CtRunner *runner;
@@ -91,27 +99,20 @@ struct _CtWindow {
   CtRunSnapshot *run_pending;   /* handed over, to show at the next frame, or NULL */
   guint run_show_tick;          /* the tick callback that shows it, or 0 */
   CtRunConfig run_applied;      /* what the runner was given (weights owned) */
-  guint run_batch;              /* the user's settings for the next build */
-  guint64 run_seed;
-  CtRunFill run_fill;
-  gboolean run_use_gpu;         /* the device menu: the CPU or GPU run_gpu_device */
-  int run_gpu_device;
   gboolean run_stale;           /* the net was edited since the runner had it */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
   gboolean run_passing;         /* F5 queued a pass the runner has not answered */
-  GtkWidget *run_pass_button, *run_stop_button; /* Stop stands in for Run while passing */
-  GtkWidget *run_controls;
-  GtkMenuButton *run_settings_button;
+  /* The step buttons and the settings for the next build (run-controls.c). */
+  CtRunControls *run_controls;
   GtkLabel *run_label;
-  GtkLabel *run_weights_label;
 
   /* What the run feeds Input layers (window-inputs.c). */
   struct _CtWindowInputs *inputs;
 
-  /* Training (window-train.c) and its solver (window-solver.c). */
+  /* Training (window-train.c) and its solver (solver-panel.c). */
   struct _CtWindowTrain *train;
-  struct _CtWindowSolver *solver;
+  CtSolverPanel *solver_panel;
 };
 
 /* window.c */
@@ -119,10 +120,40 @@ void ct_window_update_title (CtWindow *self);
 void ct_window_save_async (CtWindow *self, gboolean save_as, gboolean close_after);
 void ct_window_update_recent_menu (CtWindow *self);
 void ct_window_report_error (CtWindow *self, const char *what, const GError *error);
+/* A part of window.ui that one file uses, by its id ("input_button"). */
+GtkWidget *ct_window_get_part (CtWindow *self, const char *id);
 
-/* window-actions.c */
+/* window-actions.c: every win.* action and its keys, in one table. */
 void ct_window_init_actions (CtWindow *self);
 void ct_window_update_actions (CtWindow *self);
+
+/* The handlers of that table that live beside what they drive. */
+#define CT_WINDOW_ACTION_HANDLER(name) \
+  void ct_window_##name##_activated (GSimpleAction *action, GVariant *param, gpointer data)
+/* window-run.c */
+CT_WINDOW_ACTION_HANDLER (run_forward);
+CT_WINDOW_ACTION_HANDLER (run_backward);
+CT_WINDOW_ACTION_HANDLER (run_pass);
+CT_WINDOW_ACTION_HANDLER (run_reset);
+CT_WINDOW_ACTION_HANDLER (run_stop);
+CT_WINDOW_ACTION_HANDLER (open_weights);
+CT_WINDOW_ACTION_HANDLER (use_fillers);
+/* window-inputs.c */
+CT_WINDOW_ACTION_HANDLER (open_image);
+CT_WINDOW_ACTION_HANDLER (open_folder);
+CT_WINDOW_ACTION_HANDLER (browse);
+CT_WINDOW_ACTION_HANDLER (use_fill);
+/* window-train-actions.c */
+CT_WINDOW_ACTION_HANDLER (train_toggle);
+CT_WINDOW_ACTION_HANDLER (train_stop);
+CT_WINDOW_ACTION_HANDLER (train_snapshot);
+CT_WINDOW_ACTION_HANDLER (train_restart);
+CT_WINDOW_ACTION_HANDLER (train_export);
+CT_WINDOW_ACTION_HANDLER (train_resume_from);
+CT_WINDOW_ACTION_HANDLER (train_break_here);
+CT_WINDOW_ACTION_HANDLER (plot_export);
+CT_WINDOW_ACTION_HANDLER (plot_log);
+#undef CT_WINDOW_ACTION_HANDLER
 
 /* window-graph.c */
 void ct_window_init_graph (CtWindow *self);
@@ -151,15 +182,6 @@ void ct_window_refresh_inspector (CtWindow *self);
 void ct_window_inspector_focus_name (CtWindow *self);
 void ct_window_inspector_dispose (CtWindow *self);
 
-/* window-blobs.c: the selected layer's blobs in the last run snapshot. */
-typedef struct _CtBlobPanel CtBlobPanel;
-void ct_window_blobs_init (CtWindow *self);
-void ct_window_blobs_dispose (CtWindow *self);
-/* Called with each snapshot of the window's run; NULL: no run. */
-void ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot);
-/* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
-gboolean ct_window_blobs_export (CtWindow *self, GFile *file, GError **error);
-
 /* window-run.c */
 void ct_window_init_run (CtWindow *self);
 void ct_window_run_update_actions (CtWindow *self);
@@ -176,24 +198,6 @@ void ct_window_run_dispose (CtWindow *self);
  * run's own: graph marks, status line, blob panel, CURRENT (may be NULL)
  * highlighted. NULL clears what was shown. */
 void ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char *current);
-
-/* window-solver.c: the solver panel of the Training view. */
-typedef struct _CtWindowSolver CtWindowSolver;
-GtkWidget *ct_window_solver_init (CtWindow *self);
-void ct_window_solver_dispose (CtWindow *self);
-/* The net file FILE names when FILE is a solver prototxt, else NULL. */
-GFile *ct_window_solver_net_file (GFile *file);
-gboolean ct_window_solver_load (CtWindow *self, GFile *file, GError **error);
-/* TEXT (NUL-terminated) as a template solver whose relative paths start
- * in FOLDER (may be NULL; saving asks where), or the default one when TEXT
- * is NULL or does not parse. */
-void ct_window_solver_set_example (CtWindow *self, const char *text, const char *folder);
-gboolean ct_window_solver_save_file (CtWindow *self, GFile *file);
-/* A copy of the solver (free with protobuf_c_message_free_unpacked). */
-Caffe__SolverParameter *ct_window_solver_dup_param (CtWindow *self);
-/* The file relative paths in the solver start from, or NULL. */
-const char *ct_window_solver_get_source_path (CtWindow *self);
-CtPropertyForm *ct_window_solver_get_form (CtWindow *self);
 
 /* window-train.c: training in the window. */
 typedef struct _CtWindowTrain CtWindowTrain;

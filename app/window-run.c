@@ -2,7 +2,8 @@
  * (app/run/runner.h) for its document, built at the first step from the
  * net as the document holds it now, in the phase shown, with the user's
  * batch size, seed, input fill and weights (fillers, or the caffemodel
- * that goes with the net). The step buttons in the header bar and their
+ * that goes with the net). The step buttons in the header bar
+ * (CtRunControls, run-controls.c, which keeps those settings) and their
  * actions (win.run-forward F7, win.run-backward Shift+F7, win.run-pass
  * F5, win.run-reset Shift+F5) only queue commands: the runner works on its
  * own thread and hands snapshots back through the main loop, so the window
@@ -14,7 +15,7 @@
  * and its snapshot shows where; stepping goes on from there. Each
  * snapshot shown marks the graph (layers done, the current layer, edges
  * empty / with data / with a gradient and its health) and goes to the
- * inspector (window-blobs.c). The selection says which
+ * inspector's blob panel (blob-panel.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
  * the weights of layers whose shapes still match. What Input layers are
@@ -25,8 +26,6 @@
 #include "run-device.h"
 #include "error-place.h"
 #include "window-private.h"
-
-#define DEFAULT_SEED 1701
 
 /* Configuration */
 
@@ -51,11 +50,11 @@ config_changed (CtWindow *self)
   g_autofree char *weights = weights_path (self);
 
   return self->run_applied.phase != run_phase (self)
-         || self->run_applied.batch_size != self->run_batch
-         || self->run_applied.seed != self->run_seed
-         || self->run_applied.fill != self->run_fill
-         || self->run_applied.use_gpu != self->run_use_gpu
-         || self->run_applied.gpu_device != self->run_gpu_device
+         || self->run_applied.batch_size != ct_run_controls_get_batch (self->run_controls)
+         || self->run_applied.seed != ct_run_controls_get_seed (self->run_controls)
+         || self->run_applied.fill != ct_run_controls_get_fill (self->run_controls)
+         || self->run_applied.use_gpu != ct_run_controls_get_use_gpu (self->run_controls)
+         || self->run_applied.gpu_device != ct_run_controls_get_gpu_device (self->run_controls)
          || ct_window_inputs_changed (self)
          || g_strcmp0 (self->run_applied.weights, weights) != 0;
 }
@@ -65,11 +64,11 @@ take_config (CtWindow *self)
 {
   g_free ((char *) self->run_applied.weights);
   self->run_applied.phase = run_phase (self);
-  self->run_applied.batch_size = self->run_batch;
-  self->run_applied.seed = self->run_seed;
-  self->run_applied.fill = self->run_fill;
-  self->run_applied.use_gpu = self->run_use_gpu;
-  self->run_applied.gpu_device = self->run_gpu_device;
+  self->run_applied.batch_size = ct_run_controls_get_batch (self->run_controls);
+  self->run_applied.seed = ct_run_controls_get_seed (self->run_controls);
+  self->run_applied.fill = ct_run_controls_get_fill (self->run_controls);
+  self->run_applied.use_gpu = ct_run_controls_get_use_gpu (self->run_controls);
+  self->run_applied.gpu_device = ct_run_controls_get_gpu_device (self->run_controls);
   self->run_applied.weights = weights_path (self);
   /* the frames are drawn on the main thread: with every core computing,
    * they wait for the compute threads (bench-frames measures it) */
@@ -268,26 +267,17 @@ static void
 update_stop (CtWindow *self)
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "run-stop");
-  gboolean focused;
 
   if (self->runner == NULL || !ct_runner_is_busy (self->runner))
     self->run_passing = FALSE;
   if (action != NULL)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->run_passing);
-  if (self->run_stop_button == NULL || self->run_pass_button == NULL
-      || gtk_widget_get_visible (self->run_stop_button) == self->run_passing)
-    return;
-  /* the keyboard focus moves with the swap rather than being lost */
-  focused = gtk_widget_has_focus (self->run_passing ? self->run_pass_button
-                                                    : self->run_stop_button);
-  gtk_widget_set_visible (self->run_stop_button, self->run_passing);
-  gtk_widget_set_visible (self->run_pass_button, !self->run_passing);
-  if (focused)
-    gtk_widget_grab_focus (self->run_passing ? self->run_stop_button : self->run_pass_button);
+  if (self->run_controls != NULL)
+    ct_run_controls_set_passing (self->run_controls, self->run_passing);
 }
 
-static void
-run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -296,29 +286,14 @@ run_stop_activated (GSimpleAction *action, GVariant *param, gpointer data)
   ct_runner_stop (self->runner);
 }
 
-/* The Stop button beside Run (the header bar's .ui holds the others), and
- * Escape for it. The key is caught before the focused widget sees it, but
- * only while a pass runs: otherwise the disabled action lets Escape
- * through to the find bar, the graph (unselect all) and popovers. */
+/* Escape for the Stop button (window.ui holds it beside Run, hidden). The
+ * key is caught before the focused widget sees it, but only while a pass
+ * runs: otherwise the disabled action lets Escape through to the find bar,
+ * the graph (unselect all) and popovers. */
 static void
 build_stop (CtWindow *self)
 {
   GtkEventController *keys = gtk_shortcut_controller_new ();
-  GtkWidget *stop = gtk_button_new_from_icon_name ("media-playback-stop-symbolic");
-
-  for (GtkWidget *child = gtk_widget_get_first_child (self->run_controls); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_ACTIONABLE (child)
-        && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (child)), "win.run-pass")
-           == 0)
-      self->run_pass_button = child;
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "win.run-stop");
-  gtk_widget_set_tooltip_text (stop, _("Stop the Pass (Escape)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (stop), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Stop the Pass"), -1);
-  gtk_widget_set_visible (stop, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (self->run_controls), stop, self->run_pass_button);
-  self->run_stop_button = stop;
 
   gtk_event_controller_set_name (keys, "cortado-run-stop");
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -364,7 +339,7 @@ show_pending (CtWindow *self)
     return;
   apply_marks (self, self->run_snapshot);
   update_label (self);
-  ct_window_blobs_show_snapshot (self, self->run_snapshot);
+  ct_blob_panel_show_snapshot (self->blob_panel, self->run_snapshot);
 }
 
 static gboolean
@@ -461,7 +436,7 @@ selection_changed (CtSelection *selection, guint flags, CtWindow *self)
   /* the statistics of every blob are there already; the copies of the
    * newly selected ones follow in the runner's next snapshot */
   if (self->runner != NULL)
-    ct_window_blobs_show_snapshot (self, self->run_stale ? NULL : self->run_snapshot);
+    ct_blob_panel_show_snapshot (self->blob_panel, self->run_stale ? NULL : self->run_snapshot);
 }
 
 /* Steps */
@@ -518,8 +493,8 @@ ensure_runner (CtWindow *self)
   return self->runner;
 }
 
-static void
-run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtRunner *runner;
 
@@ -532,8 +507,8 @@ run_forward_activated (GSimpleAction *action, GVariant *param, gpointer data)
     ct_runner_step_forward (runner);
 }
 
-static void
-run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   CtRunSnapshot *snapshot = latest_snapshot (self);
@@ -555,8 +530,8 @@ run_backward_activated (GSimpleAction *action, GVariant *param, gpointer data)
     ct_runner_step_backward (runner);
 }
 
-static void
-run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   CtRunner *runner = ensure_runner (self);
@@ -568,8 +543,8 @@ run_pass_activated (GSimpleAction *action, GVariant *param, gpointer data)
   update_stop (self);
 }
 
-static void
-run_reset_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_run_reset_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
@@ -595,8 +570,8 @@ weights_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
   g_object_unref (chooser);
 }
 
-static void
-open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
   GtkFileChooserNative *chooser;
@@ -611,180 +586,14 @@ open_weights_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_window_use_fillers_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   CtWindow *self = data;
 
   if (self->weights == NULL)
     return;
   g_clear_object (&self->weights);
-  ct_window_run_weights_changed (self);
-}
-
-static const GActionEntry run_actions[] = {
-  { .name = "run-forward", .activate = run_forward_activated },
-  { .name = "run-backward", .activate = run_backward_activated },
-  { .name = "run-pass", .activate = run_pass_activated },
-  { .name = "run-reset", .activate = run_reset_activated },
-  { .name = "run-stop", .activate = run_stop_activated },
-  { .name = "open-weights", .activate = open_weights_activated },
-  { .name = "use-fillers", .activate = use_fillers_activated },
-};
-
-/* The settings popover */
-
-static void
-batch_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->run_batch = (guint) gtk_spin_button_get_value_as_int (spin);
-}
-
-static void
-seed_changed (GtkSpinButton *spin, CtWindow *self)
-{
-  self->run_seed = (guint64) gtk_spin_button_get_value (spin);
-}
-
-static void
-fill_toggled (GtkCheckButton *check, CtWindow *self)
-{
-  self->run_fill = gtk_check_button_get_active (check) ? CT_RUN_FILL_CAFFE_REF
-                                                       : CT_RUN_FILL_NONE;
-}
-
-/* Item 0 is the CPU, item i the GPU i - 1. */
-static void
-device_changed (GtkDropDown *drop, GParamSpec *pspec, CtWindow *self)
-{
-  guint item = gtk_drop_down_get_selected (drop);
-
-  self->run_use_gpu = item > 0 && item != GTK_INVALID_LIST_POSITION;
-  self->run_gpu_device = self->run_use_gpu ? (int) item - 1 : 0;
-}
-
-static GtkWidget *
-device_menu (CtWindow *self)
-{
-  g_autofree char *reason = NULL;
-  g_auto (GStrv) gpus = ct_run_list_gpus (&reason);
-  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
-  GtkWidget *drop;
-
-  gtk_string_list_append (items, _("CPU"));
-  for (char **gpu = gpus; *gpu != NULL; gpu++)
-    gtk_string_list_append (items, *gpu);
-  drop = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&items)), NULL);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (drop),
-                              self->run_use_gpu ? (guint) self->run_gpu_device + 1 : 0);
-  g_signal_connect (drop, "notify::selected", G_CALLBACK (device_changed), self);
-  /* The button inside is what a screen reader lands on. */
-  for (GtkWidget *child = gtk_widget_get_first_child (drop); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Device"), -1);
-  if (reason != NULL)
-    {
-      g_autofree char *why = g_strdup_printf (_("Only the CPU: %s"), reason);
-
-      gtk_widget_set_sensitive (drop, FALSE);
-      gtk_widget_set_tooltip_text (drop, why);
-    }
-  return drop;
-}
-
-static GtkWidget *
-setting_row (GtkGrid *grid, int row, const char *label, GtkWidget *control, const char *tooltip)
-{
-  GtkWidget *caption = gtk_label_new_with_mnemonic (label);
-
-  gtk_label_set_xalign (GTK_LABEL (caption), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (caption), control);
-  gtk_widget_set_tooltip_text (control, tooltip);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  caption, NULL, -1);
-  gtk_grid_attach (grid, caption, 0, row, 1, 1);
-  gtk_grid_attach (grid, control, 1, row, 1, 1);
-  return control;
-}
-
-static void
-build_settings (CtWindow *self)
-{
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *batch = gtk_spin_button_new_with_range (0, 4096, 1);
-  GtkWidget *seed = gtk_spin_button_new_with_range (0, G_MAXUINT32, 1);
-  GtkWidget *fill = gtk_check_button_new_with_mnemonic (_("_Reference pattern (as cortado-cli)"));
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open…"));
-  GtkWidget *fillers = gtk_button_new_with_mnemonic (_("_Fillers"));
-  GtkWidget *title = gtk_label_new (_("Run Settings"));
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_grid_attach (GTK_GRID (grid), title, 0, 0, 2, 1);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (batch), self->run_batch);
-  setting_row (GTK_GRID (grid), 1, _("_Batch size"), batch,
-               _("Lower the batch for inspection; 0 keeps the net's own"));
-  g_signal_connect (batch, "value-changed", G_CALLBACK (batch_changed), self);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (seed), (double) self->run_seed);
-  setting_row (GTK_GRID (grid), 2, _("_Seed"), seed, _("Seed of the fillers and of Dropout"));
-  g_signal_connect (seed, "value-changed", G_CALLBACK (seed_changed), self);
-
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (fill), self->run_fill == CT_RUN_FILL_CAFFE_REF);
-  {
-    GtkWidget *caption = gtk_label_new (_("Input fill"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_widget_set_tooltip_text (fill, _("What Input layers hold when nothing else is given: "
-                                         "the reference pattern, or zeros"));
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 3, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), fill, 1, 3, 1, 1);
-  }
-  g_signal_connect (fill, "toggled", G_CALLBACK (fill_toggled), self);
-
-  {
-    GtkWidget *device = device_menu (self);
-    g_autofree char *tooltip = g_strdup (gtk_widget_get_tooltip_text (device));
-
-    setting_row (GTK_GRID (grid), 5, _("_Device"), device,
-                 tooltip != NULL ? tooltip
-                                 : _("Where steps and training compute: the CPU or a GPU"));
-  }
-
-  self->run_weights_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->run_weights_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (self->run_weights_label, 24);
-  gtk_label_set_xalign (self->run_weights_label, 0);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->run_weights_label), TRUE);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open-weights");
-  gtk_widget_set_tooltip_text (open, _("Open a .caffemodel with trained weights"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (fillers), "win.use-fillers");
-  gtk_widget_set_tooltip_text (fillers, _("Fill the weights with the net's fillers"));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->run_weights_label));
-  gtk_box_append (GTK_BOX (box), open);
-  gtk_box_append (GTK_BOX (box), fillers);
-  {
-    GtkWidget *caption = gtk_label_new (_("Weights"));
-    gtk_label_set_xalign (GTK_LABEL (caption), 0);
-    gtk_grid_attach (GTK_GRID (grid), caption, 0, 4, 1, 1);
-    gtk_grid_attach (GTK_GRID (grid), box, 1, 4, 1, 1);
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (self->run_weights_label),
-                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, caption, NULL, -1);
-  }
-  {
-    GtkWidget *note = gtk_label_new (_("Changes apply at the next step."));
-    gtk_widget_add_css_class (note, "dim-label");
-    gtk_label_set_xalign (GTK_LABEL (note), 0);
-    gtk_grid_attach (GTK_GRID (grid), note, 0, 6, 2, 1);
-  }
-  gtk_popover_set_child (GTK_POPOVER (popover), grid);
-  gtk_menu_button_set_popover (self->run_settings_button, popover);
   ct_window_run_weights_changed (self);
 }
 
@@ -795,8 +604,7 @@ ct_window_run_weights_changed (CtWindow *self)
 {
   g_autofree char *name = self->weights != NULL ? g_file_get_basename (self->weights) : NULL;
 
-  if (self->run_weights_label != NULL)
-    gtk_label_set_text (self->run_weights_label, name != NULL ? name : _("Fillers"));
+  ct_run_controls_set_weights_name (self->run_controls, name);
   ct_window_run_update_actions (self);
 }
 
@@ -841,7 +649,7 @@ drop_shown_run (CtWindow *self, const char *notice)
   g_clear_pointer (&self->run_current, g_free);
   clear_marks (self);
   gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
-  ct_window_blobs_show_snapshot (self, NULL);
+  ct_blob_panel_show_snapshot (self->blob_panel, NULL);
   {
     AdwToast *toast = adw_toast_new (notice);
     adw_toast_set_timeout (toast, 5);
@@ -867,7 +675,7 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
       g_clear_pointer (&self->run_current, g_free);
       clear_marks (self);
       update_label (self);
-      ct_window_blobs_show_snapshot (self, NULL);
+      ct_blob_panel_show_snapshot (self->blob_panel, NULL);
       return;
     }
   if (self->runner == NULL)
@@ -897,7 +705,7 @@ ct_window_run_show_external (CtWindow *self, CtRunSnapshot *snapshot, const char
     }
   apply_marks (self, snapshot);
   update_label (self);
-  ct_window_blobs_show_snapshot (self, snapshot);
+  ct_blob_panel_show_snapshot (self->blob_panel, snapshot);
 }
 
 CtRunSnapshot *
@@ -909,11 +717,7 @@ ct_window_run_get_snapshot (CtWindow *self)
 void
 ct_window_init_run (CtWindow *self)
 {
-  self->run_seed = DEFAULT_SEED;
-  self->run_fill = CT_RUN_FILL_CAFFE_REF;
-  g_action_map_add_action_entries (G_ACTION_MAP (self), run_actions, G_N_ELEMENTS (run_actions),
-                                   self);
-  build_settings (self);
+  ct_window_run_weights_changed (self);
   build_stop (self);
   ct_window_init_inputs (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);

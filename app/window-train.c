@@ -4,7 +4,7 @@
  * then, data paths resolved) in place of the solver's net file. Every
  * action only queues a command; the trainer's progress comes back through
  * the main loop and goes to the header bar (iteration, speed, time, ETA),
- * the Training view's plots (window-train-view.c) and toasts.
+ * the Training view (CtTrainView, train-view.c) and toasts.
  *
  * Start and Pause are one action (win.train-toggle, F4: no GNOME
  * convention holds it), beside Stop (Shift+F4) and Snapshot now
@@ -32,7 +32,7 @@
 static char *
 snapshot_folder (CtWindow *self)
 {
-  const char *source = ct_window_solver_get_source_path (self);
+  const char *source = ct_solver_panel_get_source_path (self->solver_panel);
   g_autofree char *dir = source != NULL ? g_path_get_dirname (source) : NULL;
   GFile *net_file = ct_document_get_file (self->document);
 
@@ -56,7 +56,7 @@ train_param (CtWindow *self)
 {
   static const char *const net_fields[] = { "net", "train_net", "test_net", "net_param",
                                             "train_net_param", "test_net_param" };
-  Caffe__SolverParameter *param = ct_window_solver_dup_param (self);
+  Caffe__SolverParameter *param = ct_solver_panel_dup_param (self->solver_panel);
   Caffe__NetParameter *net = ct_document_dup_resolved_net (self->document);
   const char *prefix = param->snapshot_prefix;
 
@@ -154,7 +154,7 @@ show_error (CtWindow *self, const GError *error)
   if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NO_BLOB))
     {
       /* a layer of the test net only was selected: nothing to follow */
-      gtk_label_set_text (t->watch_label, error->message);
+      ct_train_view_set_watch_note (t->view, error->message);
       return;
     }
   if (g_error_matches (error, CT_TRAIN_ERROR, CT_TRAIN_ERROR_NO_LAYER))
@@ -194,7 +194,7 @@ mark_ratios (CtWindow *self)
   guint n_edges = model != NULL ? ct_graph_model_n_edges (model) : 0;
   g_autofree CtGraphEdgeRun *runs = NULL;
 
-  if (t->at_break || n_edges == 0 || g_hash_table_size (t->ratios) == 0 || net == NULL)
+  if (t->at_break || n_edges == 0 || ct_train_view_get_n_ratios (t->view) == 0 || net == NULL)
     return;
   runs = g_new0 (CtGraphEdgeRun, n_edges);
   for (guint e = 0; e < n_edges; e++)
@@ -203,7 +203,7 @@ mark_ratios (CtWindow *self)
 
       for (gsize i = 0; i < net->n_layer; i++)
         {
-          double *ratio = g_hash_table_lookup (t->ratios, net->layer[i]->name);
+          const double *ratio = ct_train_view_get_ratio (t->view, net->layer[i]->name);
 
           if (ratio == NULL)
             continue;
@@ -321,12 +321,12 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
   CtWindow *self = data;
   CtWindowTrain *t = self->train;
   CtTrainState before = t->state;
-  g_autofree char *stats = ct_window_train_format_stats (p);
+  g_autofree char *stats = ct_train_view_format_stats (p);
 
   t->state = p->state;
   t->iter = p->iter;
   t->max_iter = p->max_iter;
-  ct_window_train_view_take (t, p);
+  ct_train_view_take (t->view, p);
   gtk_label_set_text (t->stats_label, stats);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), TRUE);
   if (p->files != NULL && p->files[0] != NULL)
@@ -370,8 +370,8 @@ ct_window_train_start (CtWindow *self, const char *resume)
   CtTrainConfig config = {
     .resume = resume,
     .ratio_every = RATIO_EVERY,
-    .use_gpu = self->run_use_gpu,
-    .gpu_device = self->run_gpu_device,
+    .use_gpu = ct_run_controls_get_use_gpu (self->run_controls),
+    .gpu_device = ct_run_controls_get_gpu_device (self->run_controls),
   };
 
   if (!net_runs (self))
@@ -390,9 +390,9 @@ ct_window_train_start (CtWindow *self, const char *resume)
       t->at_break = FALSE;
       ct_window_run_show_external (self, NULL, NULL);
     }
-  ct_window_train_view_new_run (t);
-  t->average_loss = param->average_loss;
-  t->trainer = ct_trainer_new (param, ct_window_solver_get_source_path (self), &config,
+  ct_train_view_new_run (t->view);
+  ct_train_view_set_average_loss (t->view, param->average_loss);
+  t->trainer = ct_trainer_new (param, ct_solver_panel_get_source_path (self->solver_panel), &config,
                                progress_arrived, self);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   g_clear_pointer (&t->watch_blob, g_free);
@@ -403,7 +403,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
   t->iter = 0;
   t->built = TRUE;
   ct_trainer_start (t->trainer);
-  gtk_label_set_text (t->status_label, _("Training…"));
+  ct_train_view_set_status (t->view, _("Training…"));
   ct_window_train_update_controls (self);
   return TRUE;
 }
@@ -459,7 +459,7 @@ ct_window_train_update_controls (CtWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (t->toggle_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
   if (status != NULL)
-    gtk_label_set_text (t->status_label, status);
+    ct_train_view_set_status (t->view, status);
   set_enabled (self, "train-toggle", net_runs (self) || active);
   set_enabled (self, "train-stop", active);
   set_enabled (self, "train-snapshot", t->trainer != NULL && t->built);
@@ -481,39 +481,31 @@ static void
 view_changed (AdwViewStack *stack, GParamSpec *pspec, CtWindow *self)
 {
   const char *name = adw_view_stack_get_visible_child_name (stack);
-  GtkWidget *pane = gtk_widget_get_parent (GTK_WIDGET (self->palette));
+  gtk_widget_set_visible (ct_window_get_part (self, "palette_pane"),
+                          g_strcmp0 (name, "training") != 0);
+}
 
-  if (pane != NULL)
-    gtk_widget_set_visible (pane, g_strcmp0 (name, "training") != 0);
+static void
+solver_saved (CtSolverPanel *panel, GFile *file, CtWindow *self)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
+
+  ct_window_show_toast (self, message);
 }
 
 void
 ct_window_init_train (CtWindow *self)
 {
   CtWindowTrain *t = g_new0 (CtWindowTrain, 1);
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  AdwViewStackPage *page;
 
   self->train = t;
   t->window = self;
-  t->s_loss = t->s_smooth = t->s_lr = -1;
   t->export_dir = g_build_filename (g_get_user_data_dir (), "cortado", "trained", NULL);
-  ct_window_train_add_actions (self);
-  gtk_paned_set_start_child (GTK_PANED (paned), ct_window_solver_init (self));
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_end_child (GTK_PANED (paned), ct_window_train_view_build (t, ct_window_train_menu_button ()));
-  t->page = paned;
-  page = adw_view_stack_add_titled (self->view_stack, paned, "training", _("Training"));
-  adw_view_stack_page_set_icon_name (page, "training-symbolic");
+  /* the Training page, its solver panel and view are in window.ui */
+  g_signal_connect_swapped (self->solver_panel, "error", G_CALLBACK (ct_window_report_error), self);
+  g_signal_connect (self->solver_panel, "saved", G_CALLBACK (solver_saved), self);
   ct_window_train_build_controls (self);
-  {
-    /* "Pause Training Here" in a layer's context menu */
-    g_autoptr (GMenu) section = g_menu_new ();
-    g_menu_append (section, _("_Pause Training Here"), "win.train-break-here");
-    if (G_IS_MENU (self->node_menu))
-      g_menu_append_section (G_MENU (self->node_menu), NULL, G_MENU_MODEL (section));
-  }
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
   g_signal_connect (self->view_stack, "notify::visible-child-name", G_CALLBACK (view_changed),
                     self);
@@ -533,19 +525,13 @@ ct_window_train_dispose (CtWindow *self)
     g_signal_handlers_disconnect_by_func (self->view_stack, view_changed, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, selection_changed, self);
-  g_clear_pointer (&t->test_series, g_hash_table_unref);
-  g_clear_pointer (&t->test_values, g_hash_table_unref);
-  /* the bars draw values from the table: rows first */
-  ct_window_train_view_clear_ratios (t);
-  g_clear_pointer (&t->ratios, g_hash_table_unref);
-  g_clear_pointer (&t->ratio_labels, g_hash_table_unref);
-  g_clear_pointer (&t->recent_losses, g_array_unref);
   g_free (t->breakpoint);
   g_free (t->watch_blob);
   g_free (t->export_dir);
   g_free (t->last_error);
   g_free (t->last_files);
-  ct_window_solver_dispose (self);
+  if (self->solver_panel != NULL)
+    g_signal_handlers_disconnect_by_data (self->solver_panel, self);
   g_free (t);
   self->train = NULL;
 }
@@ -577,9 +563,9 @@ ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags)
   t->state = CT_TRAIN_STATE_IDLE;
   g_clear_pointer (&t->breakpoint, g_free);
   g_clear_pointer (&t->watch_blob, g_free);
-  ct_window_train_view_clear (t);
+  ct_train_view_clear (t->view);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), FALSE);
-  gtk_label_set_text (t->status_label, _("Press Start (F4) to train the net with this solver"));
+  ct_train_view_set_status (t->view, _("Press Start (F4) to train the net with this solver"));
   ct_window_train_update_controls (self);
 }
 
@@ -645,17 +631,13 @@ ct_window_train_get_iter (CtWindow *self)
 CtPlotView *
 ct_window_train_get_plot (CtWindow *self)
 {
-  return self->train->plot;
+  return ct_train_view_get_plot (self->train->view);
 }
 
 gboolean
 ct_window_train_get_test_value (CtWindow *self, const char *name, double *value)
 {
-  double *found = g_hash_table_lookup (self->train->test_values, name);
-
-  if (found != NULL && value != NULL)
-    *value = *found;
-  return found != NULL;
+  return ct_train_view_get_test_value (self->train->view, name, value);
 }
 
 const char *

@@ -173,6 +173,8 @@ set_document (CtWindow *self, CtDocument *doc)
       g_object_unref (self->document);
     }
   self->document = doc;
+  if (self->blob_panel != NULL)
+    ct_blob_panel_set_document (self->blob_panel, doc);
   g_signal_connect (doc, "changed", G_CALLBACK (document_changed), self);
   g_signal_connect (doc, "validated", G_CALLBACK (document_validated), self);
   g_signal_connect (doc, "notify", G_CALLBACK (document_notify), self);
@@ -322,7 +324,7 @@ load_net (CtWindow *self, GFile *file)
       return FALSE;
     }
   /* another net: a solver of the last one would not fit it */
-  ct_window_solver_set_example (self, NULL, NULL);
+  ct_solver_panel_set_example (self->solver_panel, NULL, NULL);
   remember_recent (file);
   after_load (self);
   return TRUE;
@@ -336,7 +338,7 @@ ct_window_load_file (CtWindow *self, GFile *file)
 
   g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
   /* a solver opens its net, and comes with it to the Training view */
-  net_file = ct_window_solver_net_file (file);
+  net_file = ct_solver_panel_net_file (file);
   if (net_file == NULL)
     return load_net (self, file);
   if (g_file_equal (net_file, file))
@@ -346,7 +348,7 @@ ct_window_load_file (CtWindow *self, GFile *file)
     }
   if (!load_net (self, net_file))
     return FALSE;
-  if (!ct_window_solver_load (self, file, &error))
+  if (!ct_solver_panel_load (self->solver_panel, file, &error))
     {
       ct_window_report_error (self, _("Could not open the solver"), error);
       return FALSE;
@@ -402,7 +404,7 @@ ct_window_load_example (CtWindow *self, const char *example)
                               g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
     ct_document_load_text (self->document, text, title);
     /* an example that trains comes with its solver */
-    ct_window_solver_set_example (self, solver != NULL ? g_bytes_get_data (solver, NULL) : NULL,
+    ct_solver_panel_set_example (self->solver_panel, solver != NULL ? g_bytes_get_data (solver, NULL) : NULL,
                                   g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
   }
   after_load (self);
@@ -758,6 +760,21 @@ ct_window_dispose (GObject *object)
   G_OBJECT_CLASS (ct_window_parent_class)->dispose (object);
 }
 
+/* Template children that one file uses, found by their id in window.ui. */
+static const char *const window_parts[] = {
+  "train_controls", "train_toggle_button", "train_stats_label",
+  "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
+};
+
+GtkWidget *
+ct_window_get_part (CtWindow *self, const char *id)
+{
+  GObject *part = gtk_widget_get_template_child (GTK_WIDGET (self), CT_TYPE_WINDOW, id);
+
+  g_return_val_if_fail (GTK_IS_WIDGET (part), NULL);
+  return GTK_WIDGET (part);
+}
+
 static void
 ct_window_class_init (CtWindowClass *klass)
 {
@@ -769,6 +786,10 @@ ct_window_class_init (CtWindowClass *klass)
   window_class->close_request = ct_window_close_request;
 
   ct_application_ensure_resources ();
+  g_type_ensure (CT_TYPE_BLOB_PANEL);
+  g_type_ensure (CT_TYPE_RUN_CONTROLS);
+  g_type_ensure (CT_TYPE_SOLVER_PANEL);
+  g_type_ensure (CT_TYPE_TRAIN_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/cortado/Cortado/window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, CtWindow, name)
@@ -792,13 +813,17 @@ ct_window_class_init (CtWindowClass *klass)
   BIND (inspector_shapes);
   BIND (inspector_error);
   BIND (property_form);
+  BIND (blob_panel);
+  BIND (solver_panel);
   BIND (status_icon);
   BIND (summary_label);
   BIND (check_spinner);
   BIND (problem_button);
   BIND (problem_label);
   BIND (run_controls);
-  BIND (run_settings_button);
+  /* Parts other files look up by name (ct_window_get_part), not fields. */
+  for (gsize i = 0; i < G_N_ELEMENTS (window_parts); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, window_parts[i], FALSE, 0);
   BIND (run_label);
   BIND (recent_menu);
   BIND (node_menu);

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CtWindow, ct_window, CT, WINDOW, AdwApplicationWindow)
 
 CtWindow *ct_window_new (CtApplication *app);
+/* The keys of the window's actions (win.*), set on APP. */
+void ct_window_set_accels (GtkApplication *app);
 
 CtDocument *ct_window_get_document (CtWindow *self);
 /* The document's file, or NULL while untitled. */

@@ -572,3 +572,35 @@ ct_net_graph_free (CtNetGraph *graph)
   g_free (graph->net_error);
   g_free (graph);
 }
+
+int
+ct_net_graph_layer_for_id (const CtNetGraph *graph, const Caffe__NetParameter *net,
+                           const char *id)
+{
+  const CtGraphNode *node;
+  int index;
+
+  if (graph == NULL || id == NULL || net == NULL)
+    return -1;
+  index = ct_graph_model_find_node (graph->model, id);
+  if (index < 0 || (guint) index >= graph->node_layers->len)
+    return -1;
+  node = ct_graph_model_get_node (graph->model, (guint) index);
+  if (g_strcmp0 (node->id, id) == 0)
+    {
+      int layer = g_array_index (graph->node_layers, int, index);
+      return layer >= 0 && (gsize) layer < net->n_layer ? layer : -1;
+    }
+  /* A layer folded into NODE: the one of that name shown by it. */
+  for (guint i = 0; node->folded != NULL && i < node->folded->len; i++)
+    {
+      const CtGraphFolded *folded = node->folded->pdata[i];
+      if (g_strcmp0 (folded->id, id) != 0)
+        continue;
+      for (guint l = 0; l < graph->layer_nodes->len && l < net->n_layer; l++)
+        if (g_array_index (graph->layer_nodes, int, l) == index
+            && g_strcmp0 (net->layer[l]->name, folded->name) == 0)
+          return (int) l;
+    }
+  return -1;
+}

@@ -57,6 +57,10 @@ typedef struct {
  * phases, folded, with shapes). Never fails: problems are in the result. */
 CtNetGraph *ct_net_graph_new (const Caffe__NetParameter *param, const CtNetGraphOptions *options);
 void ct_net_graph_free (CtNetGraph *graph);
+/* The layer index in NET (which GRAPH shows) of node ID, a layer folded
+ * into a node by its own id; -1 when none, or GRAPH or NET is NULL. */
+int ct_net_graph_layer_for_id (const CtNetGraph *graph, const Caffe__NetParameter *net,
+                               const char *id);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetGraph, ct_net_graph_free)
 
 /* Parse "TRAIN", "TEST" or "BOTH" (any case). */

@@ -181,7 +181,8 @@ main (int argc, char **argv)
   gtk_window_present (GTK_WINDOW (window));
   if (!ct_window_load_file (window, file))
     return 1;
-  window->run_batch = batch != NULL ? (guint) g_ascii_strtoull (batch, NULL, 10) : 4;
+  ct_run_controls_set_batch (window->run_controls,
+                             batch != NULL ? (guint) g_ascii_strtoull (batch, NULL, 10) : 4);
   spin (1000);
   ct_selection_set (window->selection, select, 0);
   spin (200);
@@ -198,7 +199,8 @@ main (int argc, char **argv)
     }
   g_signal_connect (clock, "before-paint", G_CALLBACK (on_before_paint), &frames);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &frames);
-  printf ("GoogLeNet, batch %u, conv1/7x7_s2 selected, window 1280x800\n", window->run_batch);
+  printf ("GoogLeNet, batch %u, conv1/7x7_s2 selected, window 1280x800\n",
+          ct_run_controls_get_batch (window->run_controls));
 
   frames.recording = TRUE;
   t0 = g_get_monotonic_time ();

@@ -294,7 +294,7 @@ test_blob_panel (void)
   /* No run yet: no panel. */
   select_layer (window, "conv1");
   g_assert_false (gtk_widget_get_visible (panel_part (window, "blob-panel")));
-  ct_window_blobs_show_snapshot (window, snapshot);
+  ct_blob_panel_show_snapshot (window->blob_panel, snapshot);
   ct_gui_test_spin (50);
   g_assert_true (gtk_widget_get_visible (panel_part (window, "blob-panel")));
 
@@ -398,7 +398,7 @@ test_blob_panel (void)
   /* Backward: the diff of conv1 after relu1. */
   ct_runner_run_pass (runner);
   snapshot = wait_for (&received, CT_RUN_PASS_BACKWARD, -1);
-  ct_window_blobs_show_snapshot (window, snapshot);
+  ct_blob_panel_show_snapshot (window->blob_panel, snapshot);
   select_layer (window, "conv1");
   g_assert_true (gtk_widget_get_sensitive (panel_part (window, "blob-diff")));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel_part (window, "blob-diff")), TRUE);
@@ -408,7 +408,7 @@ test_blob_panel (void)
   assert_stats (window, after_conv->diff_stats);
 
   /* Exported as .npy: what is shown, bit for bit. */
-  g_assert_true (ct_window_blobs_export (window, npy_file, &error));
+  g_assert_true (ct_blob_panel_export (window->blob_panel, npy_file, &error));
   g_assert_no_error (error);
   exported = read_npy (npy_path, after_conv->dims, after_conv->n_axes, &n_exported);
   g_assert_cmpmem (exported, n_exported * 4, g_bytes_get_data (after_conv->diff, NULL),
@@ -426,11 +426,11 @@ test_blob_panel (void)
     g_autofree char *png = NULL;
     gsize png_len;
 
-    g_assert_true (ct_window_blobs_export (window, csv_file, &error));
+    g_assert_true (ct_blob_panel_export (window->blob_panel, csv_file, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
     g_assert_cmpstr (csv, ==, want);
-    g_assert_true (ct_window_blobs_export (window, png_file, &error));
+    g_assert_true (ct_blob_panel_export (window->blob_panel, png_file, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (png_path, &png, &png_len, NULL));
     g_assert_cmpuint (png_len, >, 8);
@@ -467,7 +467,7 @@ test_blob_panel (void)
   save_shot (window, "inspect-filters.png");
 
   /* The run invalidated: the panel goes. */
-  ct_window_blobs_show_snapshot (window, NULL);
+  ct_blob_panel_show_snapshot (window->blob_panel, NULL);
   g_assert_false (gtk_widget_get_visible (panel_part (window, "blob-panel")));
 
   ct_runner_free (runner);
@@ -508,7 +508,7 @@ test_rgb_filters (void)
                           on_snapshot, &received);
   ct_runner_watch_params (runner, params);
   ct_runner_run_pass (runner);
-  ct_window_blobs_show_snapshot (window, wait_for (&received, CT_RUN_PASS_FORWARD, 2));
+  ct_blob_panel_show_snapshot (window->blob_panel, wait_for (&received, CT_RUN_PASS_FORWARD, 2));
   select_layer (window, "conv1");
   items = GTK_DROP_DOWN (panel_part (window, "blob-items"));
   /* conv1 (output), data (input), weights, bias. */
@@ -601,7 +601,7 @@ test_example_labels (void)
   ct_runner_watch (runner, watched);
   ct_runner_run_pass (runner);
   snapshot = wait_for (&received, CT_RUN_PASS_FORWARD, 2);
-  ct_window_blobs_show_snapshot (window, snapshot);
+  ct_blob_panel_show_snapshot (window->blob_panel, snapshot);
   select_layer (window, "ip2");
   assert_label (window, "blob-shape", "ip2: 2 × 10");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (panel_part (window, "blob-sample")), 1);

@@ -168,7 +168,7 @@ test_fashion_items (void)
   }
   /* the Input popover says what the input is now */
   {
-    GtkWidget *button = gtk_widget_get_last_child (window->run_controls);
+    GtkWidget *button = gtk_widget_get_last_child (GTK_WIDGET (window->run_controls));
     GtkPopover *popover;
 
     g_assert_true (GTK_IS_MENU_BUTTON (button));

@@ -444,7 +444,8 @@ test_step_lenet (void)
    * next step builds the run anew with it, and loads the weights afresh,
    * which no longer fit the edited conv2: an error that names it. */
   {
-    GtkWidget *grid = gtk_popover_get_child (gtk_menu_button_get_popover (window->run_settings_button));
+    GtkMenuButton *settings = ct_run_controls_get_settings_button (window->run_controls);
+    GtkWidget *grid = gtk_popover_get_child (gtk_menu_button_get_popover (settings));
     GtkWidget *spin_button = NULL;
 
     for (GtkWidget *child = gtk_widget_get_first_child (grid); child != NULL && spin_button == NULL;
@@ -673,14 +674,15 @@ test_device_menu (void)
   g_assert_true (ct_window_load_file (window, net_file));
   ct_gui_test_settle (window);
 
-  popover = GTK_WIDGET (gtk_menu_button_get_popover (window->run_settings_button));
+  popover = GTK_WIDGET (
+    gtk_menu_button_get_popover (ct_run_controls_get_settings_button (window->run_controls)));
   drop = ct_gui_test_find_widget (popover, GTK_TYPE_DROP_DOWN, NULL);
   g_assert_nonnull (drop);
   items = gtk_drop_down_get_model (GTK_DROP_DOWN (drop));
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 1 + g_strv_length (gpus));
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, "CPU");
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (drop)), ==, 0);
-  g_assert_false (window->run_use_gpu);
+  g_assert_false (ct_run_controls_get_use_gpu (window->run_controls));
   if (gpus[0] == NULL)
     {
       g_assert_false (gtk_widget_get_sensitive (drop));
@@ -691,10 +693,10 @@ test_device_menu (void)
     {
       g_assert_true (gtk_widget_get_sensitive (drop));
       gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), 1);
-      g_assert_true (window->run_use_gpu);
-      g_assert_cmpint (window->run_gpu_device, ==, 0);
+      g_assert_true (ct_run_controls_get_use_gpu (window->run_controls));
+      g_assert_cmpint (ct_run_controls_get_gpu_device (window->run_controls), ==, 0);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), 0);
-      g_assert_false (window->run_use_gpu);
+      g_assert_false (ct_run_controls_get_use_gpu (window->run_controls));
     }
 
   if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
@@ -702,11 +704,11 @@ test_device_menu (void)
       g_autofree char *path = g_build_filename (g_getenv ("CT_SCREENSHOT_DIR"),
                                                 "run-settings-device.png", NULL);
 
-      gtk_menu_button_popup (window->run_settings_button);
+      gtk_menu_button_popup (ct_run_controls_get_settings_button (window->run_controls));
       ct_gui_test_settle (window);
       ct_gui_test_spin (300);
       g_assert_true (ct_gui_test_save_png (popover, path));
-      gtk_menu_button_popdown (window->run_settings_button);
+      gtk_menu_button_popdown (ct_run_controls_get_settings_button (window->run_controls));
     }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -731,25 +733,27 @@ test_stop (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, net_file));
   /* a few images: the pass still has 152 layers to stop in */
-  window->run_batch = 2;
+  ct_run_controls_set_batch (window->run_controls, 2);
   ct_gui_test_settle (window);
   escape = stop_shortcut (window);
 
   g_assert_false (action_enabled (window, "run-stop"));
-  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
-  g_assert_true (gtk_widget_get_visible (window->run_pass_button));
-  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (window->run_stop_button)), ==,
-                   "win.run-stop");
+  g_assert_false (gtk_widget_get_visible (ct_run_controls_get_stop_button (window->run_controls)));
+  g_assert_true (gtk_widget_get_visible (ct_run_controls_get_pass_button (window->run_controls)));
+  g_assert_cmpstr (gtk_actionable_get_action_name (
+                     GTK_ACTIONABLE (ct_run_controls_get_stop_button (window->run_controls))),
+                   ==, "win.run-stop");
   {
-    const char *tooltip = gtk_widget_get_tooltip_text (window->run_stop_button);
+    const char *tooltip =
+      gtk_widget_get_tooltip_text (ct_run_controls_get_stop_button (window->run_controls));
     g_assert_nonnull (strstr (tooltip, "Escape"));
   }
 
   /* F5: Stop stands in for Run at once */
   activate (window, "run-pass");
   g_assert_true (action_enabled (window, "run-stop"));
-  g_assert_true (gtk_widget_get_visible (window->run_stop_button));
-  g_assert_false (gtk_widget_get_visible (window->run_pass_button));
+  g_assert_true (gtk_widget_get_visible (ct_run_controls_get_stop_button (window->run_controls)));
+  g_assert_false (gtk_widget_get_visible (ct_run_controls_get_pass_button (window->run_controls)));
 
   /* well into the pass, Escape stops it */
   do
@@ -779,8 +783,8 @@ test_stop (void)
     g_assert_cmpint (ct_run_snapshot_get_layer (snapshot, i)->state, ==,
                      (int) i < next ? CT_RUN_LAYER_FORWARD_DONE : CT_RUN_LAYER_PENDING);
   g_assert_false (action_enabled (window, "run-stop"));
-  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
-  g_assert_true (gtk_widget_get_visible (window->run_pass_button));
+  g_assert_false (gtk_widget_get_visible (ct_run_controls_get_stop_button (window->run_controls)));
+  g_assert_true (gtk_widget_get_visible (ct_run_controls_get_pass_button (window->run_controls)));
   /* with no pass running, Escape goes on to the find bar or the graph */
   g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
                                                 GTK_WIDGET (window), NULL));
@@ -795,7 +799,7 @@ test_stop (void)
   g_assert_cmpint (stepped[0], ==, next);
   g_assert_cmpint (ct_run_snapshot_get_layer (snapshot, (guint) next)->state, ==,
                    CT_RUN_LAYER_FORWARD_DONE);
-  g_assert_false (gtk_widget_get_visible (window->run_stop_button));
+  g_assert_false (gtk_widget_get_visible (ct_run_controls_get_stop_button (window->run_controls)));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -118,8 +118,8 @@ set_field (CtWindow *window, const char *path, const char *value)
   Caffe__SolverParameter *param;
   g_autofree char *now = NULL;
 
-  g_signal_emit_by_name (ct_window_solver_get_form (window), "changed", path, value);
-  param = ct_window_solver_dup_param (window);
+  g_signal_emit_by_name (ct_solver_panel_get_form (window->solver_panel), "changed", path, value);
+  param = ct_solver_panel_dup_param (window->solver_panel);
   now = ct_field_path_get (&param->base, path, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (now, ==, value);
@@ -208,11 +208,12 @@ test_example_solver (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_example (window, "lenet-fashion"));
   ct_gui_test_settle (window);
-  param = ct_window_solver_dup_param (window);
+  param = ct_solver_panel_dup_param (window->solver_panel);
   /* the example's own solver, not the default one */
   g_assert_cmpint (param->max_iter, ==, 10000);
   g_assert_cmpstr (param->lr_policy, ==, "inv");
-  g_assert_nonnull (ct_property_form_get_editor (ct_window_solver_get_form (window), "base_lr"));
+  g_assert_nonnull (
+    ct_property_form_get_editor (ct_solver_panel_get_form (window->solver_panel), "base_lr"));
   protobuf_c_message_free_unpacked (&param->base, NULL);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "train-toggle"));
 
@@ -225,7 +226,7 @@ test_example_solver (void)
     Caffe__SolverParameter *read;
 
     set_field (window, "max_iter", "1234");
-    g_assert_true (ct_window_solver_save_file (window, file));
+    g_assert_true (ct_solver_panel_save_file (window->solver_panel, file));
     read = (Caffe__SolverParameter *) ct_text_parse_file (&caffe__solver_parameter__descriptor,
                                                           path, CT_TEXT_STRICT, &error);
     g_assert_no_error (error);
@@ -313,16 +314,18 @@ test_train (void)
   {
     static const char *const layers[] = { "conv1", "conv2", "ip1", "ip2" };
 
-    g_assert_cmpuint (g_hash_table_size (window->train->ratios), ==, 4);
+    CtTrainView *view = window->train->view;
+
+    g_assert_cmpuint (ct_train_view_get_n_ratios (view), ==, 4);
     for (gsize i = 0; i < G_N_ELEMENTS (layers); i++)
       {
-        double *ratio = g_hash_table_lookup (window->train->ratios, layers[i]);
-        GtkWidget *number = g_hash_table_lookup (window->train->ratio_labels, layers[i]);
+        const double *ratio = ct_train_view_get_ratio (view, layers[i]);
+        const char *number = ct_train_view_get_ratio_text (view, layers[i]);
 
         g_assert_nonnull (ratio);
         g_assert_true (isfinite (*ratio) && *ratio > 0 && *ratio < 1);
         g_assert_nonnull (number);
-        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (number)), !=, "");
+        g_assert_cmpstr (number, !=, "");
       }
   }
   /* the trained weights went to the step view */

@@ -1,4 +1,4 @@
-/* window-blobs-edge.c: the blob panel (window-blobs.c) and the graph's
+/* blob-panel-edge.c: the blob panel (blob-panel.c) and the graph's
  * edges. When the window's selection is a blob (an edge clicked on the
  * graph) the panel shows that blob alone, in the version its edge
  * carries: the blob as the consumer at the edge's end reads it, after
@@ -12,13 +12,14 @@
  * whose Split layers rename the bottoms of a blob read by several layers.
  * The blob is found in the snapshot by its own name, which is its
  * producer's top. */
-#include "window-blobs-private.h"
+#include "blob-panel-private.h"
 
 /* The snapshot's layer of document layer LAYER, by name, or -1. */
 static int
 snapshot_layer (CtBlobPanel *panel, int layer)
 {
-  const Caffe__NetParameter *net = ct_document_get_net (panel->window->document);
+  const Caffe__NetParameter *net = panel->document != NULL ? ct_document_get_net (panel->document)
+                                                           : NULL;
 
   if (net == NULL || layer < 0 || (gsize) layer >= net->n_layer)
     return -1;
@@ -32,7 +33,7 @@ snapshot_layer (CtBlobPanel *panel, int layer)
 int
 ct_blob_panel_selected_blob (CtBlobPanel *panel, guint *version)
 {
-  CtSelection *selection = panel->window->selection;
+  CtSelection *selection = panel->selection;
   const char *name = ct_selection_get_blob (selection);
   const char *consumer = ct_selection_get_blob_consumer (selection);
   const CtRunBlob *blob = NULL;
@@ -51,8 +52,7 @@ ct_blob_panel_selected_blob (CtBlobPanel *panel, guint *version)
     return -1;
   /* The last version written before the consumer runs; without one, the
    * latest (G_MAXUINT follows the run as it steps). */
-  reader = consumer != NULL ? snapshot_layer (panel, ct_window_layer_for_id (panel->window,
-                                                                             consumer))
+  reader = consumer != NULL ? snapshot_layer (panel, ct_blob_panel_layer_for_id (panel, consumer))
                             : -1;
   if (reader >= 0 && blob->versions != NULL)
     {
@@ -68,25 +68,34 @@ ct_blob_panel_selected_blob (CtBlobPanel *panel, guint *version)
 /* The graph node showing document layer LAYER (itself, or the node it is
  * folded into), or -1. */
 static int
-graph_node (CtWindow *self, int layer)
+graph_node (CtBlobPanel *panel, int layer)
 {
-  if (self->graph == NULL || layer < 0 || (guint) layer >= self->graph->layer_nodes->len)
+  if (panel->graph == NULL || layer < 0 || (guint) layer >= panel->graph->layer_nodes->len)
     return -1;
-  return g_array_index (self->graph->layer_nodes, int, layer);
+  return g_array_index (panel->graph->layer_nodes, int, layer);
+}
+
+int
+ct_blob_panel_layer_for_id (CtBlobPanel *panel, const char *id)
+{
+  const Caffe__NetParameter *net = panel->document != NULL ? ct_document_get_net (panel->document)
+                                                           : NULL;
+
+  return ct_net_graph_layer_for_id (panel->graph, net, id);
 }
 
 void
 ct_blob_panel_select_edge (CtBlobPanel *panel)
 {
-  CtWindow *self = panel->window;
-  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const Caffe__NetParameter *net = panel->document != NULL ? ct_document_get_net (panel->document)
+                                                           : NULL;
   const Item *item;
   const CtRunLayer *run_layer;
   CtGraphModel *model;
   int layer, node;
   const char *blob = NULL, *producer = NULL, *consumer = NULL;
 
-  if (panel->items->len == 0 || panel->layer < 0 || net == NULL || self->graph == NULL)
+  if (panel->items->len == 0 || panel->layer < 0 || net == NULL || panel->graph == NULL)
     return;
   item = &g_array_index (panel->items, Item, panel->item);
   if (item->kind == ITEM_PARAM)
@@ -96,13 +105,13 @@ ct_blob_panel_select_edge (CtBlobPanel *panel)
   for (gsize i = 0; i < net->n_layer && layer < 0; i++)
     if (g_strcmp0 (net->layer[i]->name, run_layer->name) == 0)
       layer = (int) i;
-  node = graph_node (self, layer);
+  node = graph_node (panel, layer);
   if (node < 0)
     {
-      gtk_widget_error_bell (GTK_WIDGET (self));
+      gtk_widget_error_bell (GTK_WIDGET (panel));
       return;
     }
-  model = self->graph->model;
+  model = panel->graph->model;
   /* The document's name of the blob: the engine's bottoms may be split
    * copies; the order of bottoms and tops is the document's. */
   if (item->kind == ITEM_TOP)
@@ -142,10 +151,10 @@ ct_blob_panel_select_edge (CtBlobPanel *panel)
     }
   if (blob == NULL || producer == NULL)
     {
-      gtk_widget_error_bell (GTK_WIDGET (self));
+      gtk_widget_error_bell (GTK_WIDGET (panel));
       return;
     }
-  ct_selection_set_blob (self->selection, blob, producer, consumer, CT_SELECTION_REVEAL);
+  ct_selection_set_blob (panel->selection, blob, producer, consumer, CT_SELECTION_REVEAL);
   /* the button goes with the layer's list: keep the focus in the panel */
   gtk_widget_grab_focus (panel->data_button);
 }

@@ -1,18 +1,15 @@
-/* window-blobs-private.h: what the blob panel's files share:
- * window-blobs.c (the snapshot's items for the selection, versions, data
- * or diff), window-blobs-parts.c (the widgets: controls, statistics,
- * histogram, top-5 classes, exports) and window-blobs-edge.c (a blob
+/* blob-panel-private.h: what the blob panel's files share: blob-panel.c
+ * (the widget, the snapshot's items for the selection, versions, data or
+ * diff), blob-panel-parts.c (filling the template's widgets: statistics,
+ * histogram, top-5 classes, exports) and blob-panel-edge.c (a blob
  * selected as an edge of the graph). */
 #pragma once
 
 #include "heatmap-view.h"
 #include "runner.h"
-#include "window-private.h"
+#include "blob-panel.h"
 
 G_BEGIN_DECLS
-
-/* The inspector's width from which data and diff are shown side by side. */
-#define CT_BLOB_SIDE_BY_SIDE_WIDTH 620
 
 typedef enum {
   ITEM_TOP,
@@ -39,7 +36,11 @@ typedef struct {
 } Shown;
 
 struct _CtBlobPanel {
-  CtWindow *window;
+  GtkBox parent_instance;
+
+  CtSelection *selection;
+  CtDocument *document;
+  const CtNetGraph *graph;  /* borrowed from the window */
   CtRunSnapshot *snapshot;
   int layer;                /* snapshot layer index, or -1 */
   int blob;                 /* or a blob selected (an edge): snapshot blob index, or -1 */
@@ -56,7 +57,7 @@ struct _CtBlobPanel {
   char *labels_path;        /* labels.txt read last, and its lines */
   char **labels;
 
-  GtkWidget *box;
+  /* Template children. */
   GtkWidget *status;
   GtkWidget *item_dropdown;
   GtkWidget *edge_button;   /* selects the item's edge on the graph */
@@ -82,9 +83,10 @@ struct _CtBlobPanel {
   GtkWidget *histogram;
   GtkWidget *top_label;
   GtkWidget *export_button;
+  GtkWidget *stats_grid;
 };
 
-/* window-blobs-edge.c */
+/* blob-panel-edge.c */
 /* The snapshot blob the selection's blob is (-1: none selected, or not in
  * the snapshot), and into *VERSION the version its edge carries
  * (G_MAXUINT: the latest). */
@@ -92,13 +94,15 @@ int ct_blob_panel_selected_blob (CtBlobPanel *panel, guint *version);
 /* Select the current item's blob as an edge of the graph. */
 void ct_blob_panel_select_edge (CtBlobPanel *panel);
 
+/* The document layer of graph node ID (a folded layer by its own id), or -1. */
+int ct_blob_panel_layer_for_id (CtBlobPanel *panel, const char *id);
+
+/* blob-panel-parts.c */
 void ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats);
 void ct_blob_panel_update_histogram (CtBlobPanel *panel);
 void ct_blob_panel_update_top (CtBlobPanel *panel);
-GtkWidget *ct_blob_panel_build_controls (CtBlobPanel *panel);
-GtkWidget *ct_blob_panel_build_stats (CtBlobPanel *panel);
-GtkWidget *ct_blob_panel_build_header (CtBlobPanel *panel);
-GtkWidget *ct_blob_panel_labelled_dropdown (GtkStringList *names, const char *accessible);
+void ct_blob_panel_fill_parts (CtBlobPanel *panel);
+void ct_blob_panel_report_error (CtBlobPanel *panel, const char *message);
 void ct_blob_panel_pointer_moved (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel);
 void ct_blob_panel_sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPanel *panel);
 void ct_blob_panel_export_activated (GSimpleAction *action, GVariant *param, gpointer data);

@@ -1,4 +1,5 @@
-/* window-solver.c: the solver panel of the Training view: the
+/* solver-panel.c: CtSolverPanel, the solver panel of the Training view
+ * (its widgets in solver-panel.ui): the
  * SolverParameter that trains the window's net, edited in the same
  * descriptor-driven form as a layer in the inspector, opened from and saved
  * to a solver prototxt (saved atomically). The net to train is always the
@@ -13,22 +14,50 @@
 #include "binary-io.h"
 #include "field-path.h"
 #include "text-format.h"
-#include "window-private.h"
+#include "solver-panel.h"
 
 #define DEFAULT_SOLVER                                                                      \
   "base_lr: 0.01 momentum: 0.9 weight_decay: 0.0005 lr_policy: 'fixed' display: 100 "    \
   "average_loss: 20 max_iter: 1000 snapshot_prefix: 'snapshot' random_seed: 1701 "        \
   "snapshot_after_train: false "
 
-struct _CtWindowSolver {
+struct _CtSolverPanel {
+  GtkWidget parent_instance;
+
   Caffe__SolverParameter *param;
   GFile *file;                 /* where it was opened or saved, or NULL */
   char *source_path;           /* the file relative paths start from, or NULL */
   gboolean modified;
-  GtkWidget *panel;
+
+  /* Template children. */
+  GtkWidget *scroller;
   CtPropertyForm *form;
   GtkLabel *file_label;
 };
+
+enum {
+  SIGNAL_ERROR,
+  SIGNAL_SAVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (CtSolverPanel, ct_solver_panel, GTK_TYPE_WIDGET)
+
+static void
+report_error (CtSolverPanel *s, const char *what, const GError *error)
+{
+  g_signal_emit (s, signals[SIGNAL_ERROR], 0, what, error);
+}
+
+static GtkWindow *
+parent_window (CtSolverPanel *s)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (s));
+
+  return GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+}
 
 static const char *const training_fields[] = { "net", "max_iter", "iter_size", "display",
                                                "average_loss", "random_seed", NULL };
@@ -69,9 +98,8 @@ parse_solver (const char *text, const char *name, GError **error)
 }
 
 static void
-show (CtWindow *self)
+show (CtSolverPanel *s)
 {
-  CtWindowSolver *s = self->solver;
   CtPropertySection sections[] = {
     { _("Training"), NULL, training_fields },
     { _("Learning Rate"), NULL, rate_fields },
@@ -95,40 +123,36 @@ show (CtWindow *self)
 }
 
 static void
-take_param (CtWindow *self, Caffe__SolverParameter *param, GFile *file, const char *source_path)
+take_param (CtSolverPanel *s, Caffe__SolverParameter *param, GFile *file, const char *source_path)
 {
-  CtWindowSolver *s = self->solver;
-
   param_free (s->param);
   s->param = param;
   g_set_object (&s->file, file);
   g_free (s->source_path);
   s->source_path = g_strdup (source_path);
   s->modified = FALSE;
-  show (self);
+  show (s);
 }
 
 static void
-form_changed (CtPropertyForm *form, const char *path, const char *value, CtWindow *self)
-{
-  CtWindowSolver *s = self->solver;
-  g_autoptr (GError) error = NULL;
+form_changed (CtPropertyForm *form, const char *path, const char *value, CtSolverPanel *s)
+{  g_autoptr (GError) error = NULL;
   gboolean ok = value != NULL ? ct_field_path_set (&s->param->base, path, value, &error)
                               : ct_field_path_clear (&s->param->base, path, &error);
 
   if (!ok)
     {
-      ct_window_report_error (self, _("Could not change the solver"), error);
+      report_error (s, _("Could not change the solver"), error);
       return;
     }
   s->modified = TRUE;
-  show (self);
+  show (s);
 }
 
 /* Opening and saving */
 
 GFile *
-ct_window_solver_net_file (GFile *file)
+ct_solver_panel_net_file (GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *text = NULL;
@@ -160,7 +184,7 @@ ct_window_solver_net_file (GFile *file)
 }
 
 gboolean
-ct_window_solver_load (CtWindow *self, GFile *file, GError **error)
+ct_solver_panel_load (CtSolverPanel *s, GFile *file, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *text = NULL;
@@ -176,12 +200,12 @@ ct_window_solver_load (CtWindow *self, GFile *file, GError **error)
   param = parse_solver (text, path, error);
   if (param == NULL)
     return FALSE;
-  take_param (self, param, file, path);
+  take_param (s, param, file, path);
   return TRUE;
 }
 
 void
-ct_window_solver_set_example (CtWindow *self, const char *text, const char *folder)
+ct_solver_panel_set_example (CtSolverPanel *s, const char *text, const char *folder)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *source = folder != NULL ? g_build_filename (folder, "solver.prototxt", NULL)
@@ -197,14 +221,12 @@ ct_window_solver_set_example (CtWindow *self, const char *text, const char *fold
       param = parse_solver (DEFAULT_SOLVER, "solver.prototxt", NULL);
     }
   /* An example's solver is a template: saving asks where. */
-  take_param (self, param, NULL, source);
+  take_param (s, param, NULL, source);
 }
 
 static gboolean
-save_to (CtWindow *self, GFile *file)
-{
-  CtWindowSolver *s = self->solver;
-  g_autofree char *path = g_file_get_path (file);
+save_to (CtSolverPanel *s, GFile *file)
+{  g_autofree char *path = g_file_get_path (file);
   g_autofree char *text = ct_text_print (&s->param->base);
   g_autoptr (GError) error = NULL;
 
@@ -212,19 +234,15 @@ save_to (CtWindow *self, GFile *file)
     g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be saved"));
   if (error != NULL || !ct_file_write_atomic (path, text, strlen (text), &error))
     {
-      ct_window_report_error (self, _("Could not save the solver"), error);
+      report_error (s, _("Could not save the solver"), error);
       return FALSE;
     }
   g_set_object (&s->file, file);
   g_free (s->source_path);
   s->source_path = g_steal_pointer (&path);
   s->modified = FALSE;
-  show (self);
-  {
-    g_autofree char *name = g_file_get_basename (file);
-    g_autofree char *message = g_strdup_printf (_("Saved “%s”"), name);
-    ct_window_show_toast (self, message);
-  }
+  show (s);
+  g_signal_emit (s, signals[SIGNAL_SAVED], 0, file);
   return TRUE;
 }
 
@@ -240,56 +258,56 @@ solver_filter (void)
 }
 
 static void
-open_response (GtkNativeDialog *chooser, int response, CtWindow *self)
+open_response (GtkNativeDialog *chooser, int response, CtSolverPanel *s)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autoptr (GError) error = NULL;
 
-      if (!ct_window_solver_load (self, file, &error))
-        ct_window_report_error (self, _("Could not open the solver"), error);
+      if (!ct_solver_panel_load (s, file, &error))
+        report_error (s, _("Could not open the solver"), error);
     }
   g_object_unref (chooser);
+  g_object_unref (s);
 }
 
-static void
-solver_open_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_solver_panel_open (CtSolverPanel *s)
 {
-  CtWindow *self = data;
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (_("Open Solver"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Open Solver"), parent_window (s),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), solver_filter ());
-  g_signal_connect (chooser, "response", G_CALLBACK (open_response), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response), g_object_ref (s));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static void
-save_response (GtkNativeDialog *chooser, int response, CtWindow *self)
+save_response (GtkNativeDialog *chooser, int response, CtSolverPanel *s)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      save_to (self, file);
+      save_to (s, file);
     }
   g_object_unref (chooser);
+  g_object_unref (s);
 }
 
-static void
-save_as (CtWindow *self)
+void
+ct_solver_panel_save_as (CtSolverPanel *s, GFile *net_file)
 {
   GtkFileChooserNative *chooser;
-  GFile *net_file = ct_document_get_file (self->document);
 
-  chooser = gtk_file_chooser_native_new (_("Save Solver"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Save Solver"), parent_window (s),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), solver_filter ());
-  if (self->solver->file != NULL)
-    gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), self->solver->file, NULL);
+  if (s->file != NULL)
+    gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), s->file, NULL);
   else
     {
       if (net_file != NULL)
@@ -299,124 +317,101 @@ save_as (CtWindow *self)
         }
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "solver.prototxt");
     }
-  g_signal_connect (chooser, "response", G_CALLBACK (save_response), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response), g_object_ref (s));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static void
-solver_save_activated (GSimpleAction *action, GVariant *param, gpointer data)
+void
+ct_solver_panel_save (CtSolverPanel *s, GFile *net_file)
 {
-  CtWindow *self = data;
-
-  if (self->solver->file != NULL)
-    save_to (self, self->solver->file);
+  if (s->file != NULL)
+    save_to (s, s->file);
   else
-    save_as (self);
+    ct_solver_panel_save_as (s, net_file);
 }
 
-static void
-solver_save_as_activated (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  save_as (data);
-}
-
-static const GActionEntry solver_actions[] = {
-  { .name = "solver-open", .activate = solver_open_activated },
-  { .name = "solver-save", .activate = solver_save_activated },
-  { .name = "solver-save-as", .activate = solver_save_as_activated },
-};
-
-/* The window's hooks */
+/* What the window reads */
 
 Caffe__SolverParameter *
-ct_window_solver_dup_param (CtWindow *self)
+ct_solver_panel_dup_param (CtSolverPanel *s)
 {
-  return param_copy (self->solver->param);
+  return param_copy (s->param);
 }
 
 const char *
-ct_window_solver_get_source_path (CtWindow *self)
+ct_solver_panel_get_source_path (CtSolverPanel *s)
 {
-  return self->solver->source_path;
+  return s->source_path;
 }
 
 gboolean
-ct_window_solver_save_file (CtWindow *self, GFile *file)
+ct_solver_panel_save_file (CtSolverPanel *s, GFile *file)
 {
-  return save_to (self, file);
+  return save_to (s, file);
 }
 
 CtPropertyForm *
-ct_window_solver_get_form (CtWindow *self)
+ct_solver_panel_get_form (CtSolverPanel *s)
 {
-  return self->solver->form;
+  return s->form;
 }
 
-GtkWidget *
-ct_window_solver_init (CtWindow *self)
+/* The widget */
+
+static void
+ct_solver_panel_dispose (GObject *object)
 {
-  CtWindowSolver *s = g_new0 (CtWindowSolver, 1);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Solver"));
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *open = gtk_button_new_from_icon_name ("document-open-symbolic");
-  GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  self->solver = s;
-  g_action_map_add_action_entries (G_ACTION_MAP (self), solver_actions,
-                                   G_N_ELEMENTS (solver_actions), self);
-  gtk_widget_add_css_class (title, "title-4");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_set_hexpand (title, TRUE);
-  gtk_widget_add_css_class (buttons, "linked");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.solver-open");
-  gtk_widget_set_tooltip_text (open, _("Open a Solver"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (open), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Open a Solver"), -1);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "win.solver-save");
-  gtk_widget_set_tooltip_text (save, _("Save the Solver"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Save the Solver"), -1);
-  gtk_box_append (GTK_BOX (buttons), open);
-  gtk_box_append (GTK_BOX (buttons), save);
-  gtk_box_append (GTK_BOX (header), title);
-  gtk_box_append (GTK_BOX (header), buttons);
-
-  s->file_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (s->file_label, 0);
-  gtk_label_set_ellipsize (s->file_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_add_css_class (GTK_WIDGET (s->file_label), "dim-label");
-  s->form = CT_PROPERTY_FORM (ct_property_form_new ());
-  g_signal_connect (s->form, "changed", G_CALLBACK (form_changed), self);
-
-  gtk_widget_set_margin_start (box, 14);
-  gtk_widget_set_margin_end (box, 14);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 24);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (s->file_label));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (s->form));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
-  gtk_widget_set_size_request (scroller, 320, -1);
-  s->panel = scroller;
-  ct_window_solver_set_example (self, NULL, NULL);
-  return scroller;
+  gtk_widget_dispose_template (GTK_WIDGET (object), CT_TYPE_SOLVER_PANEL);
+  G_OBJECT_CLASS (ct_solver_panel_parent_class)->dispose (object);
 }
 
-void
-ct_window_solver_dispose (CtWindow *self)
+static void
+ct_solver_panel_finalize (GObject *object)
 {
-  CtWindowSolver *s = self->solver;
+  CtSolverPanel *s = CT_SOLVER_PANEL (object);
 
-  if (s == NULL)
-    return;
   param_free (s->param);
   g_clear_object (&s->file);
   g_free (s->source_path);
-  g_free (s);
-  self->solver = NULL;
+  G_OBJECT_CLASS (ct_solver_panel_parent_class)->finalize (object);
+}
+
+static void
+ct_solver_panel_class_init (CtSolverPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ct_solver_panel_dispose;
+  object_class->finalize = ct_solver_panel_finalize;
+
+  /* Something failed: WHAT, and the error saying why. */
+  signals[SIGNAL_ERROR] = g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING,
+                                        G_TYPE_ERROR);
+  /* The solver was written to FILE. */
+  signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+
+  g_type_ensure (CT_TYPE_PROPERTY_FORM);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cortado/Cortado/solver-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, CtSolverPanel, scroller);
+  gtk_widget_class_bind_template_child (widget_class, CtSolverPanel, form);
+  gtk_widget_class_bind_template_child (widget_class, CtSolverPanel, file_label);
+  gtk_widget_class_bind_template_callback (widget_class, form_changed);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+ct_solver_panel_init (CtSolverPanel *s)
+{
+  gtk_widget_init_template (GTK_WIDGET (s));
+  ct_solver_panel_set_example (s, NULL, NULL);
+}
+
+CtSolverPanel *
+ct_solver_panel_new (void)
+{
+  return g_object_new (CT_TYPE_SOLVER_PANEL, NULL);
 }

@@ -1,21 +1,54 @@
-/* window-train-view.c: the Training view beside the solver panel: the
+/* train-view.c: CtTrainView (its widgets in train-view.ui), the Training
+ * view beside the solver panel: the
  * live plots (training loss raw and smoothed, the learning rate on a log
  * axis at the right, test accuracy and loss at each test_interval), with
  * the earlier runs of the same net kept faded and labelled; the update
  * ratio lr·‖Δw‖/‖w‖ of each layer as a bar in the gradient-health colours;
  * and the blob followed, as a heatmap with its statistics. The controller
- * (window-train.c) hands every progress here. */
+ * (window-train.c) hands every progress here; the view keeps what it needs
+ * to draw them (the series of each run, the smoothed loss, the ratios). */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "graph/graph-render.h"
-#include "window-train-private.h"
+#include "heatmap-view.h"
+#include "train-view.h"
+
+struct _CtTrainView {
+  GtkBox parent_instance;
+
+  guint runs;                  /* runs shown on the plot, the current one included */
+  gboolean run_has_points;
+  int s_loss, s_smooth, s_lr;  /* the current run's series, or -1 */
+  /* Caffe's smoothed loss, the mean of the last AVERAGE_LOSS losses, made
+   * here: the trainer steps one iteration at a time, and each step starts
+   * the solver's own window afresh. */
+  guint average_loss;
+  GArray *recent_losses;       /* float, a ring of up to AVERAGE_LOSS */
+  guint recent_next;
+  double recent_sum;
+  GHashTable *test_series;     /* "net:output" -> series index + 1 */
+  GHashTable *test_values;     /* output name -> last value (double *) */
+  GHashTable *ratios;          /* layer name -> last ratio (double *) */
+  GHashTable *ratio_labels;    /* layer name -> its row's number (GtkLabel) */
+
+  /* Template children. */
+  GtkLabel *status_label;
+  CtPlotView *plot;
+  GtkWidget *ratio_box;        /* the update ratios, one row per layer */
+  GtkLabel *watch_label;
+  CtHeatmapView *watch_heatmap;
+};
+
+G_DEFINE_FINAL_TYPE (CtTrainView, ct_train_view, GTK_TYPE_BOX)
+
+static void clear_ratios (CtTrainView *t);
 
 /* Plots */
 
 static void
-add_run_series (CtWindowTrain *t)
+add_run_series (CtTrainView *t)
 {
   CtPlotView *plot = t->plot;
 
@@ -32,7 +65,13 @@ add_run_series (CtWindowTrain *t)
 }
 
 void
-ct_window_train_view_new_run (CtWindowTrain *t)
+ct_train_view_set_average_loss (CtTrainView *t, guint average_loss)
+{
+  t->average_loss = average_loss;
+}
+
+void
+ct_train_view_new_run (CtTrainView *t)
 {
   if (t->run_has_points)
     {
@@ -45,14 +84,14 @@ ct_window_train_view_new_run (CtWindowTrain *t)
     }
   else if (t->runs == 0)
     t->runs = 1;
-  ct_window_train_view_clear_ratios (t);
+  clear_ratios (t);
   g_array_set_size (t->recent_losses, 0);
   t->recent_next = 0;
   t->recent_sum = 0;
 }
 
 static double
-smoothed (CtWindowTrain *t, float loss)
+smoothed (CtTrainView *t, float loss)
 {
   guint window = MAX (t->average_loss, 1);
 
@@ -73,7 +112,7 @@ smoothed (CtWindowTrain *t, float loss)
 }
 
 static int
-test_series (CtWindowTrain *t, const CtTrainProgress *p, const CtTrainTestPoint *point)
+test_series (CtTrainView *t, const CtTrainProgress *p, const CtTrainTestPoint *point)
 {
   g_autofree char *key = g_strdup_printf ("%u:%u", point->test_net_id, point->output);
   gpointer found = g_hash_table_lookup (t->test_series, key);
@@ -136,8 +175,8 @@ draw_ratio (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer d
 /* The rows stay while a run goes on (a new layer rebuilds them) and only
  * their numbers change: the bars draw the values in T->ratios, which are
  * updated in place and freed only with the rows. */
-void
-ct_window_train_view_clear_ratios (CtWindowTrain *t)
+static void
+clear_ratios (CtTrainView *t)
 {
   GtkWidget *child;
 
@@ -148,7 +187,7 @@ ct_window_train_view_clear_ratios (CtWindowTrain *t)
 }
 
 static void
-add_ratio_row (CtWindowTrain *t, const char *layer, double *value)
+add_ratio_row (CtTrainView *t, const char *layer, double *value)
 {
   GtkWidget *name = gtk_label_new (layer);
   GtkWidget *bar = gtk_drawing_area_new ();
@@ -172,7 +211,7 @@ add_ratio_row (CtWindowTrain *t, const char *layer, double *value)
 }
 
 static void
-set_ratio (CtWindowTrain *t, const char *layer, double ratio)
+set_ratio (CtTrainView *t, const char *layer, double ratio)
 {
   double *value = g_hash_table_lookup (t->ratios, layer);
   GtkWidget *number;
@@ -194,7 +233,7 @@ set_ratio (CtWindowTrain *t, const char *layer, double ratio)
 /* The followed blob */
 
 static void
-show_watch (CtWindowTrain *t, const CtTrainProgress *p)
+show_watch (CtTrainView *t, const CtTrainProgress *p)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
@@ -225,7 +264,7 @@ show_watch (CtWindowTrain *t, const CtTrainProgress *p)
 /* Progress */
 
 void
-ct_window_train_view_take (CtWindowTrain *t, const CtTrainProgress *p)
+ct_train_view_take (CtTrainView *t, const CtTrainProgress *p)
 {
   for (guint i = 0; p->points != NULL && i < p->points->len; i++)
     {
@@ -278,7 +317,7 @@ append_duration (GString *out, double seconds)
 }
 
 char *
-ct_window_train_format_stats (const CtTrainProgress *p)
+ct_train_view_format_stats (const CtTrainProgress *p)
 {
   GString *out = g_string_new (NULL);
   char speed[G_ASCII_DTOSTR_BUF_SIZE];
@@ -298,20 +337,58 @@ ct_window_train_format_stats (const CtTrainProgress *p)
   return g_string_free (out, FALSE);
 }
 
-/* Building */
+/* What the controller reads and sets */
 
-static GtkWidget *
-heading (const char *text)
+void
+ct_train_view_set_status (CtTrainView *t, const char *text)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  return label;
+  gtk_label_set_text (t->status_label, text);
 }
 
 void
-ct_window_train_view_clear (CtWindowTrain *t)
+ct_train_view_set_watch_note (CtTrainView *t, const char *text)
+{
+  gtk_label_set_text (t->watch_label, text);
+}
+
+CtPlotView *
+ct_train_view_get_plot (CtTrainView *t)
+{
+  return t->plot;
+}
+
+const double *
+ct_train_view_get_ratio (CtTrainView *t, const char *layer)
+{
+  return g_hash_table_lookup (t->ratios, layer);
+}
+
+guint
+ct_train_view_get_n_ratios (CtTrainView *t)
+{
+  return g_hash_table_size (t->ratios);
+}
+
+const char *
+ct_train_view_get_ratio_text (CtTrainView *t, const char *layer)
+{
+  GtkLabel *number = g_hash_table_lookup (t->ratio_labels, layer);
+
+  return number != NULL ? gtk_label_get_text (number) : NULL;
+}
+
+gboolean
+ct_train_view_get_test_value (CtTrainView *t, const char *name, double *value)
+{
+  double *found = g_hash_table_lookup (t->test_values, name);
+
+  if (found != NULL && value != NULL)
+    *value = *found;
+  return found != NULL;
+}
+
+void
+ct_train_view_clear (CtTrainView *t)
 {
   CtPlot *plot = ct_plot_view_get_plot (t->plot);
 
@@ -325,82 +402,78 @@ ct_window_train_view_clear (CtWindowTrain *t)
   ct_plot_view_changed (t->plot);
   add_run_series (t);
   t->runs = 0;
-  ct_window_train_view_clear_ratios (t);
+  clear_ratios (t);
   gtk_widget_set_visible (GTK_WIDGET (t->watch_heatmap), FALSE);
   gtk_label_set_text (t->watch_label, _("Select a layer to follow its output while training"));
 }
 
-GtkWidget *
-ct_window_train_view_build (CtWindowTrain *t, GtkWidget *menu_button)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
-  GtkWidget *ratios = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *watch = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *plot = ct_plot_view_new ();
+/* The widget */
 
+static void
+ct_train_view_dispose (GObject *object)
+{
+  CtTrainView *t = CT_TRAIN_VIEW (object);
+
+  /* the bars draw values from the table: rows first */
+  if (t->ratio_box != NULL && t->ratios != NULL)
+    clear_ratios (t);
+  gtk_widget_dispose_template (GTK_WIDGET (t), CT_TYPE_TRAIN_VIEW);
+  G_OBJECT_CLASS (ct_train_view_parent_class)->dispose (object);
+}
+
+static void
+ct_train_view_finalize (GObject *object)
+{
+  CtTrainView *t = CT_TRAIN_VIEW (object);
+
+  g_hash_table_unref (t->test_series);
+  g_hash_table_unref (t->test_values);
+  g_hash_table_unref (t->ratios);
+  g_hash_table_unref (t->ratio_labels);
+  g_array_unref (t->recent_losses);
+  G_OBJECT_CLASS (ct_train_view_parent_class)->finalize (object);
+}
+
+static void
+ct_train_view_class_init (CtTrainViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ct_train_view_dispose;
+  object_class->finalize = ct_train_view_finalize;
+
+  g_type_ensure (CT_TYPE_PLOT_VIEW);
+  g_type_ensure (CT_TYPE_HEATMAP_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cortado/Cortado/train-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, plot);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, ratio_box);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, watch_label);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, watch_heatmap);
+}
+
+static void
+ct_train_view_init (CtTrainView *t)
+{
+  t->s_loss = t->s_smooth = t->s_lr = -1;
   t->test_series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->test_values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->ratios = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->ratio_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
+  gtk_widget_init_template (GTK_WIDGET (t));
 
-  t->plot = CT_PLOT_VIEW (plot);
   ct_plot_view_set_title (t->plot, _("Training"));
   ct_plot_view_add_panel (t->plot, _("Loss"), 2.0);
   ct_plot_view_add_panel (t->plot, _("Accuracy"), 1.0);
   ct_plot_set_x_label (ct_plot_view_get_plot (t->plot), _("Iteration"));
-  gtk_widget_set_hexpand (plot, TRUE);
-  gtk_widget_set_vexpand (plot, TRUE);
-  gtk_widget_set_focusable (plot, TRUE);
+  ct_train_view_clear (t);
+}
 
-  t->status_label = GTK_LABEL (gtk_label_new (_("Press Start (F4) to train the net with this solver")));
-  gtk_label_set_xalign (t->status_label, 0);
-  gtk_label_set_wrap (t->status_label, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (t->status_label), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (t->status_label), "dim-label");
-  gtk_box_append (GTK_BOX (top), GTK_WIDGET (t->status_label));
-  gtk_box_append (GTK_BOX (top), menu_button);
-  gtk_widget_set_margin_start (top, 12);
-  gtk_widget_set_margin_end (top, 12);
-  gtk_widget_set_margin_top (top, 8);
-
-  t->ratio_box = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (t->ratio_box), 8);
-  gtk_grid_set_row_spacing (GTK_GRID (t->ratio_box), 4);
-  t->watch_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (t->watch_label, 0);
-  gtk_label_set_wrap (t->watch_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (t->watch_label), "caption");
-  t->watch_heatmap = CT_HEATMAP_VIEW (ct_heatmap_view_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (t->watch_heatmap), 240, 150);
-
-  gtk_box_append (GTK_BOX (ratios), heading (_("Update Ratio per Layer")));
-  gtk_box_append (GTK_BOX (ratios), t->ratio_box);
-  gtk_widget_set_hexpand (ratios, TRUE);
-  gtk_box_append (GTK_BOX (watch), heading (_("Followed Blob")));
-  gtk_box_append (GTK_BOX (watch), GTK_WIDGET (t->watch_label));
-  {
-    /* the plots keep the height: the heatmap gets a fixed strip */
-    GtkWidget *frame = gtk_scrolled_window_new ();
-    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (frame), GTK_POLICY_NEVER,
-                                    GTK_POLICY_NEVER);
-    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (frame), GTK_WIDGET (t->watch_heatmap));
-    gtk_widget_set_size_request (frame, 240, 150);
-    gtk_box_append (GTK_BOX (watch), frame);
-  }
-  gtk_widget_set_hexpand (watch, TRUE);
-  gtk_box_set_homogeneous (GTK_BOX (bottom), TRUE);
-  gtk_box_append (GTK_BOX (bottom), ratios);
-  gtk_box_append (GTK_BOX (bottom), watch);
-  gtk_widget_set_margin_start (bottom, 12);
-  gtk_widget_set_margin_end (bottom, 12);
-  gtk_widget_set_margin_bottom (bottom, 12);
-
-  gtk_box_append (GTK_BOX (box), top);
-  gtk_box_append (GTK_BOX (box), plot);
-  gtk_box_append (GTK_BOX (box), bottom);
-  ct_window_train_view_clear (t);
-  return box;
+CtTrainView *
+ct_train_view_new (void)
+{
+  return g_object_new (CT_TYPE_TRAIN_VIEW, NULL);
 }

@@ -1,18 +1,19 @@
-/* window-blobs.c: the inspector's "looking inside" panel: for the layer
+/* blob-panel.c: CtBlobPanel, the inspector's "looking inside" panel
+ * (its widgets in blob-panel.ui): for the layer
  * selected, what the last run snapshot holds of it: its tops, its bottoms
  * (their diffs after backward) and its parameters, one at a time; for a
- * blob selected (an edge of the graph, window-blobs-edge.c), that blob
+ * blob selected (an edge of the graph, blob-panel-edge.c), that blob
  * alone, in the version its edge carries. For the
  * item chosen the panel shows its shape, the version of an in-place blob
  * (conv1 "after conv1" and "after relu1"), its data or diff, a heatmap
  * with a sample picker, colour map and scale mode, the value under the
  * pointer, statistics as text labels and a histogram, and for a classifier
  * output (N, K) the top five classes named by the labels.txt beside the
- * net. What is shown can be exported as PNG, .npy and CSV. The widgets
- * themselves are built and filled in window-blobs-parts.c.
+ * net. What is shown can be exported as PNG, .npy and CSV. What the
+ * template leaves to code is filled in blob-panel-parts.c.
  *
  * The window's run (window-run.c) hands each snapshot to
- * ct_window_blobs_show_snapshot(); the panel keeps a reference to the last
+ * ct_blob_panel_show_snapshot(); the panel keeps a reference to the last
  * one and rebuilds from it when the snapshot or the selection changes.
  * Everything here runs on the main thread and only reads the snapshot.
  *
@@ -23,7 +24,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "window-blobs-private.h"
+#include "blob-panel-private.h"
 
 static void rebuild (CtBlobPanel *panel);
 static void show_item (CtBlobPanel *panel);
@@ -48,16 +49,19 @@ shape_text (const gint64 *dims, guint n_axes)
 static int
 selected_layer (CtBlobPanel *panel)
 {
-  CtWindow *self = panel->window;
-  const char *const *ids = ct_selection_get_ids (self->selection);
-  const Caffe__NetParameter *net = ct_document_get_net (self->document);
+  const Caffe__NetParameter *net;
+  const char *const *ids;
   const char *name = NULL;
 
-  if (panel->snapshot == NULL || net == NULL)
+  if (panel->snapshot == NULL || panel->document == NULL || panel->selection == NULL)
+    return -1;
+  net = ct_document_get_net (panel->document);
+  ids = ct_selection_get_ids (panel->selection);
+  if (net == NULL)
     return -1;
   for (guint i = 0; ids[i] != NULL; i++)
     {
-      int layer = ct_window_layer_for_id (self, ids[i]);
+      int layer = ct_blob_panel_layer_for_id (panel, ids[i]);
 
       if (layer < 0 || (gsize) layer >= net->n_layer)
         continue;
@@ -412,7 +416,7 @@ rebuild (CtBlobPanel *panel)
   panel->updating = TRUE;
   g_array_set_size (panel->items, 0);
   panel->shown = (Shown) { 0 };
-  gtk_widget_set_visible (panel->box, layer_index >= 0 || blob_index >= 0);
+  gtk_widget_set_visible (GTK_WIDGET (panel), layer_index >= 0 || blob_index >= 0);
   if (blob_index >= 0)
     {
       /* TRANSLATORS: the blob chooser's one item when an edge is selected */
@@ -512,12 +516,9 @@ finish_rebuild (CtBlobPanel *panel, GPtrArray *labels, gboolean same_layer, Item
 }
 
 void
-ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
+ct_blob_panel_show_snapshot (CtBlobPanel *panel, CtRunSnapshot *snapshot)
 {
-  CtBlobPanel *panel = self->blob_panel;
-
-  if (panel == NULL)
-    return;
+  g_return_if_fail (CT_IS_BLOB_PANEL (panel));
   if (snapshot != NULL && (ct_run_snapshot_get_invalidated (snapshot)
                            || ct_run_snapshot_n_layers (snapshot) == 0))
     snapshot = NULL;
@@ -533,8 +534,7 @@ ct_window_blobs_show_snapshot (CtWindow *self, CtRunSnapshot *snapshot)
   rebuild (panel);
 }
 
-/* The inspector's width, as its viewport's page: side by side from
- * CT_BLOB_SIDE_BY_SIDE_WIDTH on. */
+/* Data and diff side by side once the window says the panel is wide. */
 static gboolean
 relayout_now (gpointer data)
 {
@@ -544,19 +544,6 @@ relayout_now (gpointer data)
   if (panel->snapshot != NULL && panel->items->len > 0)
     show_item (panel);
   return G_SOURCE_REMOVE;
-}
-
-static void
-width_changed (GtkAdjustment *adjustment, GParamSpec *pspec, CtBlobPanel *panel)
-{
-  gboolean wide = gtk_adjustment_get_page_size (adjustment) >= CT_BLOB_SIDE_BY_SIDE_WIDTH;
-
-  if (wide == panel->wide)
-    return;
-  panel->wide = wide;
-  /* Not while GTK is allocating sizes: showing a widget then is lost. */
-  if (panel->relayout_source == 0)
-    panel->relayout_source = g_idle_add (relayout_now, panel);
 }
 
 static void
@@ -607,183 +594,227 @@ diff_toggled (GtkToggleButton *button, CtBlobPanel *panel)
   show_item (panel);
 }
 
-/* Exports. */
+/* The widget. */
 
-/* Building the panel. */
+enum {
+  PROP_0,
+  PROP_SELECTION,
+  PROP_DOCUMENT,
+  PROP_WIDE,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_ERROR,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (CtBlobPanel, ct_blob_panel, GTK_TYPE_BOX)
 
 void
-ct_window_blobs_init (CtWindow *self)
+ct_blob_panel_report_error (CtBlobPanel *panel, const char *message)
 {
-  CtBlobPanel *panel = g_new0 (CtBlobPanel, 1);
-  GtkWidget *form = GTK_WIDGET (self->property_form);
-  GtkWidget *toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *heatmaps;
-  GtkAdjustment *width;
+  g_signal_emit (panel, signals[SIGNAL_ERROR], 0, message);
+}
+
+void
+ct_blob_panel_set_selection (CtBlobPanel *panel, CtSelection *selection)
+{
+  g_return_if_fail (CT_IS_BLOB_PANEL (panel));
+  if (panel->selection == selection)
+    return;
+  if (panel->selection != NULL)
+    g_signal_handlers_disconnect_by_func (panel->selection, selection_changed, panel);
+  g_set_object (&panel->selection, selection);
+  if (selection != NULL)
+    g_signal_connect (selection, "changed", G_CALLBACK (selection_changed), panel);
+  g_object_notify_by_pspec (G_OBJECT (panel), properties[PROP_SELECTION]);
+}
+
+void
+ct_blob_panel_set_document (CtBlobPanel *panel, CtDocument *document)
+{
+  g_return_if_fail (CT_IS_BLOB_PANEL (panel));
+  if (g_set_object (&panel->document, document))
+    g_object_notify_by_pspec (G_OBJECT (panel), properties[PROP_DOCUMENT]);
+}
+
+void
+ct_blob_panel_set_graph (CtBlobPanel *panel, const CtNetGraph *graph)
+{
+  g_return_if_fail (CT_IS_BLOB_PANEL (panel));
+  panel->graph = graph;
+}
+
+void
+ct_blob_panel_set_wide (CtBlobPanel *panel, gboolean wide)
+{
+  g_return_if_fail (CT_IS_BLOB_PANEL (panel));
+  wide = !!wide;
+  if (wide == panel->wide)
+    return;
+  panel->wide = wide;
+  /* Not while GTK is allocating sizes: showing a widget then is lost. */
+  if (panel->relayout_source == 0)
+    panel->relayout_source = g_idle_add (relayout_now, panel);
+  g_object_notify_by_pspec (G_OBJECT (panel), properties[PROP_WIDE]);
+}
+
+static void
+ct_blob_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CtBlobPanel *panel = CT_BLOB_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION: g_value_set_object (value, panel->selection); break;
+    case PROP_DOCUMENT: g_value_set_object (value, panel->document); break;
+    case PROP_WIDE: g_value_set_boolean (value, panel->wide); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ct_blob_panel_set_property (GObject *object, guint prop_id, const GValue *value,
+                            GParamSpec *pspec)
+{
+  CtBlobPanel *panel = CT_BLOB_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTION: ct_blob_panel_set_selection (panel, g_value_get_object (value)); break;
+    case PROP_DOCUMENT: ct_blob_panel_set_document (panel, g_value_get_object (value)); break;
+    case PROP_WIDE: ct_blob_panel_set_wide (panel, g_value_get_boolean (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ct_blob_panel_dispose (GObject *object)
+{
+  CtBlobPanel *panel = CT_BLOB_PANEL (object);
+
+  ct_blob_panel_set_selection (panel, NULL);
+  g_clear_object (&panel->document);
+  panel->graph = NULL;
+  if (panel->histogram != NULL)
+    gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), NULL, NULL, NULL);
+  g_clear_handle_id (&panel->relayout_source, g_source_remove);
+  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (panel), CT_TYPE_BLOB_PANEL);
+  G_OBJECT_CLASS (ct_blob_panel_parent_class)->dispose (object);
+}
+
+static void
+ct_blob_panel_finalize (GObject *object)
+{
+  CtBlobPanel *panel = CT_BLOB_PANEL (object);
+
+  g_array_unref (panel->items);
+  g_free (panel->labels_path);
+  g_strfreev (panel->labels);
+  G_OBJECT_CLASS (ct_blob_panel_parent_class)->finalize (object);
+}
+
+static void
+ct_blob_panel_class_init (CtBlobPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = ct_blob_panel_get_property;
+  object_class->set_property = ct_blob_panel_set_property;
+  object_class->dispose = ct_blob_panel_dispose;
+  object_class->finalize = ct_blob_panel_finalize;
+
+  properties[PROP_SELECTION] =
+    g_param_spec_object ("selection", NULL, NULL, CT_TYPE_SELECTION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, CT_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_WIDE] =
+    g_param_spec_boolean ("wide", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* An export failed: MESSAGE says why, for the window to show. */
+  signals[SIGNAL_ERROR] = g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (CT_TYPE_HEATMAP_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/cortado/Cortado/blob-panel.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, CtBlobPanel, name)
+  BIND (status);
+  BIND (item_dropdown);
+  BIND (edge_button);
+  BIND (item_names);
+  BIND (version_dropdown);
+  BIND (history_label);
+  BIND (version_names);
+  BIND (data_button);
+  BIND (diff_button);
+  BIND (shape_label);
+  BIND (view_box);
+  BIND (sample_spin);
+  BIND (kind_box);
+  BIND (matrix_button);
+  BIND (bars_button);
+  BIND (colormap_dropdown);
+  BIND (scale_dropdown);
+  BIND (heatmap);
+  BIND (diff_heatmap);
+  BIND (pointer_label);
+  BIND (histogram);
+  BIND (top_label);
+  BIND (export_button);
+  BIND (stats_grid);
+#undef BIND
+}
+
+static void
+ct_blob_panel_init (CtBlobPanel *panel)
+{
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
   static const GActionEntry actions[] = {
     { .name = "export", .activate = ct_blob_panel_export_activated, .parameter_type = "s" },
   };
 
-  panel->window = self;
   panel->layer = -1;
   panel->blob = -1;
   panel->items = g_array_new (FALSE, TRUE, sizeof (Item));
-  self->blob_panel = panel;
+  gtk_widget_init_template (GTK_WIDGET (panel));
 
-  panel->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_name (panel->box, "blob-panel");
-  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_header (panel));
-
-  panel->item_names = gtk_string_list_new (NULL);
-  panel->item_dropdown = ct_blob_panel_labelled_dropdown (panel->item_names, _("Blob"));
-  gtk_widget_set_name (panel->item_dropdown, "blob-items");
   g_signal_connect (panel->item_dropdown, "notify::selected", G_CALLBACK (item_selected), panel);
-  gtk_widget_set_hexpand (panel->item_dropdown, TRUE);
-  /* The keyboard's way to what a click on an edge does. */
-  panel->edge_button = gtk_button_new_with_label (_("Select Edge"));
-  gtk_widget_set_name (panel->edge_button, "blob-select-edge");
-  gtk_widget_set_tooltip_text (panel->edge_button,
-                               _("Select this blob’s edge on the graph and show the blob alone"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->edge_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Select this blob’s edge on the graph"), -1);
   g_signal_connect_swapped (panel->edge_button, "clicked", G_CALLBACK (ct_blob_panel_select_edge),
                             panel);
-  {
-    GtkWidget *items_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-    gtk_box_append (GTK_BOX (items_row), panel->item_dropdown);
-    gtk_box_append (GTK_BOX (items_row), panel->edge_button);
-    gtk_box_append (GTK_BOX (panel->box), items_row);
-  }
-
-  panel->version_names = gtk_string_list_new (NULL);
-  panel->version_dropdown = ct_blob_panel_labelled_dropdown (panel->version_names, _("Version"));
-  gtk_widget_set_name (panel->version_dropdown, "blob-versions");
   g_signal_connect (panel->version_dropdown, "notify::selected",
                     G_CALLBACK (version_selected), panel);
-  gtk_widget_set_hexpand (panel->version_dropdown, TRUE);
-
-  panel->data_button = gtk_toggle_button_new_with_label (_("Data"));
-  panel->diff_button = gtk_toggle_button_new_with_label (_("Diff"));
-  gtk_widget_set_name (panel->data_button, "blob-data");
-  gtk_widget_set_name (panel->diff_button, "blob-diff");
-  gtk_widget_set_tooltip_text (panel->diff_button, _("The gradient, after backward"));
-  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (panel->diff_button),
-                               GTK_TOGGLE_BUTTON (panel->data_button));
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->data_button), TRUE);
   g_signal_connect (panel->data_button, "toggled", G_CALLBACK (diff_toggled), panel);
   g_signal_connect (panel->diff_button, "toggled", G_CALLBACK (diff_toggled), panel);
-  gtk_widget_add_css_class (toggles, "linked");
-  gtk_box_append (GTK_BOX (toggles), panel->data_button);
-  gtk_box_append (GTK_BOX (toggles), panel->diff_button);
-  gtk_box_append (GTK_BOX (row), toggles);
-  gtk_box_append (GTK_BOX (row), panel->version_dropdown);
-  gtk_box_append (GTK_BOX (panel->box), row);
-  panel->history_label = gtk_label_new (NULL);
-  gtk_widget_set_name (panel->history_label, "blob-history");
-  gtk_label_set_wrap (GTK_LABEL (panel->history_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (panel->history_label), 0);
-  gtk_widget_add_css_class (panel->history_label, "dim-label");
-  gtk_widget_set_visible (panel->history_label, FALSE);
-  gtk_box_append (GTK_BOX (panel->box), panel->history_label);
-
-  panel->shape_label = gtk_label_new (NULL);
-  gtk_widget_set_name (panel->shape_label, "blob-shape");
-  gtk_label_set_xalign (GTK_LABEL (panel->shape_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (panel->shape_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (panel->shape_label), TRUE);
-  gtk_box_append (GTK_BOX (panel->box), panel->shape_label);
-  panel->status = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (panel->status), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (panel->status), 0);
-  gtk_widget_add_css_class (panel->status, "dim-label");
-  gtk_box_append (GTK_BOX (panel->box), panel->status);
-
-  panel->view_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  panel->heatmap = ct_heatmap_view_new ();
-  gtk_widget_set_size_request (panel->heatmap, -1, 260);
-  gtk_widget_set_name (panel->heatmap, "blob-heatmap");
   g_signal_connect (panel->heatmap, "notify::pointer-text",
                     G_CALLBACK (ct_blob_panel_pointer_moved), panel);
   g_signal_connect (panel->heatmap, "notify::sample",
                     G_CALLBACK (ct_blob_panel_sample_changed), panel);
-  gtk_box_append (GTK_BOX (panel->view_box), ct_blob_panel_build_controls (panel));
-  panel->diff_heatmap = ct_heatmap_view_new ();
-  gtk_widget_set_size_request (panel->diff_heatmap, -1, 260);
-  gtk_widget_set_name (panel->diff_heatmap, "blob-diff-heatmap");
-  gtk_widget_set_hexpand (panel->heatmap, TRUE);
-  gtk_widget_set_hexpand (panel->diff_heatmap, TRUE);
-  gtk_widget_set_visible (panel->diff_heatmap, FALSE);
   g_object_bind_property (panel->heatmap, "sample", panel->diff_heatmap, "sample",
                           G_BINDING_SYNC_CREATE);
   g_object_bind_property (panel->heatmap, "scale-mode", panel->diff_heatmap, "scale-mode",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect (panel->diff_heatmap, "notify::pointer-text",
                     G_CALLBACK (ct_blob_panel_pointer_moved), panel);
-  heatmaps = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_set_homogeneous (GTK_BOX (heatmaps), TRUE);
-  gtk_box_append (GTK_BOX (heatmaps), panel->heatmap);
-  gtk_box_append (GTK_BOX (heatmaps), panel->diff_heatmap);
-  gtk_box_append (GTK_BOX (panel->view_box), heatmaps);
-  panel->pointer_label = gtk_label_new (NULL);
-  gtk_widget_set_name (panel->pointer_label, "blob-pointer");
-  gtk_label_set_xalign (GTK_LABEL (panel->pointer_label), 0);
-  gtk_widget_add_css_class (panel->pointer_label, "numeric");
-  gtk_box_append (GTK_BOX (panel->view_box), panel->pointer_label);
-  panel->top_label = gtk_label_new (NULL);
-  gtk_widget_set_name (panel->top_label, "blob-top");
-  gtk_label_set_xalign (GTK_LABEL (panel->top_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (panel->top_label), TRUE);
-  gtk_box_append (GTK_BOX (panel->view_box), panel->top_label);
-  gtk_box_append (GTK_BOX (panel->box), panel->view_box);
-
-  gtk_box_append (GTK_BOX (panel->box), ct_blob_panel_build_stats (panel));
-  panel->histogram = gtk_drawing_area_new ();
-  gtk_widget_set_size_request (panel->histogram, -1, 48);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->histogram),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Histogram"), -1);
+  ct_blob_panel_fill_parts (panel);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), ct_blob_panel_draw_histogram,
                                   panel, NULL);
-  gtk_box_append (GTK_BOX (panel->box), panel->histogram);
-
-  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), self);
-  gtk_widget_insert_action_group (panel->box, "blobs", G_ACTION_GROUP (group));
-  gtk_widget_set_visible (panel->box, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (form)), panel->box,
-                              gtk_widget_get_prev_sibling (form));
-  g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), panel);
-  width = gtk_scrolled_window_get_hadjustment (self->inspector_scroller);
-  g_signal_connect (width, "notify::page-size", G_CALLBACK (width_changed), panel);
+  g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), panel);
+  gtk_widget_insert_action_group (GTK_WIDGET (panel), "blobs", G_ACTION_GROUP (group));
 }
 
-void
-ct_window_blobs_dispose (CtWindow *self)
+CtBlobPanel *
+ct_blob_panel_new (void)
 {
-  CtBlobPanel *panel = self->blob_panel;
-
-  if (panel == NULL)
-    return;
-  g_signal_handlers_disconnect_by_data (self->selection, panel);
-  g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_hadjustment (
-                                          self->inspector_scroller), panel);
-  /* The widgets may outlive this while the window is torn down. */
-  {
-    GtkWidget *widgets[] = { panel->item_dropdown, panel->version_dropdown, panel->data_button,
-                             panel->diff_button, panel->colormap_dropdown, panel->scale_dropdown,
-                             panel->heatmap, panel->diff_heatmap, panel->edge_button,
-                             panel->matrix_button, panel->bars_button };
-
-    for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
-      g_signal_handlers_disconnect_by_data (widgets[i], panel);
-  }
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), NULL, NULL, NULL);
-  g_clear_handle_id (&panel->relayout_source, g_source_remove);
-  g_clear_pointer (&panel->snapshot, ct_run_snapshot_unref);
-  g_array_unref (panel->items);
-  g_free (panel->labels_path);
-  g_strfreev (panel->labels);
-  g_free (panel);
-  self->blob_panel = NULL;
+  return g_object_new (CT_TYPE_BLOB_PANEL, NULL);
 }

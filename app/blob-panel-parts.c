@@ -1,14 +1,15 @@
-/* window-blobs-parts.c: the widgets of the inspector's blob panel (see
- * window-blobs.c): the heatmap's controls, the statistics as text labels a
- * screen reader reads, the histogram, the classifier output's top five
- * classes named by the labels.txt beside the net, and the exports (PNG,
- * .npy, CSV) through a file chooser, errors as toasts. */
+/* blob-panel-parts.c: the parts of the inspector's blob panel (see
+ * blob-panel.c) that its template leaves to code: the heatmap's controls'
+ * lists, the statistics as text labels a screen reader reads, the
+ * histogram, the classifier output's top five classes named by the
+ * labels.txt beside the net, and the exports (PNG, .npy, CSV) through a
+ * file chooser, errors through the panel's "error" signal. */
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "heatmap/blob-export.h"
-#include "window-blobs-private.h"
+#include "blob-panel-private.h"
 
 static const char *const stat_names[N_STATS] = {
   N_("Minimum"), N_("Maximum"), N_("Mean"), N_("Standard deviation"),
@@ -26,7 +27,8 @@ static char **
 class_labels (CtBlobPanel *panel)
 {
   /* The net's folder, or a bundled example's installed folder. */
-  g_autofree char *dir = ct_document_dup_base_dir (panel->window->document);
+  g_autofree char *dir = panel->document != NULL ? ct_document_dup_base_dir (panel->document)
+                                                 : NULL;
   g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
@@ -244,14 +246,14 @@ ct_blob_panel_sample_changed (CtHeatmapView *view, GParamSpec *pspec, CtBlobPane
 }
 
 gboolean
-ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
+ct_blob_panel_export (CtBlobPanel *panel, GFile *file, GError **error)
 {
-  CtBlobPanel *panel = self->blob_panel;
   g_autofree char *path = g_file_get_path (file);
-  const Shown *shown = panel != NULL ? &panel->shown : NULL;
+  const Shown *shown = &panel->shown;
   const float *values;
 
-  if (shown == NULL || shown->values == NULL)
+  g_return_val_if_fail (CT_IS_BLOB_PANEL (panel), FALSE);
+  if (shown->values == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                            _("There are no values to export"));
@@ -284,126 +286,72 @@ ct_window_blobs_export (CtWindow *self, GFile *file, GError **error)
 }
 
 static void
-export_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
+export_chosen (GtkNativeDialog *chooser, int response, CtBlobPanel *panel)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autoptr (GError) error = NULL;
 
-      if (file != NULL && !ct_window_blobs_export (self, file, &error))
+      if (file != NULL && !ct_blob_panel_export (panel, file, &error))
         {
           g_autofree char *message = g_strdup_printf (_("Could not export: %s"), error->message);
-          ct_window_show_error (self, message);
+          ct_blob_panel_report_error (panel, message);
         }
     }
   g_object_unref (chooser);
+  g_object_unref (panel);
 }
 
 void
 ct_blob_panel_export_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  CtWindow *self = data;
+  CtBlobPanel *panel = data;
   const char *extension = g_variant_get_string (param, NULL);
-  const Shown *shown = &self->blob_panel->shown;
+  const Shown *shown = &panel->shown;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (panel));
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
 
   if (shown->values == NULL)
     return;
-  chooser = gtk_file_chooser_native_new (_("Export Blob"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Export Blob"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  name = g_strdup_printf ("%s%s.%s", shown->name, self->blob_panel->diff ? "-diff" : "",
-                          extension);
+  name = g_strdup_printf ("%s%s.%s", shown->name, panel->diff ? "-diff" : "", extension);
   g_strdelimit (name, "/\\", '_');
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_chosen), g_object_ref (panel));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-GtkWidget *
-ct_blob_panel_labelled_dropdown (GtkStringList *names, const char *accessible)
+/* The template leaves the lists of colour maps and scales, the statistics'
+ * rows and the signals to this: a list given to a dropdown before its
+ * signal is connected selects its first item quietly. */
+void
+ct_blob_panel_fill_parts (CtBlobPanel *panel)
 {
-  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), NULL);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  accessible, -1);
-  gtk_widget_set_tooltip_text (dropdown, accessible);
-  return dropdown;
-}
-
-GtkWidget *
-ct_blob_panel_build_controls (CtBlobPanel *panel)
-{
-  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *maps_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkStringList *maps = gtk_string_list_new (NULL);
   GtkStringList *scales = gtk_string_list_new (NULL);
-  GtkWidget *sample_label = gtk_label_new_with_mnemonic (_("_Sample"));
 
   for (int i = 0; i < CT_COLORMAP_N; i++)
     gtk_string_list_append (maps, ct_colormap_get_label (i));
   /* Fixed ranges are for callers, not a choice in the panel. */
   for (int i = 0; i < CT_SCALE_FIXED; i++)
     gtk_string_list_append (scales, ct_scale_mode_get_label (i));
-  panel->sample_spin = gtk_spin_button_new_with_range (0, 0, 1);
-  gtk_widget_set_name (panel->sample_spin, "blob-sample");
-  gtk_label_set_mnemonic_widget (GTK_LABEL (sample_label), panel->sample_spin);
+  gtk_drop_down_set_model (GTK_DROP_DOWN (panel->colormap_dropdown), G_LIST_MODEL (maps));
+  gtk_drop_down_set_model (GTK_DROP_DOWN (panel->scale_dropdown), G_LIST_MODEL (scales));
+  g_object_unref (maps);
+  g_object_unref (scales);
   g_object_bind_property (panel->heatmap, "sample", panel->sample_spin, "value",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  panel->colormap_dropdown = ct_blob_panel_labelled_dropdown (maps, _("Colour map"));
-  panel->scale_dropdown = ct_blob_panel_labelled_dropdown (scales, _("Colour scale"));
   g_signal_connect (panel->colormap_dropdown, "notify::selected",
                     G_CALLBACK (colormap_selected), panel);
   g_signal_connect (panel->scale_dropdown, "notify::selected", G_CALLBACK (scale_selected), panel);
-  gtk_box_append (GTK_BOX (row), sample_label);
-  gtk_box_append (GTK_BOX (row), panel->sample_spin);
-  /* (N, K) blobs: a matrix of every sample, or one sample's bars */
-  /* a named group, so that a screen reader reads "Show as" before them */
-  panel->kind_box = g_object_new (GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL,
-                                  "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL);
-  gtk_widget_add_css_class (panel->kind_box, "linked");
-  gtk_widget_set_halign (panel->kind_box, GTK_ALIGN_START);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->kind_box), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Show as"), -1);
-  panel->matrix_button = gtk_toggle_button_new_with_label (_("Matrix"));
-  panel->bars_button = gtk_toggle_button_new_with_label (_("Bars"));
-  gtk_widget_set_name (panel->matrix_button, "blob-matrix");
-  gtk_widget_set_name (panel->bars_button, "blob-bars");
-  gtk_widget_set_tooltip_text (panel->matrix_button, _("Every sample as a row of a heatmap"));
-  gtk_widget_set_tooltip_text (panel->bars_button, _("The sample chosen as a bar chart"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->matrix_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show as a matrix heatmap"), -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->bars_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show as a bar chart"), -1);
-  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (panel->bars_button),
-                               GTK_TOGGLE_BUTTON (panel->matrix_button));
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (panel->matrix_button), TRUE);
   g_signal_connect (panel->matrix_button, "toggled", G_CALLBACK (kind_toggled), panel);
   g_signal_connect (panel->bars_button, "toggled", G_CALLBACK (kind_toggled), panel);
-  gtk_box_append (GTK_BOX (panel->kind_box), panel->matrix_button);
-  gtk_box_append (GTK_BOX (panel->kind_box), panel->bars_button);
-  gtk_widget_set_visible (panel->kind_box, FALSE);
-  gtk_widget_set_hexpand (panel->colormap_dropdown, TRUE);
-  gtk_widget_set_hexpand (panel->scale_dropdown, TRUE);
-  gtk_box_append (GTK_BOX (maps_row), panel->colormap_dropdown);
-  gtk_box_append (GTK_BOX (maps_row), panel->scale_dropdown);
-  /* its own row: beside the sample picker it would widen the inspector */
-  gtk_box_append (GTK_BOX (rows), panel->kind_box);
-  gtk_box_append (GTK_BOX (rows), row);
-  gtk_box_append (GTK_BOX (rows), maps_row);
-  return rows;
-}
 
-GtkWidget *
-ct_blob_panel_build_stats (CtBlobPanel *panel)
-{
-  GtkWidget *grid = gtk_grid_new ();
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
   for (guint i = 0; i < N_STATS; i++)
     {
       GtkWidget *name = gtk_label_new (_(stat_names[i]));
@@ -418,34 +366,8 @@ ct_blob_panel_build_stats (CtBlobPanel *panel)
       gtk_widget_set_name (value, id);
       gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY, name, NULL, -1);
-      gtk_grid_attach (GTK_GRID (grid), name, 0, (int) i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), value, 1, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (panel->stats_grid), name, 0, (int) i, 1, 1);
+      gtk_grid_attach (GTK_GRID (panel->stats_grid), value, 1, (int) i, 1, 1);
       panel->stat_values[i] = value;
     }
-  return grid;
-}
-
-GtkWidget *
-ct_blob_panel_build_header (CtBlobPanel *panel)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Blobs"));
-  g_autoptr (GMenu) menu = g_menu_new ();
-
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_set_hexpand (title, TRUE);
-  g_menu_append (menu, _("Heatmap as PNG…"), "blobs.export::png");
-  g_menu_append (menu, _("Values as .npy…"), "blobs.export::npy");
-  g_menu_append (menu, _("Values as CSV…"), "blobs.export::csv");
-  panel->export_button = gtk_menu_button_new ();
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (panel->export_button), "document-save-symbolic");
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (panel->export_button), G_MENU_MODEL (menu));
-  gtk_widget_set_tooltip_text (panel->export_button, _("Export the blob shown"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (panel->export_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export the blob shown"), -1);
-  gtk_widget_add_css_class (panel->export_button, "flat");
-  gtk_box_append (GTK_BOX (row), title);
-  gtk_box_append (GTK_BOX (row), panel->export_button);
-  return row;
 }

@@ -1,0 +1,38 @@
+/* blob-panel.h: CtBlobPanel, the inspector's "looking inside" panel: what
+ * a run snapshot holds of the selected layer or blob (see blob-panel.c).
+ * The window gives it the selection and the document it follows, the
+ * graph that maps node ids to layers, and each snapshot of its run; the
+ * panel reports failed exports through its "error" signal. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "document.h"
+#include "net-graph.h"
+#include "runner.h"
+#include "selection.h"
+
+G_BEGIN_DECLS
+
+#define CT_TYPE_BLOB_PANEL (ct_blob_panel_get_type ())
+G_DECLARE_FINAL_TYPE (CtBlobPanel, ct_blob_panel, CT, BLOB_PANEL, GtkBox)
+
+/* The inspector's width from which data and diff are shown side by side. */
+#define CT_BLOB_SIDE_BY_SIDE_WIDTH 620
+
+CtBlobPanel *ct_blob_panel_new (void);
+
+/* The "selection" and "document" properties: what the panel follows. */
+void ct_blob_panel_set_selection (CtBlobPanel *self, CtSelection *selection);
+void ct_blob_panel_set_document (CtBlobPanel *self, CtDocument *document);
+/* The graph the window shows (borrowed: the window sets it again before it
+ * frees the one it replaces; NULL: none). */
+void ct_blob_panel_set_graph (CtBlobPanel *self, const CtNetGraph *graph);
+/* The "wide" property: room for data and diff side by side. */
+void ct_blob_panel_set_wide (CtBlobPanel *self, gboolean wide);
+/* Each snapshot of the window's run; NULL: no run. */
+void ct_blob_panel_show_snapshot (CtBlobPanel *self, CtRunSnapshot *snapshot);
+/* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
+gboolean ct_blob_panel_export (CtBlobPanel *self, GFile *file, GError **error);
+
+G_END_DECLS
