@@ -2,9 +2,9 @@
  * to the CUDA module, which the first call opens (cuda-module.h).
  *
  * The module is looked for at $CT_CUDA_MODULE when set; else, for a program
- * run from its build folder (one holding cortado-uninstalled.ini, up to
- * three folders above the program), in that folder's kernels/; else in
- * CT_CUDA_MODULE_DIR, where meson installs it. When it cannot be opened the
+ * run from its build folder (the one holding cortado-uninstalled.ini: the
+ * program's folder or one of the two above it), in that folder's kernels/;
+ * else in CT_CUDA_MODULE_DIR, where meson installs it. When it cannot be opened the
  * calls go to the stubs (cuda/stub*.c, compiled here under the names
  * ct_cuda_stub_*), which answer CT_STATUS_NO_DEVICE, and ct_cuda_last_error
  * gives the reason. */
