@@ -3,7 +3,8 @@
 
 Usage: gen-table.py TABLE.h STUB-NAMES.h HEADER...
 
-Reads the kernels' headers and writes two C headers. TABLE.h holds
+Reads the kernels' headers and writes two C headers. TABLE.h includes
+those headers that declare ct_cuda_* functions and holds
 
   CT_CUDA_FUNCTIONS(X): X(return type, short name, (parameters), (arguments))
                         once per ct_cuda_* declaration, in header order;
@@ -18,6 +19,7 @@ STUB-NAMES.h renames every ct_cuda_X to ct_cuda_stub_X: the stub files
 (cuda/stub*.c) are compiled with it in CUDA builds, and answer for the module
 when it cannot be loaded."""
 
+import os
 import re
 import sys
 import zlib
@@ -36,6 +38,7 @@ def argument_name(parameter):
 def main():
     table, stub_names, headers = sys.argv[1], sys.argv[2], sys.argv[3:]
     entries = []
+    includes = []
     for header in headers:
         with open(header, encoding='utf-8') as f:
             text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
@@ -44,12 +47,18 @@ def main():
             params = ' '.join(m.group(3).split())
             names = [] if params == 'void' else [argument_name(p) for p in params.split(',')]
             entries.append((ret, m.group(2), params, ', '.join(names)))
+            if os.path.basename(header) not in includes:
+                includes.append(os.path.basename(header))
     if not entries:
         sys.exit('gen-table.py: no ct_cuda_* declaration found')
     signatures = '\n'.join(f'{r} {n} ({p})' for r, n, p, _ in entries)
     lines = [
         '/* Written by kernels/cuda/gen-table.py from the kernels\' headers; do not edit. */',
         '#pragma once',
+        '',
+    ]
+    lines += [f'#include "{h}"' for h in includes]
+    lines += [
         '',
         f'#define CT_CUDA_TABLE_VERSION 0x{zlib.crc32(signatures.encode()):08x}u',
         f'#define CT_CUDA_N_FUNCTIONS {len(entries)}',

@@ -1,26 +1,11 @@
 /* cuda/table.h: the CUDA module's table of entry points.
  *
  * One pointer per ct_cuda_* function of the kernels' headers, in the order
- * cuda-table.h (written by cuda/gen-table.py at build time) lists them. The
+ * cuda-table.h (written by cuda/gen-table.py at build time, from the headers
+ * kernels/meson.build names) lists them; it includes those headers. The
  * module exports one such table (cuda/module.c); cuda/loader.c finds it
  * with dlsym and forwards every ct_cuda_* call through it. */
 #pragma once
-
-#include "blas.h"
-#include "common.h"
-#include "conv.h"
-#include "crop.h"
-#include "device.h"
-#include "im2col.h"
-#include "loss.h"
-#include "lrn.h"
-#include "neuron.h"
-#include "normalization.h"
-#include "pooling.h"
-#include "recurrent.h"
-#include "softmax.h"
-#include "solver-update.h"
-#include "switches.h"
 
 #include "cuda-table.h"
 
