@@ -1,9 +1,10 @@
-/* devices.c: devices.h, on the kernels' device API (kernels/device.h),
- * their pool (parallel.h) and ct_cpu_paths (cpu-paths.h). */
+/* devices.c: devices.h, on the kernels' device API (kernels/device.h and
+ * cuda-module.h), their pool (parallel.h) and ct_cpu_paths (cpu-paths.h). */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "cpu-paths.h"
+#include "cuda-module.h"
 #include "devices.h"
 #include "engine-error.h"
 #include "parallel.h"
@@ -44,21 +45,70 @@ ct_engine_set_cpu_thread_limit (int limit)
   ct_cpu_set_thread_limit (limit);
 }
 
+/* Why no GPU can be used at all, in a translated sentence, or NULL when
+ * the CUDA module is loaded. Asking opens the module (cuda-module.h), whose
+ * state never changes afterwards. */
+static const char *
+module_failure (void)
+{
+  static char *failure;
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *detail = NULL;
+
+      switch (ct_cuda_module_load (&detail))
+        {
+        case CT_CUDA_MODULE_LOADED:
+          break;
+        case CT_CUDA_MODULE_NOT_BUILT:
+          failure = g_strdup (_("Cortado was built without CUDA"));
+          break;
+        case CT_CUDA_MODULE_MISSING:
+          /* TRANSLATORS: %s is a file, such as /usr/lib/x86_64-linux-gnu/cortado/libctcuda.so */
+          failure = g_strdup_printf (_("Cortado's CUDA module %s is missing"), detail);
+          break;
+        case CT_CUDA_MODULE_UNLOADABLE:
+          /* TRANSLATORS: %s is the dynamic loader's message, such as
+           * "libcublas.so.13: cannot open shared object file: No such file or directory" */
+          failure = g_strdup_printf (_("Cortado's CUDA module cannot be loaded: %s"), detail);
+          break;
+        case CT_CUDA_MODULE_MISMATCH:
+          failure = g_strdup_printf (_("Cortado's CUDA module %s belongs to another build"),
+                                     detail);
+          break;
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return failure;
+}
+
+/* The module's failure, else the CUDA runtime's words. */
+static const char *
+gpu_words (void)
+{
+  const char *failure = module_failure ();
+
+  return failure != NULL ? failure : ct_cuda_last_error ();
+}
+
 const char *
 ct_engine_gpu_last_error (void)
 {
-  return CT_HAVE_CUDA ? ct_cuda_last_error () : "";
+  return CT_HAVE_CUDA ? gpu_words () : "";
 }
 
 int
 ct_engine_gpu_count (char **reason)
 {
+  const char *failure = module_failure ();
   int count = 0;
 
-  if (!CT_HAVE_CUDA)
+  if (failure != NULL)
     {
       if (reason != NULL)
-        *reason = g_strdup (_("Cortado was built without CUDA"));
+        *reason = g_strdup (failure);
       return 0;
     }
   if (ct_cuda_device_count (&count) != CT_STATUS_OK || count == 0)
@@ -76,7 +126,7 @@ ct_engine_gpu_select (int id, GError **error)
   if (ct_cuda_set_device (id) == CT_STATUS_OK)
     return TRUE;
   g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE, _("GPU %d cannot be used: %s"),
-               id, CT_HAVE_CUDA ? ct_cuda_last_error () : _("Cortado was built without CUDA"));
+               id, gpu_words ());
   return FALSE;
 }
 

@@ -24,10 +24,12 @@ void ct_engine_set_cpu_thread_limit (int limit);
 
 /* The GPUs this process can use: 0 when there is none, and then *REASON
  * (when not NULL) says why in a translated sentence ("Cortado was built
- * without CUDA", or what the CUDA runtime said). */
+ * without CUDA", why the CUDA module cannot be loaded, or what the CUDA
+ * runtime said). The first call of these GPU functions loads the module. */
 int ct_engine_gpu_count (char **reason);
 /* The CUDA runtime's words for its last failure on this thread, "" when
- * none (or without CUDA). */
+ * none (or without CUDA); why the CUDA module cannot be loaded, when it
+ * cannot. */
 const char *ct_engine_gpu_last_error (void);
 /* Computes on GPU ID from now on in this thread. */
 gboolean ct_engine_gpu_select (int id, GError **error);

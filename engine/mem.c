@@ -13,6 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "devices.h"
 #include "engine-error.h"
 #include "mem-private.h"
 
@@ -136,7 +137,7 @@ check_device (const CtMem *mem, CtStatus status, const char *what, gsize bytes,
               GError **error)
 {
   g_autoptr (GError) local = NULL;
-  const char *words = CT_HAVE_CUDA && mem->device == &cuda_device ? ct_cuda_last_error () : "";
+  const char *words = CT_HAVE_CUDA && mem->device == &cuda_device ? ct_engine_gpu_last_error () : "";
 
   if (ct_engine_check_status (status, what, &local))
     return TRUE;

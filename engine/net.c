@@ -8,6 +8,7 @@
 
 #include "blas.h"
 #include "device.h"
+#include "devices.h"
 #include "net-private.h"
 #include "engine-error.h"
 #include "error-place.h"
@@ -430,7 +431,7 @@ ct_net_set_use_gpu (CtNet *net, gboolean use_gpu, GError **error)
     {
       g_autoptr (GError) local = NULL;
       g_autofree char *what = g_strdup_printf (_("net '%s' cannot run on the GPU"), net->name);
-      const char *words = CT_HAVE_CUDA ? ct_cuda_last_error () : "";
+      const char *words = ct_engine_gpu_last_error ();
 
       ct_engine_check_status (status, what, &local);
       if (words[0] != '\0')

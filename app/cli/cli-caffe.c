@@ -122,13 +122,15 @@ no_gpu (const char *message, GError **error)
 gboolean
 ct_cli_check_gpu (const char *gpu, GError **error)
 {
-  if (gpu == NULL)
+  g_autofree char *reason = NULL;
+
+  if (gpu == NULL || ct_engine_gpu_count (&reason) > 0)
     return TRUE;
-  if (!CT_HAVE_CUDA)
-    return no_gpu (_("no GPU available: Cortado was built without CUDA"), error);
-  if (ct_engine_gpu_count (NULL) == 0)
-    return no_gpu (_("no GPU available: CUDA finds no usable device"), error);
-  return TRUE;
+  /* TRANSLATORS: %s says why: "Cortado was built without CUDA", "Cortado's
+   * CUDA module cannot be loaded: ...", "CUDA finds no usable GPU (...)" */
+  g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NO_DEVICE, _("no GPU available: %s"),
+               reason);
+  return FALSE;
 }
 
 GArray *

@@ -2,9 +2,11 @@
  * `caffe device_query`: which code runs on the CPU (instruction set,
  * product and convolution libraries), then the properties of each GPU asked for (every GPU
  * without --gpu, where Caffe insists on an id), in Caffe's lines, so that
- * scripts that read one read the other. Built without CUDA, or with no
- * usable device, it says so with the CUDA runtime's reason and exits with
- * status 1, as asking for a GPU does everywhere in cortado-cli. */
+ * scripts that read one read the other. Built without CUDA, without a
+ * CUDA module it can load (kernels/cuda-module.h: the module, or cuBLAS,
+ * missing), or with no usable device, it says which, with the CUDA
+ * runtime's reason, and exits with status 1, as asking for a GPU does
+ * everywhere in cortado-cli. */
 #include <stdarg.h>
 #include <glib/gi18n-lib.h>
 

@@ -421,6 +421,42 @@ test_info_unfinished_save (void)
   ct_test_remove_tree (dir);
 }
 
+/* A run that never asks for a GPU never opens the CUDA module (nor,
+ * through it, the CUDA runtime and cuBLAS). */
+static void
+test_layers_no_cuda (void)
+{
+  g_setenv ("LD_DEBUG", "files", TRUE);
+  {
+    g_auto (CtCliRun) run = ct_cli_run ("layers", NULL);
+
+    g_unsetenv ("LD_DEBUG");
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_null (strstr (run.err, "libctcuda"));
+    g_assert_null (strstr (run.err, "libcublas"));
+    g_assert_null (strstr (run.err, "libcudart"));
+  }
+}
+
+/* device_query says why there is no GPU: here, no module where it looks. */
+static void
+test_device_query_no_module (void)
+{
+  g_setenv ("CT_CUDA_MODULE", "/nonexistent/libctcuda.so", TRUE);
+  {
+    g_auto (CtCliRun) run = ct_cli_run ("device_query", NULL);
+
+    g_unsetenv ("CT_CUDA_MODULE");
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "CPU kernels: "));
+    if (CT_HAVE_CUDA)
+      g_assert_nonnull (strstr (run.err, "no GPU available: Cortado's CUDA module "
+                                         "/nonexistent/libctcuda.so is missing"));
+    else
+      g_assert_nonnull (strstr (run.err, "no GPU available: Cortado was built without CUDA"));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -440,6 +476,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli/info/caffemodel", test_info_caffemodel);
   g_test_add_func ("/app/cli/info/other-files", test_info_other_files);
   g_test_add_func ("/app/cli/info/unfinished-save", test_info_unfinished_save);
+  g_test_add_func ("/app/cli/layers/no-cuda", test_layers_no_cuda);
+  g_test_add_func ("/app/cli/device-query/no-module", test_device_query_no_module);
 
   return g_test_run ();
 }

@@ -1,9 +1,12 @@
-/* test-device.c: the device API and kernel statuses. Without CUDA every
- * ct_cuda_* call must answer CT_STATUS_NO_DEVICE and leave its outputs
- * empty; with CUDA the stub checks are skipped (the CUDA suite covers it). */
+/* test-device.c: the device API and kernel statuses. Without CUDA, or
+ * with CUDA but no module to load (kernels/cuda-module.h), every ct_cuda_*
+ * call must answer CT_STATUS_NO_DEVICE and leave its outputs empty; the
+ * CUDA suite covers the loaded module. */
+#include <string.h>
 #include <glib.h>
 
 #include "blas.h"
+#include "cuda-module.h"
 #include "device.h"
 
 static void
@@ -28,17 +31,12 @@ test_status_strings (void)
 }
 
 static void
-test_stub (void)
+check_stub (void)
 {
   int count = 42;
   void *ptr = &count;
   float x = 1, y = 2, out = 3;
 
-  if (CT_HAVE_CUDA)
-    {
-      g_test_skip ("built with CUDA: the stub is not linked");
-      return;
-    }
   g_assert_cmpint (ct_cuda_device_count (&count), ==, CT_STATUS_NO_DEVICE);
   g_assert_cmpint (count, ==, 0);
   g_assert_cmpint (ct_cuda_available (), ==, CT_STATUS_NO_DEVICE);
@@ -71,11 +69,85 @@ test_stub (void)
   g_assert_cmpfloat (out, ==, 3);
 }
 
+static void
+test_stub (void)
+{
+  const char *detail = NULL;
+
+  if (!CT_HAVE_CUDA)
+    {
+      g_assert_cmpint (ct_cuda_module_load (&detail), ==, CT_CUDA_MODULE_NOT_BUILT);
+      check_stub ();
+      return;
+    }
+  /* The module's state is the process's for good: a child per case. */
+  if (g_test_subprocess ())
+    {
+      g_setenv ("CT_CUDA_MODULE", "/nonexistent/libctcuda.so", TRUE);
+      check_stub ();
+      g_assert_cmpint (ct_cuda_module_load (&detail), ==, CT_CUDA_MODULE_MISSING);
+      g_assert_cmpstr (detail, ==, "/nonexistent/libctcuda.so");
+      g_assert_nonnull (strstr (ct_cuda_last_error (), "/nonexistent/libctcuda.so is missing"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* A file that is no module: the dynamic loader's words come back. */
+static void
+test_module_unloadable (void)
+{
+  const char *detail = NULL;
+
+  if (!CT_HAVE_CUDA)
+    {
+      g_test_skip ("built without CUDA: no module");
+      return;
+    }
+  if (g_test_subprocess ())
+    {
+      g_autofree char *source = g_test_build_filename (G_TEST_DIST, "meson.build", NULL);
+
+      g_setenv ("CT_CUDA_MODULE", source, TRUE);
+      g_assert_cmpint (ct_cuda_available (), ==, CT_STATUS_NO_DEVICE);
+      g_assert_cmpint (ct_cuda_module_load (&detail), ==, CT_CUDA_MODULE_UNLOADABLE);
+      g_assert_nonnull (strstr (detail, "meson.build"));
+      g_assert_cmpstr (ct_cuda_last_error (), ==, detail);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* A program in the build folder finds the module built beside it: it loads,
+ * or, on a machine without the CUDA libraries, says why it cannot. */
+static void
+test_module_build_dir (void)
+{
+  const char *detail = NULL;
+  CtCudaModuleState state;
+
+  if (!CT_HAVE_CUDA)
+    {
+      g_test_skip ("built without CUDA: no module");
+      return;
+    }
+  g_assert_null (g_getenv ("CT_CUDA_MODULE"));
+  state = ct_cuda_module_load (&detail);
+  g_test_message ("module: %d, %s", state, detail);
+  g_assert_true (state == CT_CUDA_MODULE_LOADED || state == CT_CUDA_MODULE_UNLOADABLE);
+  if (state == CT_CUDA_MODULE_LOADED)
+    g_assert_cmpstr (detail, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/status/strings", test_status_strings);
   g_test_add_func ("/kernels/device/stub", test_stub);
+  g_test_add_func ("/kernels/device/module/unloadable", test_module_unloadable);
+  g_test_add_func ("/kernels/device/module/build-dir", test_module_build_dir);
   return g_test_run ();
 }
