@@ -128,7 +128,7 @@ const char *ct_document_get_summary (CtDocument *self);
 gboolean ct_document_get_validating (CtDocument *self);
 void ct_document_wait_validated (CtDocument *self);
 
-/* Data layers (Data, ImageData, HDF5Data, WindowData) whose source cannot
+/* Data layers (Data, ImageData, HDF5Data) whose source cannot
  * be read still fail the check, but their tops take a stand-in shape so
  * that the rest of the net keeps its shapes: the one given here, or else
  * the last one a check saw; both are kept in the sidecar by layer name, and

@@ -10,7 +10,8 @@
 G_BEGIN_DECLS
 
 /* Whether layers of TYPE read a source that may be missing (Data,
- * ImageData, HDF5Data, WindowData); whether LAYER is one, as inferred. */
+ * ImageData, HDF5Data: the classes that say reads_files); whether LAYER
+ * is one, as inferred. */
 gboolean ct_stand_in_reads_data (const char *type);
 gboolean ct_stand_in_is_source (const CtNetShapeLayer *layer);
 
