@@ -71,12 +71,14 @@ ct_train_view_set_average_loss (CtTrainView *t, guint average_loss)
 }
 
 void
-ct_train_view_new_run (CtTrainView *t)
+ct_train_view_new_run (CtTrainView *t, const char *earlier_label)
 {
   if (t->run_has_points)
     {
-      /* TRANSLATORS: the label of an earlier training run on the plot */
-      g_autofree char *label = g_strdup_printf (_("run %u"), t->runs);
+      /* TRANSLATORS: the label of an earlier training run on the plot,
+       * when its settings were those of the new run */
+      g_autofree char *label = earlier_label != NULL ? g_strdup (earlier_label)
+                                                     : g_strdup_printf (_("run %u"), t->runs);
 
       ct_plot_view_fade_all (t->plot, label);
       add_run_series (t);

@@ -140,6 +140,10 @@ gboolean ct_plot_panel_has_side (const CtPlot *plot, int panel, CtPlotAxisSide s
 gboolean ct_plot_get_x_range (CtPlot *plot, double *lo, double *hi);
 gboolean ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side,
                               double *lo, double *hi);
+/* Whether the autoscaled range of a linear axis leaves out values far
+ * outside the bulk of the others (a diverged run's spike, see robust.h);
+ * the drawing marks them at the panel's edge. */
+gboolean ct_plot_get_y_clipped (CtPlot *plot, int panel, CtPlotAxisSide side);
 /* Fix the ranges (turns the axis' autoscale off). LO < HI; for a log axis
  * LO > 0. */
 void ct_plot_set_x_range (CtPlot *plot, double lo, double hi);
