@@ -424,6 +424,7 @@ robust_y_range (CtPlot *plot, CtPlotAxis *a, int panel, CtPlotAxisSide side, gbo
                 double *lo, double *hi)
 {
   g_autoptr (GArray) values = NULL;
+  g_autoptr (GArray) firsts = g_array_new (FALSE, FALSE, sizeof (double));
   gsize total = 0, stride;
 
   if (a->robust_cached && a->robust_generation == plot->generation
@@ -447,12 +448,19 @@ robust_y_range (CtPlot *plot, CtPlotAxis *a, int panel, CtPlotAxisSide side, gbo
 
       if (!s->visible || s->panel != panel || s->side != side)
         continue;
+      for (gsize k = 0; k < s->ys->len; k++)
+        if (isfinite (ys[k]))
+          {
+            g_array_append_val (firsts, ys[k]);
+            break;
+          }
       for (gsize k = in_view ? ct_plot_lower_bound (xs, s->xs->len, plot->x_lo) : 0;
            k < s->xs->len && (!in_view || xs[k] <= plot->x_hi); k += stride)
         if (isfinite (ys[k]))
           g_array_append_val (values, ys[k]);
     }
   a->robust_clipped = ct_plot_robust_range ((double *) (void *) values->data, values->len,
+                                            (const double *) (void *) firsts->data, firsts->len,
                                             &a->robust_lo, &a->robust_hi);
   a->robust_cached = TRUE;
   a->robust_generation = plot->generation;

@@ -12,34 +12,49 @@ compare_doubles (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-gboolean
-ct_plot_robust_range (double *values, gsize n, double *lo, double *hi)
+static double
+median_of_sorted (const double *v, gsize n)
 {
-  double q_lo, q_hi, spread, v_min, v_max;
-  gboolean clipped = FALSE;
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
-  /* too few points to tell a spike from the curve */
+gboolean
+ct_plot_robust_range (double *values, gsize n, const double *firsts, gsize n_firsts,
+                      double *lo, double *hi)
+{
+  g_autofree double *dev = NULL;
+  double med, mad, t_lo, t_hi, first_lo, first_hi;
+  gboolean any = FALSE;
+
+  /* too few points to tell a blow-up from the curve */
   if (n < 20)
     return FALSE;
   qsort (values, n, sizeof (double), compare_doubles);
-  v_min = values[0];
-  v_max = values[n - 1];
-  q_lo = values[(gsize) floor ((n - 1) * 0.02)];
-  q_hi = values[(gsize) ceil ((n - 1) * 0.98)];
-  spread = q_hi - q_lo;
-  if (spread <= 0)
-    spread = MAX (fabs (q_hi) * 0.1, 1e-12);
-  *lo = v_min;
-  *hi = v_max;
-  if (v_max > q_hi + 3 * spread)
-    {
-      *hi = q_hi + 0.25 * spread;
-      clipped = TRUE;
-    }
-  if (v_min < q_lo - 3 * spread)
-    {
-      *lo = q_lo - 0.25 * spread;
-      clipped = TRUE;
-    }
-  return clipped;
+  med = median_of_sorted (values, n);
+  dev = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    dev[i] = fabs (values[i] - med);
+  qsort (dev, n, sizeof (double), compare_doubles);
+  mad = MAX (median_of_sorted (dev, n), MAX (fabs (med) * 1e-3, 1e-12));
+  t_lo = med - 20 * mad;
+  t_hi = med + 20 * mad;
+  first_lo = first_hi = med;
+  for (gsize i = 0; i < n_firsts; i++)
+    if (isfinite (firsts[i]))
+      {
+        first_lo = MIN (first_lo, firsts[i]);
+        first_hi = MAX (first_hi, firsts[i]);
+      }
+  t_lo = MIN (t_lo, first_lo - (med - first_lo));
+  t_hi = MAX (t_hi, first_hi + (first_hi - med));
+  if (values[0] >= t_lo && values[n - 1] <= t_hi)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    if (values[i] >= t_lo && values[i] <= t_hi)
+      {
+        *lo = any ? MIN (*lo, values[i]) : values[i];
+        *hi = any ? MAX (*hi, values[i]) : values[i];
+        any = TRUE;
+      }
+  return any;
 }

@@ -457,11 +457,41 @@ test_robust_range (void)
   g_assert_cmpfloat (hi, >, 2.3);
   g_assert_cmpfloat (hi, <, 4.0);
 
+  /* a run that diverged for good (a fifth of its points near 87) is
+   * clipped too, however many points it has up there */
+  ct_plot_series_clear (plot, now);
+  for (int i = 0; i < 100; i++)
+    ct_plot_append (plot, now, i, i < 80 ? 2.3 - 0.5 * i / 80.0 : 87.0);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_true (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
+  g_assert_cmpfloat (hi, <, 4.0);
+
   /* a log axis shows every value: it is the reading for a diverged run */
   ct_plot_set_log (plot, 0, CT_PLOT_AXIS_LEFT, TRUE);
   g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
   g_assert_false (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
   g_assert_cmpfloat (hi, >, 90);
+
+  /* a loss falling fast over a long run keeps its first values, and an
+   * accuracy rising keeps its low start */
+  {
+    g_autoptr (CtPlot) long_run = ct_plot_new ();
+    int loss, acc;
+
+    ct_plot_add_panel (long_run, "Loss", 1);
+    ct_plot_add_panel (long_run, "Accuracy", 1);
+    loss = ct_plot_add_series (long_run, 0, CT_PLOT_AXIS_LEFT, "Loss", CT_PLOT_COLOR_BLUE,
+                               CT_PLOT_LINE, NULL);
+    acc = ct_plot_add_series (long_run, 1, CT_PLOT_AXIS_LEFT, "Accuracy", CT_PLOT_COLOR_BLUE,
+                              CT_PLOT_LINE, NULL);
+    for (int i = 0; i < 5000; i++)
+      {
+        ct_plot_append (long_run, loss, i, 0.3 + 2.0 * exp (-i / 50.0));
+        ct_plot_append (long_run, acc, i, 0.9 - 0.8 * exp (-i / 50.0));
+      }
+    g_assert_false (ct_plot_get_y_clipped (long_run, 0, CT_PLOT_AXIS_LEFT));
+    g_assert_false (ct_plot_get_y_clipped (long_run, 1, CT_PLOT_AXIS_LEFT));
+  }
 
   /* drawing with the spike clipped and a long run label in a narrow
    * legend works */
