@@ -2,7 +2,8 @@
  * view beside the solver panel: the
  * live plots (training loss raw and smoothed, the learning rate on a log
  * axis at the right, test accuracy and loss at each test_interval), with
- * the earlier runs of the same net kept faded and labelled; the update
+ * the earlier runs of the same net kept faded and labelled by the solver
+ * settings that differed (window-train.c works them out); the update
  * ratio lr·‖Δw‖/‖w‖ of each layer as a bar in the gradient-health colours;
  * and the blob followed, as a heatmap with its statistics. The controller
  * (window-train.c) hands every progress here; the view keeps what it needs

@@ -23,9 +23,13 @@
  * autoscaled x axis ends on a whole tick step so that it seldom changes as
  * points arrive.
  *
+ * An autoscaled linear axis leaves out values far from the bulk of the
+ * others (a diverged run, see robust.h) and marks them at the panel's edge.
+ *
  * Earlier runs stay on the plot: a series can be faded and carry a run
- * label ("run 1"); the legend shows it. The plot knows nothing of nets:
- * names, colours and panels come from the caller. */
+ * label (what set the run apart: "base_lr 0.01"); the legend shows it,
+ * ellipsizing what does not fit the panel's width. The plot knows nothing
+ * of nets: names, colours and panels come from the caller. */
 #pragma once
 
 #include <cairo.h>
