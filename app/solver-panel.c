@@ -151,6 +151,12 @@ form_changed (CtPropertyForm *form, const char *path, const char *value, CtSolve
 
 /* Opening and saving */
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 GFile *
 ct_solver_panel_net_file (GFile *file)
 {
@@ -181,6 +187,54 @@ ct_solver_panel_net_file (GFile *file)
     }
   param_free (param);
   return result;
+}
+
+/* A solver beside a net is found by what it names, not by its file name:
+ * Caffe's examples call theirs lenet_solver.prototxt, cifar10_quick_solver
+ * .prototxt, solver.prototxt. Names with "solver" in them are tried first
+ * so that a folder of nets costs few parses; the first in name order
+ * wins, so which one loads does not depend on the file system. */
+GFile *
+ct_solver_panel_find_beside (GFile *net_file)
+{
+  g_autoptr (GFile) dir = net_file != NULL ? g_file_get_parent (net_file) : NULL;
+  g_autoptr (GFileEnumerator) children = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  if (dir == NULL || g_file_peek_path (net_file) == NULL)
+    return NULL;
+  children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                        G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                        G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  while (children != NULL)
+    {
+      GFileInfo *info = NULL;
+
+      if (!g_file_enumerator_iterate (children, &info, NULL, NULL, NULL) || info == NULL)
+        break;
+      /* a solver is a few lines; a large file is a net or data */
+      if (g_str_has_suffix (g_file_info_get_name (info), ".prototxt")
+          && g_file_info_get_size (info) < 64 * 1024)
+        g_ptr_array_add (names, g_strdup (g_file_info_get_name (info)));
+    }
+  g_ptr_array_sort (names, compare_names);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < names->len; i++)
+      {
+        const char *name = names->pdata[i];
+        g_autoptr (GFile) file = NULL;
+        g_autoptr (GFile) named = NULL;
+
+        if ((strstr (name, "solver") != NULL) != (pass == 0))
+          continue;
+        file = g_file_get_child (dir, name);
+        if (g_file_equal (file, net_file))
+          continue;
+        named = ct_solver_panel_net_file (file);
+        if (named != NULL && g_file_equal (named, net_file))
+          return g_steal_pointer (&file);
+      }
+  return NULL;
 }
 
 gboolean

@@ -19,6 +19,9 @@ CtSolverPanel *ct_solver_panel_new (void);
 
 /* The net file FILE names when FILE is a solver prototxt, else NULL. */
 GFile *ct_solver_panel_net_file (GFile *file);
+/* The solver prototxt in NET_FILE's folder whose `net` or `train_net`
+ * is NET_FILE, or NULL. */
+GFile *ct_solver_panel_find_beside (GFile *net_file);
 gboolean ct_solver_panel_load (CtSolverPanel *self, GFile *file, GError **error);
 /* TEXT (NUL-terminated) as a template solver whose relative paths start
  * in FOLDER (may be NULL; saving asks where), or the default one when TEXT

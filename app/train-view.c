@@ -2,7 +2,8 @@
  * view beside the solver panel: the
  * live plots (training loss raw and smoothed, the learning rate on a log
  * axis at the right, test accuracy and loss at each test_interval), with
- * the earlier runs of the same net kept faded and labelled; the update
+ * the earlier runs of the same net kept faded and labelled by the solver
+ * settings that differed (window-train.c works them out); the update
  * ratio lr·‖Δw‖/‖w‖ of each layer as a bar in the gradient-health colours;
  * and the blob followed, as a heatmap with its statistics. The controller
  * (window-train.c) hands every progress here; the view keeps what it needs
@@ -71,12 +72,14 @@ ct_train_view_set_average_loss (CtTrainView *t, guint average_loss)
 }
 
 void
-ct_train_view_new_run (CtTrainView *t)
+ct_train_view_new_run (CtTrainView *t, const char *earlier_label)
 {
   if (t->run_has_points)
     {
-      /* TRANSLATORS: the label of an earlier training run on the plot */
-      g_autofree char *label = g_strdup_printf (_("run %u"), t->runs);
+      /* TRANSLATORS: the label of an earlier training run on the plot,
+       * when its settings were those of the new run */
+      g_autofree char *label = earlier_label != NULL ? g_strdup (earlier_label)
+                                                     : g_strdup_printf (_("run %u"), t->runs);
 
       ct_plot_view_fade_all (t->plot, label);
       add_run_series (t);

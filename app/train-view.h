@@ -16,8 +16,10 @@ G_DECLARE_FINAL_TYPE (CtTrainView, ct_train_view, CT, TRAIN_VIEW, GtkBox)
 
 CtTrainView *ct_train_view_new (void);
 
-/* A new run begins: the series shown become an earlier run (faded). */
-void ct_train_view_new_run (CtTrainView *self);
+/* A new run begins: the series shown become an earlier run (faded),
+ * labelled EARLIER_LABEL (what set its settings apart: "base_lr 0.01"),
+ * or "run N" when NULL. */
+void ct_train_view_new_run (CtTrainView *self, const char *earlier_label);
 /* The loss is smoothed over AVERAGE_LOSS iterations, as Caffe does. */
 void ct_train_view_set_average_loss (CtTrainView *self, guint average_loss);
 /* Another net: every run is forgotten. */

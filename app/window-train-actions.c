@@ -53,16 +53,7 @@ ct_window_train_snapshot_activated (GSimpleAction *action, GVariant *param, gpoi
 void
 ct_window_train_restart_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  CtWindow *self = data;
-  CtWindowTrain *t = self->train;
-
-  if (t->trainer == NULL)
-    return;
-  /* the same run again, bit for bit: the last one stays on the plot */
-  ct_train_view_new_run (t->view);
-  ct_trainer_restart (t->trainer);
-  t->state = CT_TRAIN_STATE_RUNNING;
-  ct_window_train_update_controls (self);
+  ct_window_train_restart (data);
 }
 
 static void

@@ -23,6 +23,7 @@ struct _CtWindowTrain {
   gboolean export_for_step;    /* the next caffemodel written goes to the step view */
   char *last_error;            /* the last training error shown, for tests */
   char *last_files;            /* the files written last, newline-separated */
+  Caffe__SolverParameter *run_param; /* the current run's settings, or NULL */
 
   /* Header bar (window.ui). */
   GtkWidget *controls;
@@ -37,6 +38,8 @@ typedef struct _CtWindowTrain CtWindowTrain;
 
 /* window-train.c */
 gboolean ct_window_train_start (CtWindow *self, const char *resume);
+/* The run again from the same start with the settings shown now. */
+void ct_window_train_restart (CtWindow *self);
 void ct_window_train_update_controls (CtWindow *self);
 /* The selected layer's first top (owned, or NULL), and its name in
  * *LAYER_NAME (owned; may be NULL). */

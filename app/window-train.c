@@ -22,6 +22,7 @@
 #include "engine-error.h"
 #include "error-place.h"
 #include "field-path.h"
+#include "solver-diff.h"
 #include "window-train-private.h"
 
 #define WATCH_EVERY 50
@@ -354,6 +355,23 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
 
 /* Starting, and the state of the controls */
 
+/* The run shown becomes an earlier one, labelled by the settings that set
+ * it apart from PARAM's (the next run's); PARAM (taken) becomes the
+ * current run's. */
+static void
+begin_run (CtWindow *self, Caffe__SolverParameter *param)
+{
+  CtWindowTrain *t = self->train;
+  g_autofree char *label = t->run_param != NULL
+                             ? ct_solver_param_diff (t->run_param, param, 3) : NULL;
+
+  ct_train_view_new_run (t->view, label);
+  ct_train_view_set_average_loss (t->view, param->average_loss);
+  if (t->run_param != NULL)
+    protobuf_c_message_free_unpacked (&t->run_param->base, NULL);
+  t->run_param = param;
+}
+
 static gboolean
 net_runs (CtWindow *self)
 {
@@ -390,11 +408,9 @@ ct_window_train_start (CtWindow *self, const char *resume)
       t->at_break = FALSE;
       ct_window_run_show_external (self, NULL, NULL);
     }
-  ct_train_view_new_run (t->view);
-  ct_train_view_set_average_loss (t->view, param->average_loss);
+  begin_run (self, param);
   t->trainer = ct_trainer_new (param, ct_solver_panel_get_source_path (self->solver_panel), &config,
                                progress_arrived, self);
-  protobuf_c_message_free_unpacked (&param->base, NULL);
   g_clear_pointer (&t->watch_blob, g_free);
   apply_watch (self);
   if (t->breakpoint != NULL)
@@ -406,6 +422,29 @@ ct_window_train_start (CtWindow *self, const char *resume)
   ct_train_view_set_status (t->view, _("Training…"));
   ct_window_train_update_controls (self);
   return TRUE;
+}
+
+/* Restart exists so that a class can change one setting and compare from
+ * the same start: the trainer rebuilds its solver from the settings shown
+ * now (the solver panel's, the net as the document holds it) with the
+ * first run's seed, weights and data order. */
+void
+ct_window_train_restart (CtWindow *self)
+{
+  CtWindowTrain *t = self->train;
+  Caffe__SolverParameter *param;
+
+  if (t->trainer == NULL)
+    return;
+  ct_window_source_flush (self);
+  param = train_param (self);
+  if (param == NULL)
+    return;
+  /* the last run stays on the plot, labelled by what differed */
+  begin_run (self, param);
+  ct_trainer_restart_with (t->trainer, param);
+  t->state = CT_TRAIN_STATE_RUNNING;
+  ct_window_train_update_controls (self);
 }
 
 static void
@@ -530,6 +569,8 @@ ct_window_train_dispose (CtWindow *self)
   g_free (t->export_dir);
   g_free (t->last_error);
   g_free (t->last_files);
+  if (t->run_param != NULL)
+    protobuf_c_message_free_unpacked (&t->run_param->base, NULL);
   if (self->solver_panel != NULL)
     g_signal_handlers_disconnect_by_data (self->solver_panel, self);
   g_free (t);
@@ -563,6 +604,9 @@ ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags)
   t->state = CT_TRAIN_STATE_IDLE;
   g_clear_pointer (&t->breakpoint, g_free);
   g_clear_pointer (&t->watch_blob, g_free);
+  if (t->run_param != NULL)
+    protobuf_c_message_free_unpacked (&t->run_param->base, NULL);
+  t->run_param = NULL;
   ct_train_view_clear (t->view);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), FALSE);
   ct_train_view_set_status (t->view, _("Press Start (F4) to train the net with this solver"));

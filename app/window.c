@@ -323,8 +323,16 @@ load_net (CtWindow *self, GFile *file)
       ct_window_show_error (self, error->message);
       return FALSE;
     }
-  /* another net: a solver of the last one would not fit it */
+  /* another net: a solver of the last one would not fit it, but one
+   * beside it that names it does */
   ct_solver_panel_set_example (self->solver_panel, NULL, NULL);
+  {
+    g_autoptr (GFile) solver = ct_solver_panel_find_beside (file);
+    g_autoptr (GError) solver_error = NULL;
+
+    if (solver != NULL && !ct_solver_panel_load (self->solver_panel, solver, &solver_error))
+      g_debug ("%s", solver_error->message);
+  }
   remember_recent (file);
   after_load (self);
   return TRUE;

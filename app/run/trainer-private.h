@@ -31,6 +31,7 @@ typedef struct {
   CtTrainCommandKind kind;
   char *text;      /* EXPORT: the folder; BREAKPOINT, WATCH: the name (may be NULL) */
   guint every;     /* WATCH, RATIO_EVERY */
+  Caffe__SolverParameter *param; /* RESTART: the settings to restart with, or NULL */
 } CtTrainCommand;
 
 void ct_train_command_free (CtTrainCommand *command);

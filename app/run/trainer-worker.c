@@ -300,6 +300,15 @@ handle (CtTrainWorker *w, CtTrainCommand *cmd)
         run_from_here (w);
       break;
     case CT_TRAIN_CMD_RESTART:
+      if (cmd->param != NULL)
+        {
+          /* the settings shown now, from the same start: the seed stays
+           * unless the new settings name one */
+          if (cmd->param->random_seed < 0)
+            cmd->param->random_seed = w->param->random_seed;
+          caffe__solver_parameter__free_unpacked (w->param, NULL);
+          w->param = g_steal_pointer (&cmd->param);
+        }
       if (!build (w, &error))
         fail (w, error);
       else

@@ -118,6 +118,8 @@ void
 ct_train_command_free (CtTrainCommand *command)
 {
   g_free (command->text);
+  if (command->param != NULL)
+    caffe__solver_parameter__free_unpacked (command->param, NULL);
   g_free (command);
 }
 
@@ -132,14 +134,23 @@ push (CtTrainer *trainer, CtTrainCommandKind kind, const char *text, guint every
   g_async_queue_push (trainer->queue, command);
 }
 
+/* A private copy, through the wire format. */
+static Caffe__SolverParameter *
+copy_param (const Caffe__SolverParameter *param)
+{
+  gsize size = protobuf_c_message_get_packed_size (&param->base);
+  g_autofree guint8 *packed = g_malloc (MAX (size, 1));
+
+  protobuf_c_message_pack (&param->base, packed);
+  return caffe__solver_parameter__unpack (NULL, size, packed);
+}
+
 CtTrainer *
 ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
                 const CtTrainConfig *config, CtTrainProgressFunc func, gpointer user_data)
 {
   CtTrainer *trainer = g_new0 (CtTrainer, 1);
   CtTrainWorker *w = g_new0 (CtTrainWorker, 1);
-  gsize size = protobuf_c_message_get_packed_size (&param->base);
-  g_autofree guint8 *packed = g_malloc (MAX (size, 1));
 
   trainer->func = func;
   trainer->user_data = user_data;
@@ -150,9 +161,7 @@ ct_trainer_new (const Caffe__SolverParameter *param, const char *source_path,
 
   w->mailbox = ct_mailbox_ref (trainer->mailbox);
   w->queue = g_async_queue_ref (trainer->queue);
-  /* A private copy, through the wire format. */
-  protobuf_c_message_pack (&param->base, packed);
-  w->param = caffe__solver_parameter__unpack (NULL, size, packed);
+  w->param = copy_param (param);
   /* Restart must repeat the run: a solver without a seed gets one now. */
   if (w->param->random_seed < 0)
     w->param->random_seed = g_random_int_range (0, G_MAXINT32);
@@ -188,6 +197,16 @@ void ct_trainer_pause (CtTrainer *trainer) { push (trainer, CT_TRAIN_CMD_PAUSE, 
 void ct_trainer_resume (CtTrainer *trainer) { push (trainer, CT_TRAIN_CMD_RESUME, NULL, 0); }
 void ct_trainer_stop (CtTrainer *trainer) { push (trainer, CT_TRAIN_CMD_STOP, NULL, 0); }
 void ct_trainer_restart (CtTrainer *trainer) { push (trainer, CT_TRAIN_CMD_RESTART, NULL, 0); }
+
+void
+ct_trainer_restart_with (CtTrainer *trainer, const Caffe__SolverParameter *param)
+{
+  CtTrainCommand *command = g_new0 (CtTrainCommand, 1);
+
+  command->kind = CT_TRAIN_CMD_RESTART;
+  command->param = copy_param (param);
+  g_async_queue_push (trainer->queue, command);
+}
 
 void
 ct_trainer_snapshot_now (CtTrainer *trainer)

@@ -57,7 +57,12 @@
  *
  * Restart builds the solver anew from the same parameter, seed (a
  * parameter without random_seed gets one drawn once, at ct_trainer_new),
- * weights or solverstate: it repeats the run bit for bit. */
+ * weights or solverstate: it repeats the run bit for bit.
+ * ct_trainer_restart_with() does the same with other settings (a class
+ * changes base_lr and compares): the solver is built from the new
+ * parameter with the first run's seed (unless the new one names its own),
+ * weights or solverstate, so the initial weights and the data order are
+ * the first run's and only the changed settings differ. */
 #pragma once
 
 #include <glib.h>
@@ -192,6 +197,9 @@ void ct_trainer_resume (CtTrainer *trainer);
 void ct_trainer_stop (CtTrainer *trainer);
 /* Build the solver anew as it was first built and train from there. */
 void ct_trainer_restart (CtTrainer *trainer);
+/* The same with PARAM (copied) in place of the trainer's parameter; a
+ * PARAM without random_seed keeps the trainer's seed. */
+void ct_trainer_restart_with (CtTrainer *trainer, const Caffe__SolverParameter *param);
 /* Write the solver's snapshot (caffemodel and solverstate, at
  * snapshot_prefix) after the current iteration. */
 void ct_trainer_snapshot_now (CtTrainer *trainer);

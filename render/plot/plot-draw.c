@@ -179,31 +179,101 @@ draw_series (CtPlot *plot, cairo_t *cr, CtPlotSeries *s, const CtPlotRect *r,
 #undef PY
 }
 
-/* One legend entry: a short line in the series' style, then LABEL. */
+/* Points beyond an axis' outlier-resistant range (robust.h): a small
+ * triangle at the edge they went off, pointing their way, at most one
+ * per 6 px, so that a clipped spike still shows where it happened. */
+static void
+draw_clip_marks (CtPlot *plot, cairo_t *cr, CtPlotSeries *s, int panel, const CtPlotRect *r,
+                 double x_lo, double x_hi)
+{
+  const double *xs = (const double *) (void *) s->xs->data;
+  const double *ys = (const double *) (void *) s->ys->data;
+  double lo, hi, last_up = -G_MAXDOUBLE, last_down = -G_MAXDOUBLE;
+
+  if (!ct_plot_get_y_clipped (plot, panel, s->side)
+      || !ct_plot_get_y_range (plot, panel, s->side, &lo, &hi))
+    return;
+  set_series_source (cr, s);
+  for (gsize k = ct_plot_lower_bound (xs, s->xs->len, x_lo);
+       k < s->xs->len && xs[k] <= x_hi; k++)
+    {
+      double px = r->x + (xs[k] - x_lo) / (x_hi - x_lo) * r->width;
+      gboolean up = ys[k] > hi;
+
+      if (!isfinite (ys[k]) || (ys[k] >= lo && ys[k] <= hi)
+          || px - (up ? last_up : last_down) < 6)
+        continue;
+      if (up)
+        {
+          last_up = px;
+          cairo_move_to (cr, px, r->y + 1);
+          cairo_line_to (cr, px - 4, r->y + 7);
+          cairo_line_to (cr, px + 4, r->y + 7);
+        }
+      else
+        {
+          last_down = px;
+          cairo_move_to (cr, px, r->y + r->height - 1);
+          cairo_line_to (cr, px - 4, r->y + r->height - 7);
+          cairo_line_to (cr, px + 4, r->y + r->height - 7);
+        }
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+}
+
+/* One legend entry: a short line in the series' style, then LABEL,
+ * ellipsized to MAX_WIDTH pixels when it is wider (MAX_WIDTH <= 0: no
+ * limit). Returns the x of the next entry. */
 static double
 legend_entry (CtPlot *plot, cairo_t *cr, PangoLayout *layout, const CtPlotSeries *s,
-              const char *label, double x, double y)
+              const char *label, double x, double y, double max_width)
 {
+  double w;
+
   set_series_source (cr, s);
   cairo_set_line_width (cr, s->style == CT_PLOT_LINE_THIN ? 1.5 : 2.5);
   cairo_move_to (cr, x, y + 8);
   cairo_line_to (cr, x + 16, y + 8);
   cairo_stroke (cr);
-  return x + 20 + show_text (plot, cr, layout, label, x + 20, y, -1, s->faded ? 0.6 : 1.0) + 14;
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+    }
+  w = show_text (plot, cr, layout, label, x + 20, y, -1, s->faded ? 0.6 : 1.0);
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  return x + 20 + w + 14;
+}
+
+static int
+text_width (PangoLayout *layout, const char *text)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return w;
 }
 
 /* The panel's title, then an entry per series of the current run, then
- * one per earlier run (its run label, faded), clipped to the panel's
- * width. */
+ * one per earlier run (its run label, faded). The strip is one line high
+ * (the panels need the height more than the legend): entries that do not
+ * fit the panel's width are not cut mid-word by the clip but the first
+ * of them is ellipsized and the rest counted ("2 more"); the hover
+ * readout and the CSV name them all. */
 static void
 draw_legend (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const CtPlotRect *r)
 {
   CtPlotPanel *p = g_ptr_array_index (plot->panels, panel);
-  double y = r->y - CT_PLOT_LEGEND_HEIGHT + 3, x = r->x;
+  double y = r->y - CT_PLOT_LEGEND_HEIGHT + 3, x = r->x, right = r->x + r->width;
   g_autoptr(PangoFontDescription) bold = pango_font_description_from_string ("Sans Bold 9");
   g_autoptr(PangoFontDescription) saved = pango_font_description_copy (
     pango_layout_get_font_description (layout));
   g_autoptr(GPtrArray) runs = g_ptr_array_new ();
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();          /* CtPlotSeries */
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
 
   cairo_save (cr);
   cairo_rectangle (cr, r->x, r->y - CT_PLOT_LEGEND_HEIGHT, r->width, CT_PLOT_LEGEND_HEIGHT);
@@ -215,7 +285,7 @@ draw_legend (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const Ct
   for (guint i = 0; i < plot->series->len; i++)
     {
       CtPlotSeries *s = g_ptr_array_index (plot->series, i);
-      g_autofree char *label = NULL;
+      char *label;
 
       if (s->panel != panel || !s->visible)
         continue;
@@ -234,20 +304,53 @@ draw_legend (CtPlot *plot, cairo_t *cr, PangoLayout *layout, int panel, const Ct
       if (s->side == CT_PLOT_AXIS_RIGHT)
         {
           /* Translators: a legend entry for a series on the right y axis. */
-          g_autofree char *right = g_strdup_printf (_("%s (right axis)"), label);
+          char *right_label = g_strdup_printf (_("%s (right axis)"), label);
 
           g_free (label);
-          label = g_steal_pointer (&right);
+          label = right_label;
         }
-      x = legend_entry (plot, cr, layout, s, label, x, y);
+      g_ptr_array_add (entries, s);
+      g_ptr_array_add (labels, label);
     }
   for (guint k = 0; k < runs->len; k++)
     {
       CtPlotSeries *s = runs->pdata[k];
-      /* Translators: a legend entry for an earlier run drawn faded, "run 1 (earlier)". */
-      g_autofree char *label = g_strdup_printf (_("%s (earlier)"), s->run_label);
 
-      x = legend_entry (plot, cr, layout, s, label, x, y);
+      g_ptr_array_add (entries, s);
+      /* Translators: a legend entry for an earlier run drawn faded, "base_lr 0.01 (earlier)". */
+      g_ptr_array_add (labels, g_strdup_printf (_("%s (earlier)"), s->run_label));
+    }
+  for (guint k = 0; k < entries->len; k++)
+    {
+      const char *label = labels->pdata[k];
+      guint left = entries->len - k - 1;
+      g_autofree char *more = NULL;
+      double room;
+
+      if (x + 20 + text_width (layout, label) <= right)
+        {
+          x = legend_entry (plot, cr, layout, entries->pdata[k], label, x, y, 0);
+          continue;
+        }
+      /* Translators: at the end of a plot's legend, the entries it has no
+       * room for; %u is how many */
+      more = left > 0 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more", "%u more",
+                                                      left), left)
+                      : NULL;
+      room = right - x - 20 - (more != NULL ? text_width (layout, more) + 10 : 0);
+      if (room >= 24)
+        x = legend_entry (plot, cr, layout, entries->pdata[k], label, x, y, room) - 4;
+      else if (more == NULL)
+        break;
+      else
+        {
+          g_free (more);
+          left++;
+          more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more", "%u more", left), left);
+        }
+      if (more != NULL)
+        show_text (plot, cr, layout, more, MIN (x, right - text_width (layout, more)), y, -1, 0.7);
+      break;
     }
   cairo_restore (cr);
 }
@@ -412,6 +515,7 @@ ct_plot_draw (CtPlot *plot, cairo_t *cr, double width, double height)
               continue;
             draw_series (plot, cr, s, &r, x_lo, x_hi, t_lo, t_hi,
                          ct_plot_get_log (plot, panel, s->side));
+            draw_clip_marks (plot, cr, s, panel, &r, x_lo, x_hi);
           }
       /* One label per earlier run and panel: on its first solid line. */
       {

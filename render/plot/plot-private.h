@@ -25,6 +25,11 @@ typedef struct {
   double cache_x_lo, cache_x_hi;
   gboolean cache_any;
   double cache_min, cache_max;
+  /* The outlier-resistant range (robust.h), for the same keys. */
+  gboolean robust_cached, robust_in_view, robust_clipped;
+  guint robust_generation;
+  double robust_x_lo, robust_x_hi;
+  double robust_lo, robust_hi;
 } CtPlotAxis;
 
 typedef struct {

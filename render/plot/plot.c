@@ -3,6 +3,7 @@
  * readout (see plot.h). Drawing is in plot-draw.c, exports in
  * plot-export.c. */
 #include "plot-private.h"
+#include "robust.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -415,6 +416,75 @@ visible_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *y_min, do
   return a->cache_any;
 }
 
+/* The finite values of the visible series on a linear axis (in the x
+ * range when IN_VIEW), at most 8192 of them taken at a stride, and the
+ * range robust.h gives them; cached like the visible range. */
+static gboolean
+robust_y_range (CtPlot *plot, CtPlotAxis *a, int panel, CtPlotAxisSide side, gboolean in_view,
+                double *lo, double *hi)
+{
+  g_autoptr (GArray) values = NULL;
+  g_autoptr (GArray) firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  gsize total = 0, stride;
+
+  if (a->robust_cached && a->robust_generation == plot->generation
+      && a->robust_in_view == in_view
+      && (!in_view || (a->robust_x_lo == plot->x_lo && a->robust_x_hi == plot->x_hi)))
+    goto done;
+  for (guint i = 0; i < plot->series->len; i++)
+    {
+      CtPlotSeries *s = g_ptr_array_index (plot->series, i);
+
+      if (s->visible && s->panel == panel && s->side == side)
+        total += s->ys->len;
+    }
+  stride = MAX (total / 8192, 1);
+  values = g_array_sized_new (FALSE, FALSE, sizeof (double), MIN (total, 8192 + 64));
+  for (guint i = 0; i < plot->series->len; i++)
+    {
+      CtPlotSeries *s = g_ptr_array_index (plot->series, i);
+      const double *xs = (const double *) (void *) s->xs->data;
+      const double *ys = (const double *) (void *) s->ys->data;
+
+      if (!s->visible || s->panel != panel || s->side != side)
+        continue;
+      for (gsize k = 0; k < s->ys->len; k++)
+        if (isfinite (ys[k]))
+          {
+            g_array_append_val (firsts, ys[k]);
+            break;
+          }
+      for (gsize k = in_view ? ct_plot_lower_bound (xs, s->xs->len, plot->x_lo) : 0;
+           k < s->xs->len && (!in_view || xs[k] <= plot->x_hi); k += stride)
+        if (isfinite (ys[k]))
+          g_array_append_val (values, ys[k]);
+    }
+  a->robust_clipped = ct_plot_robust_range ((double *) (void *) values->data, values->len,
+                                            (const double *) (void *) firsts->data, firsts->len,
+                                            &a->robust_lo, &a->robust_hi);
+  a->robust_cached = TRUE;
+  a->robust_generation = plot->generation;
+  a->robust_in_view = in_view;
+  a->robust_x_lo = plot->x_lo;
+  a->robust_x_hi = plot->x_hi;
+done:
+  *lo = a->robust_lo;
+  *hi = a->robust_hi;
+  return a->robust_clipped;
+}
+
+gboolean
+ct_plot_get_y_clipped (CtPlot *plot, int panel, CtPlotAxisSide side)
+{
+  CtPlotPanel *p = get_panel (plot, panel);
+  double lo, hi;
+
+  g_return_val_if_fail (p != NULL, FALSE);
+  if (p->axes[side].fixed || p->axes[side].log)
+    return FALSE;
+  return ct_plot_get_y_range (plot, panel, side, &lo, &hi) && p->axes[side].robust_clipped;
+}
+
 gboolean
 ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *lo, double *hi)
 {
@@ -459,7 +529,15 @@ ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side, double *lo, d
     }
   else
     {
-      double pad = y_max > y_min ? (y_max - y_min) * 0.05 : MAX (fabs (y_max) * 0.1, 0.5);
+      double pad, r_lo, r_hi;
+
+      /* a diverged run's spike would flatten the others (robust.h) */
+      if (robust_y_range (plot, a, panel, side, in_view, &r_lo, &r_hi))
+        {
+          y_min = r_lo;
+          y_max = r_hi;
+        }
+      pad = y_max > y_min ? (y_max - y_min) * 0.05 : MAX (fabs (y_max) * 0.1, 0.5);
 
       *lo = y_min - pad;
       *hi = y_max + pad;

@@ -23,9 +23,13 @@
  * autoscaled x axis ends on a whole tick step so that it seldom changes as
  * points arrive.
  *
+ * An autoscaled linear axis leaves out values far from the bulk of the
+ * others (a diverged run, see robust.h) and marks them at the panel's edge.
+ *
  * Earlier runs stay on the plot: a series can be faded and carry a run
- * label ("run 1"); the legend shows it. The plot knows nothing of nets:
- * names, colours and panels come from the caller. */
+ * label (what set the run apart: "base_lr 0.01"); the legend shows it,
+ * ellipsizing what does not fit the panel's width. The plot knows nothing
+ * of nets: names, colours and panels come from the caller. */
 #pragma once
 
 #include <cairo.h>
@@ -140,6 +144,10 @@ gboolean ct_plot_panel_has_side (const CtPlot *plot, int panel, CtPlotAxisSide s
 gboolean ct_plot_get_x_range (CtPlot *plot, double *lo, double *hi);
 gboolean ct_plot_get_y_range (CtPlot *plot, int panel, CtPlotAxisSide side,
                               double *lo, double *hi);
+/* Whether the autoscaled range of a linear axis leaves out values far
+ * outside the bulk of the others (a diverged run's spike, see robust.h);
+ * the drawing marks them at the panel's edge. */
+gboolean ct_plot_get_y_clipped (CtPlot *plot, int panel, CtPlotAxisSide side);
 /* Fix the ranges (turns the axis' autoscale off). LO < HI; for a log axis
  * LO > 0. */
 void ct_plot_set_x_range (CtPlot *plot, double lo, double hi);

@@ -19,6 +19,9 @@
  *   appears; the training action resumes; the earlier run stays on the plot,
  *   faded;
  * - Restart repeats the run bit for bit; a .solverstate resumes it;
+ * - Restart after base_lr 0.01 -> 0.1 starts from the same loss at the new
+ *   rate, the earlier run labelled "base_lr 0.01";
+ * - the net opened alone brings lenet_solver.prototxt beside it;
  * - a huge base_lr stops training with a toast naming the layer, which the
  *   graph marks.
  *
@@ -496,6 +499,70 @@ test_restart_resume (void)
   close_window (window);
 }
 
+/* Restart uses the settings shown: base_lr 0.01 -> 0.1 restarts from the
+ * same first loss (same seed, weights and data order) at the new rate, and
+ * the earlier run is labelled by the rate it had. */
+static void
+test_restart_changed (void)
+{
+  CtWindow *window;
+  CtPlot *plot;
+  int loss, before, lr;
+
+  if (!have_data ())
+    return;
+  prepare_work ();
+  window = open_solver ();
+  set_field (window, "max_iter", "20");
+  set_field (window, "test_interval", "1000");
+  set_field (window, "test_initialization", "false");
+  set_field (window, "base_lr", "0.01");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED
+                && ct_window_train_get_iter (window) == 20, 30);
+  set_field (window, "base_lr", "0.1");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-restart", NULL);
+  plot = ct_plot_view_get_plot (ct_window_train_get_plot (window));
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED
+                && ct_window_train_get_iter (window) == 20
+                && find_series (plot, "Loss", TRUE) >= 0
+                && ct_plot_series_get_n_points (plot, find_series (plot, "Loss", FALSE)) == 20,
+              30);
+  loss = find_series (plot, "Loss", FALSE);
+  before = find_series (plot, "Loss", TRUE);
+  lr = find_series (plot, "Learning rate", FALSE);
+  g_assert_cmpfloat_with_epsilon (ct_plot_series_get_ys (plot, lr)[0], 0.1, 1e-6);
+  g_assert_cmpfloat (ct_plot_series_get_ys (plot, loss)[0], ==,
+                     ct_plot_series_get_ys (plot, before)[0]);
+  g_assert_cmpfloat (ct_plot_series_get_ys (plot, loss)[19], !=,
+                     ct_plot_series_get_ys (plot, before)[19]);
+  g_assert_cmpstr (ct_plot_series_get_run_label (plot, before), ==, "base_lr 0.01");
+  adw_view_stack_set_visible_child_name (window->view_stack, "training");
+  shoot (window, "training-restart.png");
+  close_window (window);
+}
+
+/* A net opened alone brings the solver beside it that names it. */
+static void
+test_net_beside_solver (void)
+{
+  CtWindow *window = ct_window_new (app);
+  g_autofree char *path = source_file ("lenet_train_test.prototxt");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  Caffe__SolverParameter *param;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, file));
+  ct_gui_test_settle (window);
+  param = ct_solver_panel_dup_param (window->solver_panel);
+  g_assert_cmpint (param->max_iter, ==, 10000);
+  g_assert_cmpstr (param->lr_policy, ==, "inv");
+  g_assert_true (g_str_has_suffix (ct_solver_panel_get_source_path (window->solver_panel),
+                                   "lenet_solver.prototxt"));
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  close_window (window);
+}
+
 static void
 test_not_finite (void)
 {
@@ -539,6 +606,8 @@ main (int argc, char *argv[])
       g_test_add_func ("/gtk/window-train/train", test_train);
       g_test_add_func ("/gtk/window-train/breakpoint", test_breakpoint);
       g_test_add_func ("/gtk/window-train/restart-resume", test_restart_resume);
+      g_test_add_func ("/gtk/window-train/restart-changed", test_restart_changed);
+      g_test_add_func ("/gtk/window-train/net-beside-solver", test_net_beside_solver);
       g_test_add_func ("/gtk/window-train/not-finite", test_not_finite);
     }
   status = g_test_run ();

@@ -1,7 +1,8 @@
 /* test-trainer.c: the trainer's life: training to max_iter hands over every
  * loss, test and update-ratio point however hand-overs coalesce; pause
  * leaves the solver at an iteration boundary, resume and stop; restart
- * repeats the run bit for bit; resuming from a solverstate written
+ * repeats the run bit for bit, and with changed settings starts from the
+ * same loss and reports the new rate; resuming from a solverstate written
  * mid-run continues with the uninterrupted run's losses; a huge learning
  * rate stops training with an error naming a layer; "snapshot now" and
  * export write files that load back. */
@@ -13,6 +14,7 @@
 #include "error-place.h"
 #include "net.h"
 #include "solver.h"
+#include "solver-diff.h"
 #include "test-solver-common.h"
 #include "text-format.h"
 #include "trainer-test-util.h"
@@ -178,6 +180,65 @@ test_restart_repeats (void)
   g_assert_no_error (t.error);
   assert_same_losses (first, 0, t.points, 0, 20);
   ct_test_train_clear (&t);
+}
+
+/* Restart with the settings shown: a class changes base_lr and compares
+ * from the same start. The second run reports the new rate, begins with
+ * the first run's loss bit for bit (same seed, so the same initial
+ * weights and data), and then departs from it (the new rate is used). */
+static void
+test_restart_with_changes (void)
+{
+  g_autoptr (Caffe__SolverParameter) param = ct_test_train_param ("");
+  g_autoptr (Caffe__SolverParameter) changed = ct_test_train_param ("");
+  g_autoptr (GArray) first = NULL;
+  CtTrainPoint *a, *b;
+  CtTestTrain t;
+
+  /* No seed: the trainer's drawn one must carry over to the new settings. */
+  param->random_seed = -1;
+  changed->random_seed = -1;
+  changed->base_lr = 0.5f;
+  ct_test_train_init (&t, param, NULL);
+  ct_trainer_start (t.trainer);
+  ct_test_train_until (&t, CT_TRAIN_STATE_FINISHED);
+  first = g_array_copy (t.points);
+  g_array_set_size (t.points, 0);
+  ct_trainer_restart_with (t.trainer, changed);
+  while (t.points->len < 20 || t.last->state != CT_TRAIN_STATE_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (t.error);
+  a = &g_array_index (first, CtTrainPoint, 0);
+  b = &g_array_index (t.points, CtTrainPoint, 0);
+  g_assert_cmpfloat (a->learning_rate, ==, 0.05f);
+  g_assert_cmpfloat (b->learning_rate, ==, 0.5f);
+  g_assert_cmpint (b->iter, ==, 0);
+  g_assert_cmpmem (&a->loss, sizeof (float), &b->loss, sizeof (float));
+  a = &g_array_index (first, CtTrainPoint, 3);
+  b = &g_array_index (t.points, CtTrainPoint, 3);
+  g_assert_cmpfloat (a->loss, !=, b->loss);
+  ct_test_train_clear (&t);
+}
+
+/* An earlier run is labelled by the settings that set it apart. */
+static void
+test_diff_label (void)
+{
+  g_autoptr (Caffe__SolverParameter) a = ct_test_train_param ("");
+  g_autoptr (Caffe__SolverParameter) b = ct_test_train_param ("");
+  g_autofree char *same = NULL, *one = NULL, *two = NULL, *capped = NULL;
+
+  same = ct_solver_param_diff (a, b, 3);
+  g_assert_null (same);
+  b->base_lr = 0.1f;
+  one = ct_solver_param_diff (a, b, 3);
+  g_assert_cmpstr (one, ==, "base_lr 0.05");
+  b->momentum = 0.5f;
+  b->has_momentum = TRUE;
+  two = ct_solver_param_diff (a, b, 3);
+  g_assert_cmpstr (two, ==, "base_lr 0.05, momentum 0.9");
+  capped = ct_solver_param_diff (a, b, 1);
+  g_assert_cmpstr (capped, ==, "base_lr 0.05, …");
 }
 
 static void
@@ -351,6 +412,8 @@ main (int argc, char **argv)
   g_test_add_func ("/run/trainer/coalesced", test_coalesced);
   g_test_add_func ("/run/trainer/pause-resume-stop", test_pause_resume_stop);
   g_test_add_func ("/run/trainer/restart-repeats", test_restart_repeats);
+  g_test_add_func ("/run/trainer/restart-with-changes", test_restart_with_changes);
+  g_test_add_func ("/run/trainer/diff-label", test_diff_label);
   g_test_add_func ("/run/trainer/resume-solverstate", test_resume_solverstate);
   g_test_add_func ("/run/trainer/not-finite", test_not_finite);
   g_test_add_func ("/run/trainer/snapshot-and-export", test_snapshot_and_export);

@@ -423,6 +423,91 @@ test_panels (void)
   g_assert_cmpstr (ct_plot_series_get_run_label (plot, lr), ==, "run 2");
 }
 
+/* A diverged run's spike (loss ~ 90) beside runs between 0.3 and 2.3
+ * must not flatten them: the autoscaled range comes from the bulk of the
+ * values and says that it clipped; without the spike nothing changes. */
+static void
+test_robust_range (void)
+{
+  g_autoptr (CtPlot) plot = ct_plot_new ();
+  double lo, hi;
+  int now, before;
+
+  ct_plot_add_panel (plot, "Loss", 1);
+  before = ct_plot_add_series (plot, 0, CT_PLOT_AXIS_LEFT, "Loss", CT_PLOT_COLOR_BLUE,
+                               CT_PLOT_LINE, NULL);
+  now = ct_plot_add_series (plot, 0, CT_PLOT_AXIS_LEFT, "Loss", CT_PLOT_COLOR_BLUE,
+                            CT_PLOT_LINE, NULL);
+  for (int i = 0; i < 100; i++)
+    {
+      ct_plot_append (plot, before, i, 2.3 - 2.0 * i / 100.0);
+      ct_plot_append (plot, now, i, 2.3 - 1.5 * i / 100.0);
+    }
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_false (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
+  g_assert_cmpfloat (lo, <, 0.3);
+  g_assert_cmpfloat (hi, >, 2.3);
+  g_assert_cmpfloat (hi, <, 2.5);
+
+  ct_plot_series_clear (plot, before);
+  for (int i = 0; i < 100; i++)
+    ct_plot_append (plot, before, i, i == 40 ? 90.0 : 2.3 - 2.0 * i / 100.0);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_true (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
+  g_assert_cmpfloat (hi, >, 2.3);
+  g_assert_cmpfloat (hi, <, 4.0);
+
+  /* a run that diverged for good (a fifth of its points near 87) is
+   * clipped too, however many points it has up there */
+  ct_plot_series_clear (plot, now);
+  for (int i = 0; i < 100; i++)
+    ct_plot_append (plot, now, i, i < 80 ? 2.3 - 0.5 * i / 80.0 : 87.0);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_true (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
+  g_assert_cmpfloat (hi, <, 4.0);
+
+  /* a log axis shows every value: it is the reading for a diverged run */
+  ct_plot_set_log (plot, 0, CT_PLOT_AXIS_LEFT, TRUE);
+  g_assert_true (ct_plot_get_y_range (plot, 0, CT_PLOT_AXIS_LEFT, &lo, &hi));
+  g_assert_false (ct_plot_get_y_clipped (plot, 0, CT_PLOT_AXIS_LEFT));
+  g_assert_cmpfloat (hi, >, 90);
+
+  /* a loss falling fast over a long run keeps its first values, and an
+   * accuracy rising keeps its low start */
+  {
+    g_autoptr (CtPlot) long_run = ct_plot_new ();
+    int loss, acc;
+
+    ct_plot_add_panel (long_run, "Loss", 1);
+    ct_plot_add_panel (long_run, "Accuracy", 1);
+    loss = ct_plot_add_series (long_run, 0, CT_PLOT_AXIS_LEFT, "Loss", CT_PLOT_COLOR_BLUE,
+                               CT_PLOT_LINE, NULL);
+    acc = ct_plot_add_series (long_run, 1, CT_PLOT_AXIS_LEFT, "Accuracy", CT_PLOT_COLOR_BLUE,
+                              CT_PLOT_LINE, NULL);
+    for (int i = 0; i < 5000; i++)
+      {
+        ct_plot_append (long_run, loss, i, 0.3 + 2.0 * exp (-i / 50.0));
+        ct_plot_append (long_run, acc, i, 0.9 - 0.8 * exp (-i / 50.0));
+      }
+    g_assert_false (ct_plot_get_y_clipped (long_run, 0, CT_PLOT_AXIS_LEFT));
+    g_assert_false (ct_plot_get_y_clipped (long_run, 1, CT_PLOT_AXIS_LEFT));
+  }
+
+  /* drawing with the spike clipped and a long run label in a narrow
+   * legend works */
+  ct_plot_set_log (plot, 0, CT_PLOT_AXIS_LEFT, FALSE);
+  ct_plot_fade_all (plot, "base_lr 0.1, momentum 0.5, weight_decay 0.005");
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 240, 160);
+    cairo_t *cr = cairo_create (surface);
+
+    ct_plot_draw (plot, cr, 240, 160);
+    g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -437,5 +522,6 @@ main (int argc, char **argv)
   g_test_add_func ("/widgets/plot/hit", test_hit);
   g_test_add_func ("/widgets/plot/zoom-pan", test_zoom_pan);
   g_test_add_func ("/widgets/plot/panels", test_panels);
+  g_test_add_func ("/widgets/plot/robust-range", test_robust_range);
   return g_test_run ();
 }
