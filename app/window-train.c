@@ -168,9 +168,11 @@ show_error (CtWindow *self, const GError *error)
     }
   if (g_error_matches (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_NOT_FINITE) && layer != NULL)
     {
-      /* TRANSLATORS: a toast; %s is the first layer whose values went NaN
-       * or infinite, then the trainer's own account */
-      message = g_strdup_printf (_("Training stopped at layer “%s”: %s"), layer, error->message);
+      /* The engine's message names the layer and blob already ("training
+       * stopped: layer 'conv1' gave NaN ..."): shown as it is, as a
+       * sentence; the layer itself comes from the error's data. */
+      message = g_strdup (error->message);
+      message[0] = g_ascii_toupper (message[0]);
       ct_graph_view_clear_run_states (self->graph_view);
       ct_graph_view_add_run_state (self->graph_view, layer, CT_GRAPH_NODE_STATE_RUN_FAILED);
       ct_graph_view_set_highlight (self->graph_view, layer);
