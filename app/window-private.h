@@ -41,6 +41,7 @@ struct _CtWindow {
 
   /* Template children. */
   AdwToastOverlay *toast_overlay;
+  AdwToast *error_toast;       /* the error shown, until dismissed (weak) */
   AdwWindowTitle *window_title;
   AdwSplitButton *open_button;
   AdwViewStack *view_stack;

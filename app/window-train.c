@@ -420,6 +420,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
   t->state = CT_TRAIN_STATE_RUNNING;
   t->iter = 0;
   t->built = TRUE;
+  ct_window_dismiss_error (self);
   ct_trainer_start (t->trainer);
   ct_train_view_set_status (t->view, _("Training…"));
   ct_window_train_update_controls (self);
@@ -444,6 +445,7 @@ ct_window_train_restart (CtWindow *self)
     return;
   /* the last run stays on the plot, labelled by what differed */
   begin_run (self, param);
+  ct_window_dismiss_error (self);
   ct_trainer_restart_with (t->trainer, param);
   t->state = CT_TRAIN_STATE_RUNNING;
   ct_window_train_update_controls (self);

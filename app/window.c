@@ -31,10 +31,21 @@ ct_window_show_error (CtWindow *self, const char *message)
 {
   AdwToast *toast = adw_toast_new (message);
 
-  /* Errors stay until read; a long one would be cut in a toast. */
+  /* Errors stay until read, or until what failed starts again
+   * (ct_window_dismiss_error). Not dismissed here: libadwaita 1.2 aborts
+   * when a shown toast is dismissed as a high-priority one arrives. */
   adw_toast_set_timeout (toast, 0);
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  g_set_weak_pointer (&self->error_toast, toast);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+ct_window_dismiss_error (CtWindow *self)
+{
+  if (self->error_toast != NULL)
+    adw_toast_dismiss (self->error_toast);
+  g_clear_weak_pointer (&self->error_toast);
 }
 
 void
@@ -751,6 +762,7 @@ ct_window_dispose (GObject *object)
 {
   CtWindow *self = CT_WINDOW (object);
 
+  g_clear_weak_pointer (&self->error_toast);
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);

@@ -42,6 +42,8 @@ GFile *ct_window_get_weights (CtWindow *self);
 
 void ct_window_show_toast (CtWindow *self, const char *message);
 void ct_window_show_error (CtWindow *self, const char *message);
+/* Takes away the error toast shown, if any (a run or training starts again). */
+void ct_window_dismiss_error (CtWindow *self);
 /* Offer to bring back DRAFTS (key file paths) left by an earlier session. */
 void ct_window_offer_drafts (CtWindow *self, GPtrArray *drafts);
 

@@ -613,6 +613,23 @@ test_screenshots (void)
     }
 }
 
+/* An error toast stays until read, but a new start takes it away: the NaN
+ * toast of one run must not sit over the next healthy one. */
+static void
+test_error_toast (void)
+{
+  CtWindow *window = new_window ();
+
+  ct_window_show_error (window, "first");
+  ct_gui_test_spin (10);
+  g_assert_nonnull (window->error_toast);
+  g_assert_cmpstr (adw_toast_get_title (window->error_toast), ==, "first");
+  ct_window_dismiss_error (window);
+  ct_gui_test_spin (10);
+  g_assert_null (window->error_toast);
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -624,6 +641,7 @@ main (int argc, char *argv[])
   g_unsetenv ("LANGUAGE");
   if (display)
     {
+      g_test_add_func ("/gtk/window/error-toast", test_error_toast);
       g_test_add_func ("/gtk/window/edit-save-reopen", test_edit_save_reopen);
       g_test_add_func ("/gtk/window/zoo", test_zoo);
       g_test_add_func ("/gtk/window/screenshots", test_screenshots);
