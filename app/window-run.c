@@ -358,9 +358,13 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
   CtWindow *self = data;
   const GError *error = ct_run_snapshot_get_error (snapshot);
 
+  update_stop (self);
+  /* queued before the run was rebuilt (the stop that dropped the shown
+   * run answers after the rebuild is asked for): the old run */
+  if (ct_run_snapshot_get_epoch (snapshot) < self->run_epoch)
+    return;
   g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
   self->run_pending = ct_run_snapshot_ref (snapshot);
-  update_stop (self);
   /* the net was edited since: what this shows is gone (the stop after the
    * edit sends one too) */
   if (self->run_stale)
@@ -470,6 +474,7 @@ ensure_runner (CtWindow *self)
     {
       take_config (self);
       self->runner = ct_runner_new (net, &self->run_applied, snapshot_arrived, self);
+      self->run_epoch = ct_runner_get_epoch (self->runner);
       ct_window_inputs_apply (self, self->runner);
       update_watch (self);
       ct_window_run_update_actions (self);
@@ -488,6 +493,7 @@ ensure_runner (CtWindow *self)
       /* the edit may have changed the Input layer's shape */
       ct_window_inputs_apply (self, self->runner);
     }
+  self->run_epoch = ct_runner_get_epoch (self->runner);
   self->run_stale = FALSE;
   protobuf_c_message_free_unpacked (&net->base, NULL);
   return self->runner;

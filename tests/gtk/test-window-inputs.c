@@ -9,15 +9,24 @@
  *   dataset-fashion-mnist is not installed);
  * - an image file set as the input (as a drop does) replaces them at the
  *   next step;
- * - without the dataset the browser says which package to install.
+ * - without the dataset the browser says which package to install;
+ * - the bundled example (Data layers, TRAIN and TEST, reading LMDBs made
+ *   here from the first 100 test items): F7 runs the Data layer of the
+ *   phase shown (TEST: batch 100; TRAIN: 64), the first F7 after a phase
+ *   switch runs layer 0, and a Fashion-MNIST item chosen (23, an ankle
+ *   boot) is the first sample of the Data layer's batch, scaled by its
+ *   transform_param, with its label, the rest of the batch as read.
  *
  * With CT_SCREENSHOT_DIR set, the browser is saved there as
  * inputs-browser.png. */
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "datum.h"
+#include "db.h"
 #include "gui-test.h"
 #include "image.h"
+#include "test-files.h"
 #include "run-inputs.h"
 #include "runner.h"
 #include "window-private.h"
@@ -212,6 +221,157 @@ test_missing_dataset (void)
   ct_gui_test_spin (10);
 }
 
+/* An LMDB at DIR/NAME holding the first N test items, as `cortado-cli
+ * convert mnist` makes it. */
+static void
+make_lmdb (const char *dir, const char *name, const CtFashionSet *set, guint n)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtDb) db = ct_db_open (path, CT_DB_LMDB, CT_DB_NEW, &error);
+  g_autoptr (CtDbTxn) txn = NULL;
+
+  g_assert_no_error (error);
+  txn = ct_db_txn_new (db);
+  for (guint i = 0; i < n; i++)
+    {
+      CtPixels pixels = { .channels = 1, .height = 28, .width = 28,
+                          .u8 = set->pixels + (gsize) i * 784 };
+      g_autoptr (GBytes) datum = ct_datum_pack_raw (&pixels, set->labels[i]);
+      char key[16];
+
+      g_snprintf (key, sizeof key, "%08u", i);
+      ct_db_txn_put (txn, key, strlen (key), g_bytes_get_data (datum, NULL),
+                     g_bytes_get_size (datum));
+    }
+  g_assert_true (ct_db_txn_commit (txn, &error));
+  g_assert_no_error (error);
+}
+
+/* The first snapshot of a built run (after an edit or a phase switch the
+ * invalidated ones come first). */
+static CtRunSnapshot *
+next_built (CtWindow *window, guint64 *serial)
+{
+  CtRunSnapshot *snapshot;
+
+  do
+    snapshot = ct_gui_test_next_snapshot (window, serial);
+  while (ct_run_snapshot_get_epoch (snapshot) < window->run_epoch
+         || (ct_run_snapshot_get_error (snapshot) == NULL
+         && (ct_run_snapshot_get_invalidated (snapshot) || ct_run_snapshot_n_layers (snapshot) == 0
+             || ct_run_snapshot_get_next_layer (snapshot) == 0)));
+  g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+  return snapshot;
+}
+
+static void
+set_phase (CtWindow *window, const char *phase)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (window), "phase",
+                                      g_variant_new_string (phase));
+  ct_gui_test_settle (window);
+}
+
+static void
+test_example_data_layer (void)
+{
+  g_autofree char *images = g_build_filename (CT_FASHION_DIR, CT_FASHION_IMAGES, NULL);
+  g_autofree char *example = g_build_filename (CT_TEST_SOURCE_DIR, "data", "examples",
+                                               "lenet-fashion", "lenet_train_test.prototxt",
+                                               NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtFashionSet) set = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *net_path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GFile) net_file = NULL;
+  const char *ids[] = { "conv1", NULL };
+  const guint chosen[] = { 23 };
+  CtWindow *window;
+  CtRunSnapshot *snapshot;
+  const CtRunBlob *blob;
+  const float *data;
+  guint64 serial = 0;
+
+  if (!g_file_test (images, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("the dataset-fashion-mnist package is not installed");
+      return;
+    }
+  set = ct_fashion_set_load (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (set->labels[23], ==, 9);
+  dir = ct_test_tmpdir_make ("ct-example-XXXXXX");
+  net_path = g_build_filename (dir, "lenet_train_test.prototxt", NULL);
+  g_assert_true (g_file_get_contents (example, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (net_path, text, -1, NULL));
+  make_lmdb (dir, "fashion_test_lmdb", set, 100);
+  make_lmdb (dir, "fashion_train_lmdb", set, 100);
+  net_file = g_file_new_for_path (net_path);
+
+  window = ct_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  ct_gui_test_settle (window);
+  set_phase (window, "test");
+  ct_window_select (window, ids);
+
+  /* the phase shown: the TEST Data layer, batch 100 */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+  snapshot = next_built (window, &serial);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 1);
+  g_assert_cmpint (ct_run_snapshot_find_blob (snapshot, "data")->dims[0], ==, 100);
+  ct_gui_test_spin (50);
+  g_assert_cmpstr (ct_graph_view_get_highlight (window->graph_view), ==, "mnist");
+
+  /* another phase: the first F7 builds it and runs its layer 0 */
+  set_phase (window, "train");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+  snapshot = next_built (window, &serial);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 1);
+  g_assert_cmpint (ct_run_snapshot_find_blob (snapshot, "data")->dims[0], ==, 64);
+  ct_gui_test_spin (50);
+  g_assert_cmpstr (ct_graph_view_get_highlight (window->graph_view), ==, "mnist");
+  g_assert_true (ct_graph_view_get_run_state (window->graph_view, "mnist")
+                 & CT_GRAPH_NODE_STATE_RUN_DONE);
+  set_phase (window, "test");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+  snapshot = next_built (window, &serial);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 1);
+  g_assert_cmpint (ct_run_snapshot_find_blob (snapshot, "data")->dims[0], ==, 100);
+
+  /* item 23 chosen: the first sample of the Data layer's batch */
+  ct_window_inputs_set_items (window, chosen, 1);
+  snapshot = forward_through (window, "conv1", &serial);
+  blob = ct_run_snapshot_find_blob (snapshot, "data");
+  g_assert_nonnull (blob);
+  g_assert_cmpint (blob->dims[0], ==, 100);
+  g_assert_nonnull (blob->versions);
+  g_assert_cmpuint (blob->versions->len, >, 0);
+  data = g_bytes_get_data (((CtRunVersion *) blob->versions->pdata[blob->versions->len - 1])->data,
+                           NULL);
+  for (int i = 0; i < 784; i++)
+    g_assert_cmpfloat (data[i], ==, set->pixels[23 * 784 + i] * 0.00390625f);
+  /* the rest as the source reads it: item 1 second */
+  for (int i = 0; i < 784; i++)
+    g_assert_cmpfloat (data[784 + i], ==, set->pixels[784 + i] * 0.00390625f);
+  /* its label: the label blob's statistics hold 9 for the first sample */
+  {
+    float labels[100];
+
+    for (int n = 0; n < 100; n++)
+      labels[n] = n == 0 ? 9 : set->labels[n];
+    assert_stats (ct_run_snapshot_find_blob (snapshot, "label")->data_stats, labels, 100);
+  }
+
+  ct_document_discard_draft (ct_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ct_gui_test_spin (10);
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -221,6 +381,7 @@ main (int argc, char *argv[])
   if (ct_gui_test_init (&argc, &argv, "/gtk/window-inputs", &scratch, &app))
     {
       g_test_add_func ("/gtk/window-inputs/fashion-items", test_fashion_items);
+      g_test_add_func ("/gtk/window-inputs/example-data-layer", test_example_data_layer);
       g_test_add_func ("/gtk/window-inputs/missing-dataset", test_missing_dataset);
     }
   status = g_test_run ();
