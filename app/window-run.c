@@ -18,8 +18,12 @@
  * inspector's blob panel (blob-panel.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
- * the weights of layers whose shapes still match. What Input layers are
- * fed (images, Fashion-MNIST items) is chosen in window-inputs.c. */
+ * the weights of layers whose shapes still match. So does another phase
+ * shown: the run is of the phase the drop-down shows (the training net
+ * for both phases), and snapshots queued before a rebuild (the stop that
+ * dropped the old run) are not taken for the new run's. What Input layers
+ * and data layers are fed (images, Fashion-MNIST items) is chosen in
+ * window-inputs.c. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 

@@ -12,7 +12,9 @@
  * CtRunSnapshotFunc runs. Hand-overs coalesce: when the main loop has not
  * yet taken the previous snapshot, the new one replaces it (a fast worker
  * cannot flood the main loop); an error is never coalesced away (the
- * replacing snapshot carries it), nor are the layers it says were run.
+ * replacing snapshot carries it), nor are the layers it says were run
+ * (unless the replacing snapshot is of a rebuilt net: those layers were
+ * another net's).
  * ct_runner_stop(), ct_runner_rebuild() and ct_runner_free() drop the
  * steps still queued and interrupt a running pass after its current
  * layer.
