@@ -10,12 +10,18 @@
  * The values are prepared without GTK (app/run/run-inputs.h) when the run
  * is built, for the first Input layer's first top (its shape, with the
  * batch the user chose), and for its second top when it holds one label
- * per sample (Fashion-MNIST items give their labels). A new choice makes
+ * per sample (Fashion-MNIST items give their labels). A net without an
+ * Input layer (a training net) gets them through its first data-source
+ * layer of the phase run (Data, ImageData...): they become the first
+ * samples of the batch that layer reads, through the layer's own
+ * transform_param (scale, mean, a centred crop), with their labels when
+ * known (apply_to_source says why not the whole batch). A new choice makes
  * a new run at the next step, as a settings change does. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "input-browser.h"
+#include "layer-catalogue.h"
 #include "run-inputs.h"
 #include "window-private.h"
 
@@ -138,7 +144,8 @@ ct_window_inputs_is_image (GFile *file)
   return FALSE;
 }
 
-/* Applying: the values for the runner */
+/* Applying: the values for the runner. The phase is the one the runner
+ * was given (run_applied), set before the inputs are applied. */
 
 /* The first Input layer of the net as the runner builds it. */
 static const Caffe__LayerParameter *
@@ -172,6 +179,146 @@ ct_window_inputs_changed (CtWindow *self)
   return self->inputs->changed;
 }
 
+/* Data-source layers (Data, ImageData...): the chosen images are the
+ * first samples of the batch the layer reads, the rest of the batch as its
+ * source gives it. Not the whole batch: the loss and accuracy of the pass
+ * stay those of a real batch (and layers that use batch statistics see
+ * one), while the chosen images lead it, where the inspector shows sample
+ * 0 first. */
+
+/* The first data-source layer of the run's phase, with a known shape of
+ * at least N×C×H×W for its first top, as the last check saw it. */
+static const CtNetShapeLayer *
+source_layer (CtWindow *self)
+{
+  const CtNetShapes *shapes = ct_document_get_shapes (self->document);
+
+  if (self->run_applied.phase == CAFFE__PHASE__TEST
+      && ct_document_get_test_shapes (self->document) != NULL)
+    shapes = ct_document_get_test_shapes (self->document);
+  for (guint i = 0; shapes != NULL && i < shapes->layers->len; i++)
+    {
+      const CtNetShapeLayer *layer = shapes->layers->pdata[i];
+      const CtLayerClass *klass = ct_layer_catalogue_lookup (layer->type != NULL ? layer->type : "");
+      const CtNetShapeBlob *top;
+
+      if (klass == NULL || !klass->is_data_source || layer->tops->len == 0)
+        continue;
+      top = layer->tops->pdata[0];
+      if (top->known && top->n_axes == 4 && (top->dims[1] == 1 || top->dims[1] == 3))
+        return layer;
+    }
+  return NULL;
+}
+
+/* The first N_ITEMS Fashion-MNIST items as C×H×W samples through the
+ * layer's transform: (pixel − mean) × scale, centred crop to H×W as
+ * Caffe's TEST phase crops. */
+static float *
+fashion_samples (CtWindowInputs *in, const CtInputTransform *transform, const gint64 *dims,
+                 guint n_items, float **labels, GError **error)
+{
+  const CtFashionSet *set = fashion_set (in);
+  gint64 full[4] = { n_items, 1, 0, 0 };
+  g_autofree float *values = NULL;
+  float *out;
+
+  if (set == NULL)
+    {
+      g_propagate_error (error, g_error_copy (in->fashion_error));
+      return NULL;
+    }
+  full[2] = set->rows;
+  full[3] = set->cols;
+  if (dims[1] != 1 || dims[2] > full[2] || dims[3] > full[3])
+    {
+      g_autofree char *shape = ct_net_graph_shape_text (dims + 1, 3);
+
+      g_set_error (error, CT_RUN_ERROR, CT_RUN_ERROR_ITEM_SIZE,
+                   /* TRANSLATORS: %s is a shape such as 3×32×32 */
+                   _("Fashion-MNIST images (1×28×28) do not fit samples of %s"), shape);
+      return NULL;
+    }
+  values = ct_fashion_set_batch (set, (const guint *) (gpointer) in->items->data, n_items, full,
+                                 4, transform->scale, labels, error);
+  if (values == NULL)
+    return NULL;
+  out = g_new (float, (gsize) n_items * dims[2] * dims[3]);
+  for (guint n = 0; n < n_items; n++)
+    for (gint64 y = 0; y < dims[2]; y++)
+      for (gint64 x = 0; x < dims[3]; x++)
+        {
+          gint64 sy = y + (full[2] - dims[2]) / 2, sx = x + (full[3] - dims[3]) / 2;
+          out[(n * dims[2] + y) * dims[3] + x] = values[(n * full[2] + sy) * full[3] + sx]
+                                                 - transform->mean[0] * transform->scale;
+        }
+  return out;
+}
+
+static void
+apply_to_source (CtWindow *self, CtRunner *runner)
+{
+  CtWindowInputs *in = self->inputs;
+  const CtNetShapeLayer *layer = source_layer (self);
+  const Caffe__TransformationParameter *tp;
+  const CtNetShapeBlob *top, *label_top;
+  CtInputTransform transform;
+  g_autoptr (GError) error = NULL;
+  g_autofree float *values = NULL;
+  g_autofree float *labels = NULL;
+  gint64 dims[4];
+  guint n_items;
+
+  if (layer == NULL)
+    {
+      ct_window_show_error (self, _("The net has no Input layer nor a data layer whose images "
+                                    "are known: the chosen input is not used"));
+      return;
+    }
+  top = layer->tops->pdata[0];
+  memcpy (dims, top->dims, sizeof dims);
+  /* the layer's own transform, as its source's images go through it */
+  ct_input_transform_init (&transform);
+  tp = layer->param != NULL ? layer->param->transform_param : NULL;
+  if (tp != NULL && tp->has_scale)
+    transform.scale = tp->scale;
+  for (gsize c = 0; tp != NULL && c < 3 && tp->n_mean_value > 0; c++)
+    transform.mean[c] = tp->mean_value[MIN (c, tp->n_mean_value - 1)];
+  if (in->source == SOURCE_PATH)
+    {
+      g_autoptr (GPtrArray) files = NULL;
+
+      n_items = 1;
+      if (g_file_test (in->path, G_FILE_TEST_IS_DIR))
+        {
+          files = ct_input_list_folder (in->path, &error);
+          n_items = files != NULL ? MAX (files->len, 1) : 1;
+        }
+      dims[0] = MIN ((gint64) n_items, top->dims[0]);
+      n_items = (guint) dims[0];
+      if (error == NULL)
+        values = ct_input_load_path (in->path, &transform, dims, 4, &error);
+    }
+  else
+    {
+      n_items = (guint) MIN ((gint64) in->items->len, top->dims[0]);
+      values = fashion_samples (in, &transform, dims, n_items, &labels, &error);
+    }
+  if (values == NULL)
+    {
+      ct_window_report_error (self, _("The input cannot be used"), error);
+      return;
+    }
+  ct_runner_set_items (runner, top->name, n_items, dims[1] * dims[2] * dims[3], values);
+  if (labels == NULL || layer->tops->len < 2)
+    return;
+  /* the second top, one value per sample: their labels */
+  label_top = layer->tops->pdata[1];
+  if (label_top->known && label_top->n_axes >= 1 && label_top->dims[0] == top->dims[0]
+      && ct_net_shape_blob_count (label_top) == label_top->dims[0])
+    ct_runner_set_items (runner, label_top->name, n_items, 1, labels);
+}
+
 void
 ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
 {
@@ -189,7 +336,7 @@ ct_window_inputs_apply (CtWindow *self, CtRunner *runner)
     return;
   if (layer == NULL)
     {
-      ct_window_show_error (self, _("The net has no Input layer: the chosen input is not used"));
+      apply_to_source (self, runner);
       return;
     }
   shape = layer->input_param->shape[0];

@@ -101,6 +101,8 @@ struct _CtWindow {
   guint run_show_tick;          /* the tick callback that shows it, or 0 */
   CtRunConfig run_applied;      /* what the runner was given (weights owned) */
   gboolean run_stale;           /* the net was edited since the runner had it */
+  int run_epoch;                /* the runner's at its last rebuild: older snapshots
+                                 * are the old run's */
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
   gboolean run_passing;         /* F5 queued a pass the runner has not answered */

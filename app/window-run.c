@@ -18,8 +18,12 @@
  * inspector's blob panel (blob-panel.c). The selection says which
  * blobs and parameters the runner copies in full. An edit of the net
  * invalidates the run with a notice; the next step rebuilds it, keeping
- * the weights of layers whose shapes still match. What Input layers are
- * fed (images, Fashion-MNIST items) is chosen in window-inputs.c. */
+ * the weights of layers whose shapes still match. So does another phase
+ * shown: the run is of the phase the drop-down shows (the training net
+ * for both phases), and snapshots queued before a rebuild (the stop that
+ * dropped the old run) are not taken for the new run's. What Input layers
+ * and data layers are fed (images, Fashion-MNIST items) is chosen in
+ * window-inputs.c. */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -358,9 +362,13 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
   CtWindow *self = data;
   const GError *error = ct_run_snapshot_get_error (snapshot);
 
+  update_stop (self);
+  /* queued before the run was rebuilt (the stop that dropped the shown
+   * run answers after the rebuild is asked for): the old run */
+  if (ct_run_snapshot_get_epoch (snapshot) < self->run_epoch)
+    return;
   g_clear_pointer (&self->run_pending, ct_run_snapshot_unref);
   self->run_pending = ct_run_snapshot_ref (snapshot);
-  update_stop (self);
   /* the net was edited since: what this shows is gone (the stop after the
    * edit sends one too) */
   if (self->run_stale)
@@ -470,6 +478,7 @@ ensure_runner (CtWindow *self)
     {
       take_config (self);
       self->runner = ct_runner_new (net, &self->run_applied, snapshot_arrived, self);
+      self->run_epoch = ct_runner_get_epoch (self->runner);
       ct_window_inputs_apply (self, self->runner);
       update_watch (self);
       ct_window_run_update_actions (self);
@@ -488,6 +497,7 @@ ensure_runner (CtWindow *self)
       /* the edit may have changed the Input layer's shape */
       ct_window_inputs_apply (self, self->runner);
     }
+  self->run_epoch = ct_runner_get_epoch (self->runner);
   self->run_stale = FALSE;
   protobuf_c_message_free_unpacked (&net->base, NULL);
   return self->runner;

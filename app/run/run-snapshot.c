@@ -90,6 +90,12 @@ ct_run_snapshot_get_serial (const CtRunSnapshot *snapshot)
   return snapshot->serial;
 }
 
+int
+ct_run_snapshot_get_epoch (const CtRunSnapshot *snapshot)
+{
+  return snapshot->epoch;
+}
+
 CtRunPass
 ct_run_snapshot_get_pass (const CtRunSnapshot *snapshot)
 {

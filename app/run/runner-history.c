@@ -578,6 +578,7 @@ ct_run_history_snapshot (CtRunWorker *worker)
 
   snapshot->serial = ++worker->serial;
   snapshot->steps_done = worker->steps_done;
+  snapshot->epoch = worker->command_epoch;
   snapshot->pass = worker->pass;
   snapshot->next_layer = worker->next_layer;
   g_array_append_vals (snapshot->stepped, worker->stepped->data, worker->stepped->len);

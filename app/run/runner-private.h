@@ -23,6 +23,7 @@ struct _CtRunSnapshot {
   double compute_us;
   double overhead_us;
   guint64 steps_done;      /* step commands finished or dropped when posted */
+  int epoch;               /* the runner's epoch when its command was queued */
   GPtrArray *layers;       /* CtRunLayer* */
   GPtrArray *blobs;        /* CtRunBlob* */
   GHashTable *blob_index;  /* name -> index + 1, over BLOBS */
@@ -95,8 +96,10 @@ typedef enum {
   CT_RUN_CMD_QUIT,
 } CtRunCommandKind;
 
-/* Values for an input blob. */
+/* Values for an input blob; with ITEMS, for the first DIMS[0] samples of
+ * a blob a data layer makes (ct_runner_set_items). */
 typedef struct {
+  gboolean items;
   guint n_axes;
   gint64 *dims;
   gint64 count;
@@ -176,6 +179,7 @@ typedef struct {
   GError *error;
   guint64 serial;
   guint64 steps_done;                /* step commands finished or dropped */
+  int command_epoch;                 /* of the command being handled */
   double compute_us;                 /* in layers since the last snapshot */
   gint64 mark_us;                    /* when the last snapshot was posted */
 } CtRunWorker;

@@ -4,6 +4,7 @@
  * posts a snapshot after each command (and after each layer of a whole
  * pass, so that the window follows along). A command queued before the
  * runner's epoch last changed (stop, edit, free) is dropped unrun. */
+#include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -289,6 +290,9 @@ apply_inputs (CtRunWorker *worker, GError **error)
       CtBlob *blob = ct_net_blob_by_name (worker->net, key);
       float *data;
 
+      /* samples of a data layer's top: after that layer */
+      if (input->items)
+        continue;
       if (blob == NULL)
         {
           g_set_error (error, CT_RUN_ERROR, CT_RUN_ERROR_NO_BLOB,
@@ -317,6 +321,45 @@ begin_forward (CtRunWorker *worker)
   ct_run_params_stale_all (worker);
 }
 
+/* The chosen samples of layer I's tops (ct_runner_set_items), over the
+ * first samples of the batch the layer just read. */
+static gboolean
+apply_items (CtRunWorker *worker, guint i, GError **error)
+{
+  GPtrArray *tops = ct_net_get_tops (worker->net, i);
+  guint n_ids;
+  const guint *ids = ct_net_get_top_ids (worker->net, i, &n_ids);
+  const char *layer = ct_layer_get_name (ct_net_get_layer (worker->net, i));
+
+  for (guint t = 0; t < tops->len && t < n_ids; t++)
+    {
+      CtBlob *blob = tops->pdata[t];
+      const char *name = ct_net_get_blob_name (worker->net, ids[t]);
+      CtRunInput *input = g_hash_table_lookup (worker->inputs, name);
+      gint64 n, per_item;
+      float *data;
+
+      if (input == NULL || !input->items)
+        continue;
+      n = ct_blob_num_axes (blob) > 0 ? ct_blob_get_shape (blob)[0] : 1;
+      per_item = n > 0 ? ct_blob_count (blob) / n : 0;
+      if (per_item != input->dims[1])
+        {
+          g_set_error (error, CT_RUN_ERROR, CT_RUN_ERROR_ITEM_SIZE,
+                       _("layer '%s': a sample of '%s' holds %" PRId64 " values, the "
+                         "chosen input %" PRId64),
+                       layer, name, per_item, input->dims[1]);
+          ct_error_set_place (error, layer, NULL);
+          return FALSE;
+        }
+      data = ct_blob_mutable_cpu_data (blob, error);
+      if (data == NULL)
+        return FALSE;
+      memcpy (data, input->values, (gsize) (MIN (n, input->dims[0]) * per_item) * sizeof (float));
+    }
+  return TRUE;
+}
+
 /* Run forward layer NEXT. */
 static gboolean
 forward_one (CtRunWorker *worker)
@@ -339,6 +382,11 @@ forward_one (CtRunWorker *worker)
       return FALSE;
     }
   worker->compute_us += (double) (g_get_monotonic_time () - t0);
+  if (!apply_items (worker, i, &error))
+    {
+      set_error (worker, error);
+      return FALSE;
+    }
   /* Summed layer by layer as ct_net_forward sums, so the loss is the same. */
   worker->pass_loss += layer_loss;
   set_state (worker, i, CT_RUN_LAYER_FORWARD_DONE);
@@ -540,6 +588,7 @@ handle (CtRunWorker *worker, CtRunCommand *command)
 
   if (command->kind == CT_RUN_CMD_QUIT)
     return FALSE;
+  worker->command_epoch = command->epoch;
   worker->mark_us = g_get_monotonic_time ();
   /* Steps queued before a stop or an edit are dropped (the stop's or the
    * edit's own snapshot then counts them answered). */

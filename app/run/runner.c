@@ -31,7 +31,9 @@ merge_snapshots (gpointer next_data, gpointer old_data)
 
   if (old->error != NULL && next->error == NULL)
     next->error = g_steal_pointer (&old->error);
-  g_array_prepend_vals (next->stepped, old->stepped->data, old->stepped->len);
+  /* layers of a net rebuilt since are not this run's */
+  if (!next->invalidated)
+    g_array_prepend_vals (next->stepped, old->stepped->data, old->stepped->len);
 }
 
 static void
@@ -186,6 +188,12 @@ ct_runner_reset (CtRunner *runner)
   queue_step (runner, CT_RUN_CMD_RESET);
 }
 
+int
+ct_runner_get_epoch (CtRunner *runner)
+{
+  return g_atomic_int_get (&runner->epoch);
+}
+
 gboolean
 ct_runner_is_busy (CtRunner *runner)
 {
@@ -239,6 +247,30 @@ ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims, gui
   input->dims = g_memdup2 (dims, n_axes * sizeof (gint64));
   input->count = count;
   input->values = g_memdup2 (values, (gsize) count * sizeof (float));
+  command = command_new (runner, CT_RUN_CMD_INPUT);
+  command->name = g_strdup (name);
+  command->input = input;
+  queue (runner, command);
+}
+
+void
+ct_runner_set_items (CtRunner *runner, const char *name, guint n_items, gint64 item_count,
+                     const float *values)
+{
+  CtRunCommand *command;
+  CtRunInput *input;
+
+  g_return_if_fail (name != NULL && n_items > 0 && item_count > 0 && values != NULL);
+  g_return_if_fail (item_count <= (gint64) (G_MAXSIZE / sizeof (float)) / n_items);
+
+  input = g_new0 (CtRunInput, 1);
+  input->items = TRUE;
+  input->n_axes = 2;
+  input->dims = g_new (gint64, 2);
+  input->dims[0] = n_items;
+  input->dims[1] = item_count;
+  input->count = (gint64) n_items * item_count;
+  input->values = g_memdup2 (values, (gsize) input->count * sizeof (float));
   command = command_new (runner, CT_RUN_CMD_INPUT);
   command->name = g_strdup (name);
   command->input = input;

@@ -12,7 +12,9 @@
  * CtRunSnapshotFunc runs. Hand-overs coalesce: when the main loop has not
  * yet taken the previous snapshot, the new one replaces it (a fast worker
  * cannot flood the main loop); an error is never coalesced away (the
- * replacing snapshot carries it), nor are the layers it says were run.
+ * replacing snapshot carries it), nor are the layers it says were run
+ * (unless the replacing snapshot is of a rebuilt net: those layers were
+ * another net's).
  * ct_runner_stop(), ct_runner_rebuild() and ct_runner_free() drop the
  * steps still queued and interrupt a running pass after its current
  * layer.
@@ -95,6 +97,7 @@ GQuark ct_run_error_quark (void);
 typedef enum {
   CT_RUN_ERROR_PASS_COMPLETE, /* a backward step after the backward pass is complete */
   CT_RUN_ERROR_NO_BLOB,       /* set_input names a blob the net does not have */
+  CT_RUN_ERROR_ITEM_SIZE,     /* set_items gives samples of another size than the blob's */
 } CtRunError;
 
 /* The default bound on the bytes kept for past versions of watched blobs. */
@@ -274,6 +277,12 @@ void ct_runner_stop (CtRunner *runner);
  * CtRunSnapshotFunc runs), so a window can show its Stop control from the
  * snapshots alone, never asking the worker. */
 gboolean ct_runner_is_busy (CtRunner *runner);
+/* Counts up with every stop, rebuild and new configuration. A snapshot
+ * carries the epoch of the command it answers: after ct_runner_rebuild or
+ * ct_runner_set_config, snapshots of an older epoch (a stop's, queued
+ * before) still show the old run. */
+int ct_runner_get_epoch (CtRunner *runner);
+int ct_run_snapshot_get_epoch (const CtRunSnapshot *snapshot);
 
 /* The blobs to copy in full (NULL-terminated names; NULL: none). Names the
  * net lacks are ignored. */
@@ -287,6 +296,15 @@ void ct_runner_watch_params (CtRunner *runner, const char *const *layer_names);
  * copied) from the next forward pass on, reshaping it to DIMS. */
 void ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims,
                           guint n_axes, const float *values);
+/* The chosen samples of a data layer's top NAME (a Data or ImageData
+ * layer's images or labels): in every forward pass from the next on, once
+ * the layer making NAME has read its batch, its first N_ITEMS samples
+ * become VALUES (N_ITEMS × ITEM_COUNT floats, copied); the rest of the
+ * batch stays as the layer read it, and a smaller batch takes the first
+ * ones. The step fails (CT_RUN_ERROR_ITEM_SIZE, naming the layer) when a
+ * sample of NAME does not hold ITEM_COUNT values. */
+void ct_runner_set_items (CtRunner *runner, const char *name, guint n_items, gint64 item_count,
+                          const float *values);
 void ct_runner_set_history_budget (CtRunner *runner, gsize bytes);
 
 /* The net was edited: the run is invalidated, and the next step builds

@@ -663,11 +663,68 @@ test_spares_prefill (void)
   ct_run_spares_close (spares);
 }
 
+/* Chosen samples of a data layer's tops (ct_runner_set_items): after the
+ * layer reads its batch, its first samples are the chosen ones and the
+ * rest stay as the layer gave them, in every pass; a sample of another
+ * size is an error naming the layer. */
+static const char *const items_net =
+  "layer { name: 'source' type: 'DummyData' top: 'data' top: 'label'"
+  "  dummy_data_param { shape { dim: 3 dim: 1 dim: 2 dim: 2 } shape { dim: 3 }"
+  "    data_filler { type: 'constant' value: 0.5 } data_filler { type: 'constant' value: 7 } } }"
+  "layer { name: 'scores' type: 'InnerProduct' bottom: 'data' top: 'scores'"
+  "  inner_product_param { num_output: 2 weight_filler { type: 'constant' value: 1 } } }";
+
+static void
+test_items (void)
+{
+  static const CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 1701 };
+  static const float chosen[4] = { 1, 2, 3, 4 };
+  static const float chosen_label[1] = { 9 };
+  static const char *const watch[] = { "data", "label", NULL };
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  const float *data, *label;
+
+  ct_test_run_init (&run, items_net, &config);
+  ct_runner_watch (run.runner, watch);
+  ct_runner_set_items (run.runner, "data", 1, 4, chosen);
+  ct_runner_set_items (run.runner, "label", 1, 1, chosen_label);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      ct_runner_step_forward (run.runner);
+      snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 1);
+      data = ct_test_version_data (ct_test_blob (snapshot, "data")->versions->pdata[0]);
+      label = ct_test_version_data (ct_test_blob (snapshot, "label")->versions->pdata[0]);
+      for (int i = 0; i < 4; i++)
+        g_assert_cmpfloat (data[i], ==, chosen[i]);
+      for (int i = 4; i < 12; i++)
+        g_assert_cmpfloat (data[i], ==, 0.5f);
+      g_assert_cmpfloat (label[0], ==, 9.0f);
+      g_assert_cmpfloat (label[1], ==, 7.0f);
+      g_assert_cmpfloat (label[2], ==, 7.0f);
+      /* the next pass reads a new batch and takes the chosen ones again */
+      ct_runner_step_forward (run.runner);
+      ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 2);
+    }
+
+  /* samples of 3 values do not fit a blob of 4 per sample */
+  ct_runner_set_items (run.runner, "data", 1, 3, chosen);
+  ct_runner_step_forward (run.runner);
+  do
+    snapshot = ct_test_run_next (&run);
+  while (ct_run_snapshot_get_error (snapshot) == NULL);
+  g_assert_error ((GError *) ct_run_snapshot_get_error (snapshot), CT_RUN_ERROR,
+                  CT_RUN_ERROR_ITEM_SIZE);
+  g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'source'"));
+  ct_test_run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/run/runner/step-order", test_step_order);
+  g_test_add_func ("/run/runner/items", test_items);
   g_test_add_func ("/run/runner/backward-finishes-forward", test_backward_finishes_forward);
   g_test_add_func ("/run/runner/in-place-history", test_in_place_history);
   g_test_add_func ("/run/runner/matches-whole-run", test_matches_whole_run);
