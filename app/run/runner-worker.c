@@ -345,11 +345,12 @@ apply_items (CtRunWorker *worker, guint i, GError **error)
       per_item = n > 0 ? ct_blob_count (blob) / n : 0;
       if (per_item != input->dims[1])
         {
-          g_set_error (error, CT_RUN_ERROR, CT_RUN_ERROR_ITEM_SIZE,
+          /* the engine's domain, so that the layer travels as data */
+          g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_SHAPE,
                        _("layer '%s': a sample of '%s' holds %" PRId64 " values, the "
                          "chosen input %" PRId64),
                        layer, name, per_item, input->dims[1]);
-          ct_error_set_place (error, layer, NULL);
+          ct_error_set_place (error, layer, name);
           return FALSE;
         }
       data = ct_blob_mutable_cpu_data (blob, error);

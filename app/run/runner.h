@@ -97,7 +97,7 @@ GQuark ct_run_error_quark (void);
 typedef enum {
   CT_RUN_ERROR_PASS_COMPLETE, /* a backward step after the backward pass is complete */
   CT_RUN_ERROR_NO_BLOB,       /* set_input names a blob the net does not have */
-  CT_RUN_ERROR_ITEM_SIZE,     /* set_items gives samples of another size than the blob's */
+  CT_RUN_ERROR_ITEM_SIZE,     /* chosen images do not fit the samples of the input */
 } CtRunError;
 
 /* The default bound on the bytes kept for past versions of watched blobs. */
@@ -301,8 +301,8 @@ void ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims
  * the layer making NAME has read its batch, its first N_ITEMS samples
  * become VALUES (N_ITEMS × ITEM_COUNT floats, copied); the rest of the
  * batch stays as the layer read it, and a smaller batch takes the first
- * ones. The step fails (CT_RUN_ERROR_ITEM_SIZE, naming the layer) when a
- * sample of NAME does not hold ITEM_COUNT values. */
+ * ones. The step fails (CT_ENGINE_ERROR_SHAPE, with the layer and blob as
+ * data) when a sample of NAME does not hold ITEM_COUNT values. */
 void ct_runner_set_items (CtRunner *runner, const char *name, guint n_items, gint64 item_count,
                           const float *values);
 void ct_runner_set_history_budget (CtRunner *runner, gsize bytes);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "blob-stats.h"
+#include "engine-error.h"
+#include "error-place.h"
 #include "run-test-util.h"
 #include "runner-private.h"
 
@@ -713,9 +715,11 @@ test_items (void)
   do
     snapshot = ct_test_run_next (&run);
   while (ct_run_snapshot_get_error (snapshot) == NULL);
-  g_assert_error ((GError *) ct_run_snapshot_get_error (snapshot), CT_RUN_ERROR,
-                  CT_RUN_ERROR_ITEM_SIZE);
+  g_assert_error ((GError *) ct_run_snapshot_get_error (snapshot), CT_ENGINE_ERROR,
+                  CT_ENGINE_ERROR_SHAPE);
   g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'source'"));
+  g_assert_cmpstr (ct_error_get_layer (ct_run_snapshot_get_error (snapshot)), ==, "source");
+  g_assert_cmpstr (ct_error_get_blob (ct_run_snapshot_get_error (snapshot)), ==, "data");
   ct_test_run_clear (&run);
 }
 
