@@ -90,6 +90,10 @@ struct _CtWindow {
   guint cursor_source;
 
   gboolean close_confirmed;
+  /* Presentation mode is on (window-present.c). */
+  gboolean presenting;
+  gboolean minimap_before_presenting;
+  gboolean narrow_window;      /* under 1100 logical pixels wide (window-layout.c) */
 
   /* The inspector's view of the run's blobs (blob-panel.c). */
   CtBlobPanel *blob_panel;
@@ -106,6 +110,8 @@ struct _CtWindow {
   gboolean run_shown;           /* a run is shown (an edit warns once) */
   char *run_current;            /* the layer that ran last (highlighted), or NULL */
   gboolean run_passing;         /* F5 queued a pass the runner has not answered */
+  gboolean run_following;       /* steps select the layer they run */
+  gboolean run_selecting;       /* that selection is being made */
   /* The step buttons and the settings for the next build (run-controls.c). */
   CtRunControls *run_controls;
   GtkLabel *run_label;
@@ -128,6 +134,19 @@ GtkWidget *ct_window_get_part (CtWindow *self, const char *id);
 
 /* window-actions.c: every win.* action and its keys, in one table. */
 void ct_window_init_actions (CtWindow *self);
+
+/* window-layout.c */
+void ct_window_init_layout (CtWindow *self);
+void ct_window_update_palette (CtWindow *self);
+/* The screen's width in logical pixels (1280 when unknown). */
+int ct_window_screen_width (CtWindow *self);
+void ct_window_update_switcher_bar (CtWindow *self);
+void ct_window_show_palette_changed (GSimpleAction *action, GVariant *state, gpointer data);
+
+/* window-present.c */
+void ct_window_init_present (CtWindow *self);
+void ct_window_present_update (CtWindow *self);
+void ct_window_presentation_changed (GSimpleAction *action, GVariant *state, gpointer data);
 void ct_window_update_actions (CtWindow *self);
 
 /* The handlers of that table that live beside what they drive. */

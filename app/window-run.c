@@ -127,6 +127,58 @@ failed_layer (CtWindow *self, const GError *error)
 
 /* Snapshots that ran nothing (new copies for a new selection) keep the
  * current layer; a reset or a new run has none. */
+/* The inspector follows the step: while the user has selected nothing
+ * (or in presentation mode), each step selects the layer it runs. A layer
+ * or blob the user picks stays; unselecting all follows again. */
+static void
+follow_select (CtWindow *self, const char *layer)
+{
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  const char *select[] = { layer, NULL };
+
+  if (!self->presenting && !self->run_following)
+    return;
+  if (layer == NULL || (ids[0] != NULL && ids[1] == NULL && g_str_equal (ids[0], layer)))
+    return;
+  self->run_selecting = TRUE;
+  ct_selection_set (self->selection, select, CT_SELECTION_REVEAL);
+  self->run_selecting = FALSE;
+}
+
+static CtRunSnapshot *latest_snapshot (CtWindow *self);
+
+/* Before a step: select the layer it will run, so that the runner copies
+ * its blobs in the same snapshot as the step (one snapshot, not a second
+ * one for the new selection). A guess that misses is put right after the
+ * step (follow_select from update_current). */
+static void
+follow_ahead (CtWindow *self, gboolean forward)
+{
+  CtRunSnapshot *snapshot = latest_snapshot (self);
+  int n, next, layer;
+
+  if (snapshot == NULL || self->run_stale || ct_run_snapshot_get_invalidated (snapshot)
+      || (n = (int) ct_run_snapshot_n_layers (snapshot)) == 0)
+    return;
+  next = ct_run_snapshot_get_next_layer (snapshot);
+  if (forward)
+    layer = ct_run_snapshot_get_pass (snapshot) == CT_RUN_PASS_FORWARD && next < n ? next : 0;
+  else
+    {
+      layer = ct_run_snapshot_get_pass (snapshot) == CT_RUN_PASS_BACKWARD ? next : n - 1;
+      while (layer >= 0 && !ct_run_snapshot_get_layer (snapshot, (guint) layer)->need_backward)
+        layer--;
+    }
+  if (layer < 0 || layer >= n)
+    return;
+  {
+    const char *name = ct_run_snapshot_get_layer (snapshot, (guint) layer)->name;
+
+    if (ct_window_layer_for_id (self, name) >= 0)
+      follow_select (self, name);
+  }
+}
+
 static void
 update_current (CtWindow *self, CtRunSnapshot *snapshot)
 {
@@ -138,6 +190,8 @@ update_current (CtWindow *self, CtRunSnapshot *snapshot)
     {
       g_free (self->run_current);
       self->run_current = g_strdup (current);
+      if (n_stepped > 0)
+        follow_select (self, current);
     }
   else if (n_stepped > 0 || ct_run_snapshot_get_invalidated (snapshot)
            || ct_run_snapshot_n_layers (snapshot) == 0
@@ -344,6 +398,7 @@ show_pending (CtWindow *self)
   apply_marks (self, self->run_snapshot);
   update_label (self);
   ct_blob_panel_show_snapshot (self->blob_panel, self->run_snapshot);
+  ct_window_present_update (self);
 }
 
 static gboolean
@@ -440,6 +495,10 @@ update_watch (CtWindow *self)
 static void
 selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 {
+  /* the user's own choice: follow the step again only from nothing */
+  if (!self->run_selecting)
+    self->run_following = ct_selection_get_count (selection) == 0
+                          && ct_selection_get_blob (selection) == NULL;
   update_watch (self);
   /* the statistics of every blob are there already; the copies of the
    * newly selected ones follow in the runner's next snapshot */
@@ -512,9 +571,10 @@ ct_window_run_forward_activated (GSimpleAction *action, GVariant *param, gpointe
   if (ct_window_train_step (data, TRUE))
     return;
   runner = ensure_runner (data);
-
-  if (runner != NULL)
-    ct_runner_step_forward (runner);
+  if (runner == NULL)
+    return;
+  follow_ahead (data, TRUE);
+  ct_runner_step_forward (runner);
 }
 
 void
@@ -536,8 +596,10 @@ ct_window_run_backward_activated (GSimpleAction *action, GVariant *param, gpoint
       return;
     }
   runner = ensure_runner (self);
-  if (runner != NULL)
-    ct_runner_step_backward (runner);
+  if (runner == NULL)
+    return;
+  follow_ahead (self, FALSE);
+  ct_runner_step_backward (runner);
 }
 
 void
@@ -660,6 +722,7 @@ drop_shown_run (CtWindow *self, const char *notice)
   clear_marks (self);
   gtk_widget_set_visible (GTK_WIDGET (self->run_label), FALSE);
   ct_blob_panel_show_snapshot (self->blob_panel, NULL);
+  ct_window_present_update (self);
   {
     AdwToast *toast = adw_toast_new (notice);
     adw_toast_set_timeout (toast, 5);
@@ -686,6 +749,7 @@ ct_window_run_document_changed (CtWindow *self, CtDocumentChange flags)
       clear_marks (self);
       update_label (self);
       ct_blob_panel_show_snapshot (self->blob_panel, NULL);
+      ct_window_present_update (self);
       return;
     }
   if (self->runner == NULL)
@@ -727,6 +791,7 @@ ct_window_run_get_snapshot (CtWindow *self)
 void
 ct_window_init_run (CtWindow *self)
 {
+  self->run_following = TRUE;
   ct_window_run_weights_changed (self);
   build_stop (self);
   ct_window_init_inputs (self);

@@ -523,9 +523,7 @@ selection_changed (CtSelection *selection, guint flags, CtWindow *self)
 static void
 view_changed (AdwViewStack *stack, GParamSpec *pspec, CtWindow *self)
 {
-  const char *name = adw_view_stack_get_visible_child_name (stack);
-  gtk_widget_set_visible (ct_window_get_part (self, "palette_pane"),
-                          g_strcmp0 (name, "training") != 0);
+  ct_window_update_palette (self);
 }
 
 static void

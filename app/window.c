@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "install-dirs.h"
+#include "present-view.h"
 #include "window-private.h"
 
 #define EXAMPLES_PATH "/io/github/cortado/Cortado/examples/"
@@ -784,6 +785,7 @@ ct_window_dispose (GObject *object)
 static const char *const window_parts[] = {
   "train_controls", "train_toggle_button", "train_stats_label",
   "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
+  "present_paned", "present_view", "save_button", "switcher_squeezer", "switcher_none", "graph_overlay", "view_switcher_bar", "status_bar",
 };
 
 GtkWidget *
@@ -810,6 +812,7 @@ ct_window_class_init (CtWindowClass *klass)
   g_type_ensure (CT_TYPE_RUN_CONTROLS);
   g_type_ensure (CT_TYPE_SOLVER_PANEL);
   g_type_ensure (CT_TYPE_TRAIN_VIEW);
+  g_type_ensure (CT_TYPE_PRESENT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/cortado/Cortado/window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, CtWindow, name)
@@ -861,6 +864,8 @@ ct_window_init (CtWindow *self)
   set_document (self, ct_document_new ());
 
   ct_window_init_actions (self);
+  ct_window_init_layout (self);
+  ct_window_init_present (self);
   ct_window_init_graph (self);
   ct_window_init_source (self);
   ct_window_init_inspector (self);

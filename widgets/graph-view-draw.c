@@ -208,6 +208,9 @@ ct_graph_view_size_allocate (GtkWidget *widget, int width, int height, int basel
 {
   CtGraphView *self = CT_GRAPH_VIEW (widget);
 
+  /* a window resized (or a pane dragged) fits a fitted graph again */
+  if (self->fitted && (width != self->fitted_width || height != self->fitted_height))
+    self->fit_pending = TRUE;
   if (self->fit_pending && self->scene != NULL && width > 0 && height > 0)
     {
       self->fit_pending = FALSE;

@@ -306,6 +306,7 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, CtGraphView *self
   switch (self->drag)
     {
     case DRAG_PAN:
+      self->fitted = FALSE;
       ct_graph_view_set_origin (self, self->drag_origin_x - dx / self->zoom,
                                 self->drag_origin_y - dy / self->zoom);
       break;
@@ -489,6 +490,7 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, CtGraphVi
       dy = 0;
     }
   ct_graph_view_stop_animation (self);
+  self->fitted = FALSE;
   ct_graph_view_set_origin (self, self->origin_x + dx * (wheel ? 50 : 1) / self->zoom,
                             self->origin_y + dy * (wheel ? 50 : 1) / self->zoom);
   return TRUE;

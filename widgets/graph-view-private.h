@@ -88,6 +88,11 @@ struct _CtGraphView {
   double zoom;
   double origin_x, origin_y;
   gboolean fit_pending;
+  /* The view shows the graph as "fit" left it: a resize fits it again
+   * (the window changed, not the user's view). A zoom or a pan clears it. */
+  gboolean fitted;
+  int fitted_width, fitted_height;
+  double min_fit_zoom;   /* 0, or the least zoom a fit may choose */
   gboolean show_minimap;
 
   /* Pointer state */

@@ -169,6 +169,7 @@ ct_graph_view_zoom_at (CtGraphView *self, double zoom, double wx, double wy)
   if (zoom == self->zoom)
     return;
   ct_graph_view_stop_animation (self);
+  self->fitted = FALSE;
   to_graph (self, wx, wy, &gx, &gy);
   self->zoom = zoom;
   /* node pictures are drawn at the zoom */
@@ -186,13 +187,22 @@ ct_graph_view_get_zoom (CtGraphView *self)
   return self->zoom;
 }
 
+static void fit_area (int width, int height, double *area_w, double *area_h);
+
+/* Zoom keeping the middle of the fit area still: a fitted graph is centred
+ * there, above the band of overlaid controls, so that zooming in and out
+ * again leaves it where it was instead of drifting up. */
 void
 ct_graph_view_set_zoom (CtGraphView *self, double zoom)
 {
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double aw, ah;
+
   g_return_if_fail (CT_IS_GRAPH_VIEW (self));
   self->fit_pending = FALSE;
-  ct_graph_view_zoom_at (self, zoom, gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
-                         gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+  fit_area (width, height, &aw, &ah);
+  ct_graph_view_zoom_at (self, zoom, width / 2.0, FIT_PAD + ah / 2);
 }
 
 void
@@ -242,6 +252,43 @@ fit_centre (CtGraphView *self, int width, double area_h, double zoom)
   self->origin_y = self->scene->layout->height / 2 - (FIT_PAD + area_h / 2) / zoom;
 }
 
+static void
+mark_fitted (CtGraphView *self, int width, int height)
+{
+  self->fitted = TRUE;
+  self->fitted_width = width;
+  self->fitted_height = height;
+}
+
+/* Show the graph at ZOOM around the highlighted node, or from its input
+ * end when none is highlighted. */
+static void
+fit_readable (CtGraphView *self, int width, int height, double zoom)
+{
+  int index = self->highlight != NULL ? index_of (self, self->highlight) : -1;
+  double x, y, w, h;
+
+  self->zoom = zoom;
+  if (index < 0)
+    {
+      self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
+      self->origin_y = -FIT_PAD / zoom;
+      return;
+    }
+  ct_graph_scene_node_box (self->scene, index, &x, &y, &w, &h);
+  self->origin_x = x + w / 2 - width / 2.0 / zoom;
+  self->origin_y = y + h / 2 - height / 2.0 / zoom;
+}
+
+void
+ct_graph_view_set_min_fit_zoom (CtGraphView *self, double zoom)
+{
+  g_return_if_fail (CT_IS_GRAPH_VIEW (self));
+  self->min_fit_zoom = MAX (0.0, zoom);
+  self->fit_pending = TRUE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
 void
 ct_graph_view_fit_now (CtGraphView *self)
 {
@@ -256,9 +303,11 @@ ct_graph_view_fit_now (CtGraphView *self)
   gh = MAX (1.0, self->scene->layout->height);
   zoom = MIN (1.0, MIN (aw / gw, ah / gh));
   zoom = CLAMP (zoom, zoom_floor (self), ZOOM_MAX);
+  if (zoom < self->min_fit_zoom)
+    fit_readable (self, width, height, self->min_fit_zoom);
   /* a graph much longer than wide (most nets) would become a thin line:
    * fit its width and show where the data comes in */
-  if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && aw / gw > 2 * zoom)
+  else if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_TB && aw / gw > 2 * zoom)
     {
       zoom = MIN (1.0, MAX (0.35, aw / gw));
       self->zoom = zoom;
@@ -274,6 +323,7 @@ ct_graph_view_fit_now (CtGraphView *self)
     }
   else
     fit_centre (self, width, ah, zoom);
+  mark_fitted (self, width, height);
   ct_graph_view_redraw_all_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), ct_graph_view_properties[PROP_ZOOM]);
 }
@@ -299,6 +349,7 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
   gh = MAX (1.0, self->scene->layout->height);
   zoom = CLAMP (MIN (1.0, MIN (aw / gw, ah / gh)), zoom_floor (self), ZOOM_MAX);
   fit_centre (self, width, ah, zoom);
+  mark_fitted (self, width, height);
   ct_graph_view_redraw_all_nodes (self);
   gtk_widget_queue_allocate (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -392,6 +443,17 @@ ct_graph_view_reveal (CtGraphView *self, const char *id, gboolean focus)
     }
   width = gtk_widget_get_width (GTK_WIDGET (self));
   height = gtk_widget_get_height (GTK_WIDGET (self));
+  ct_graph_scene_node_box (self->scene, index, &x, &y, &w, &h);
+  to_widget (self, x, y, &wx0, &wy0);
+  to_widget (self, x + w, y + h, &wx1, &wy1);
+  /* a fitted graph that shows the node stays as the user (or the window)
+   * fitted it */
+  if (self->fitted && wx0 >= 0 && wy0 >= 0 && wx1 <= width && wy1 <= height)
+    {
+      if (focus && child_at (self, index) != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (child_at (self, index)));
+      return TRUE;
+    }
   /* a node shown too small to read is not shown: zoom in first */
   if (self->zoom < REVEAL_MIN_ZOOM && width > 0 && height > 0)
     ct_graph_view_zoom_at (self, READABLE_ZOOM, width / 2.0, height / 2.0);
@@ -399,7 +461,10 @@ ct_graph_view_reveal (CtGraphView *self, const char *id, gboolean focus)
   to_widget (self, x, y, &wx0, &wy0);
   to_widget (self, x + w, y + h, &wx1, &wy1);
   if (wx0 < 0 || wy0 < 0 || wx1 > width || wy1 > height)
-    scroll_to (self, x + w / 2 - width / 2.0 / self->zoom, y + h / 2 - height / 2.0 / self->zoom);
+    {
+      self->fitted = FALSE;
+      scroll_to (self, x + w / 2 - width / 2.0 / self->zoom, y + h / 2 - height / 2.0 / self->zoom);
+    }
   if (focus && child_at (self, index) != NULL)
     gtk_widget_grab_focus (GTK_WIDGET (child_at (self, index)));
   return TRUE;

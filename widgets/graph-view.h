@@ -74,6 +74,11 @@ void ct_graph_view_zoom_in (CtGraphView *self);
 void ct_graph_view_zoom_out (CtGraphView *self);
 /* Whole graph in view (never above 100 %). */
 void ct_graph_view_zoom_to_fit (CtGraphView *self);
+/* The least zoom a fit chooses (0: none, the default). A graph that would
+ * fit only below it is shown at this zoom instead, around the highlighted
+ * node (or from its input end): presentation mode keeps the text readable
+ * from the back of a room. Fits the graph again. */
+void ct_graph_view_set_min_fit_zoom (CtGraphView *self, double zoom);
 
 /* Property "show-minimap" (default TRUE): the minimap (top right corner)
  * appears when the graph does not fit the view. */
