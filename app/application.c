@@ -353,6 +353,25 @@ set_accels (GtkApplication *app)
   ct_window_set_accels (app);
 }
 
+/* GTK 4.8 lays a tooltip out at its label's least width, which for text
+ * without spaces (Chinese, Japanese) is one character: "主菜单" came out
+ * one character per line over the menu. Where the language shown is one
+ * of those, tooltips get room for a phrase. */
+static void
+widen_cjk_tooltips (void)
+{
+  const char *language = g_get_language_names ()[0];
+  g_autoptr (GtkCssProvider) css = NULL;
+
+  if (!g_str_has_prefix (language, "zh") && !g_str_has_prefix (language, "ja"))
+    return;
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (css, "tooltip label { min-width: 9em; }", -1);
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
 static void
 ct_application_startup (GApplication *app)
 {
@@ -362,6 +381,7 @@ ct_application_startup (GApplication *app)
                                    app);
   set_accels (GTK_APPLICATION (app));
   gtk_window_set_default_icon_name (CT_APP_ID);
+  widen_cjk_tooltips ();
 }
 
 static void

@@ -67,6 +67,7 @@ struct _CtWindow {
   GtkWidget *problem_button;
   GtkLabel *problem_label;
   GMenuModel *recent_menu;
+  GMenuModel *examples_menu;
   GMenuModel *node_menu;
   GMenuModel *canvas_menu;
 

@@ -250,6 +250,15 @@ ct_window_update_recent_menu (CtWindow *self)
     }
   g_menu_remove_all (menu);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  /* the examples beside the recent nets: Open is where a newcomer looks
+   * for something to open (the New button's menu has them too) */
+  {
+    GMenuModel *examples = g_menu_model_get_item_link (self->examples_menu, 1,
+                                                       G_MENU_LINK_SECTION);
+
+    g_menu_append_section (menu, _("Examples"), examples);
+    g_clear_object (&examples);
+  }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 
@@ -849,6 +858,7 @@ ct_window_class_init (CtWindowClass *klass)
     gtk_widget_class_bind_template_child_full (widget_class, window_parts[i], FALSE, 0);
   BIND (run_label);
   BIND (recent_menu);
+  BIND (examples_menu);
   BIND (node_menu);
   BIND (canvas_menu);
 #undef BIND
