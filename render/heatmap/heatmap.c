@@ -7,6 +7,10 @@
 #include <string.h>
 
 #define TILE_GAP 2.0
+/* Tiles drawn large (filters in presentation mode, a wide inspector) are
+ * set apart by a twelfth of their size: two pixels between 60-pixel
+ * filters read as one picture. */
+#define TILE_GAP_SHARE (1.0 / 12)
 #define PADDING 4.0
 
 CtHeatmap *
@@ -524,6 +528,19 @@ ct_heatmap_get_pixel_builds (const CtHeatmap *h)
   return h->pixel_builds;
 }
 
+/* Tiles at the largest size, with a gap that grows with them. */
+static void
+layout_spaced_tiles (CtHeatmapLayout *layout, int tiles, int data_w, int data_h, double x,
+                     double y, double w, double h)
+{
+  double gap;
+
+  ct_heatmap_layout_tiles (layout, tiles, data_w, data_h, x, y, w, h, TILE_GAP);
+  gap = MAX (TILE_GAP, floor (MIN (layout->tile_w, layout->tile_h) * TILE_GAP_SHARE));
+  if (gap > TILE_GAP)
+    ct_heatmap_layout_tiles (layout, tiles, data_w, data_h, x, y, w, h, gap);
+}
+
 void
 ct_heatmap_get_layout (CtHeatmap *h, double width, double height, CtHeatmapLayout *layout)
 {
@@ -547,12 +564,10 @@ ct_heatmap_get_layout (CtHeatmap *h, double width, double height, CtHeatmapLayou
           layout->first = h->zoom;
         }
       else
-        ct_heatmap_layout_tiles (layout, h->shape.c, h->shape.w, h->shape.h,
-                                 x, y, w, hh, TILE_GAP);
+        layout_spaced_tiles (layout, h->shape.c, h->shape.w, h->shape.h, x, y, w, hh);
       break;
     case CT_HEATMAP_RGB:
-      ct_heatmap_layout_tiles (layout, h->shape.n, h->shape.w, h->shape.h,
-                               x, y, w, hh, TILE_GAP);
+      layout_spaced_tiles (layout, h->shape.n, h->shape.w, h->shape.h, x, y, w, hh);
       layout->kind = CT_HEATMAP_RGB;
       break;
     case CT_HEATMAP_MATRIX:

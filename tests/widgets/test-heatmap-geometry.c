@@ -202,8 +202,8 @@ test_heatmap_hits (void)
   g_assert_false (ct_heatmap_set_sample (h, 7)); /* clamped to 1 */
   /* Tile 6 (row 1, column 1), cell (2, 3). */
   g_assert_true (ct_heatmap_hit (h, 400, 340,
-                                 l.x + (l.tile_w + 2) + 3 * 2 + 1,
-                                 l.y + (l.tile_h + 2) + 2 * 2 + 1, &hit));
+                                 l.x + (l.tile_w + l.gap) + 3 * 2 + 1,
+                                 l.y + (l.tile_h + l.gap) + 2 * 2 + 1, &hit));
   g_assert_cmpint (hit.n, ==, 1);
   g_assert_cmpint (hit.c, ==, 6);
   g_assert_cmpint (hit.h, ==, 2);
@@ -211,7 +211,9 @@ test_heatmap_hits (void)
   g_assert_cmpuint (hit.index, ==, ((1 * 18 + 6) * 24 + 2) * 24 + 3);
   text = ct_heatmap_hit_text (h, &hit);
   g_assert_cmpstr (text, ==, "(1, 6, 2, 3) = 3467.75");
-  g_assert_cmpint (ct_heatmap_hit_tile (h, 400, 340, l.x + l.tile_w + 2, l.y), ==, 1);
+  /* 48-pixel tiles stand 4 pixels apart (a twelfth of their size) */
+  g_assert_cmpfloat (l.gap, ==, 4.0);
+  g_assert_cmpint (ct_heatmap_hit_tile (h, 400, 340, l.x + l.tile_w + l.gap, l.y), ==, 1);
   g_assert_cmpint (ct_heatmap_hit_tile (h, 400, 340, l.x + l.tile_w + 1, l.y), ==, -1);
 
   /* Zoomed into channel 6: one tile filling the area, the same cell. */
