@@ -145,6 +145,16 @@ follow_select (CtWindow *self, const char *layer)
   self->run_selecting = FALSE;
 }
 
+/* Select LAYER ahead of a step: its copies come with the step's snapshot,
+ * not in one of their own before it. */
+static void
+follow_select_quietly (CtWindow *self, const char *layer)
+{
+  ct_runner_set_watch_quiet (self->runner, TRUE);
+  follow_select (self, layer);
+  ct_runner_set_watch_quiet (self->runner, FALSE);
+}
+
 static CtRunSnapshot *latest_snapshot (CtWindow *self);
 
 /* Before a step: select the layer it will run, so that the runner copies
@@ -175,7 +185,7 @@ follow_ahead (CtWindow *self, gboolean forward)
     const char *name = ct_run_snapshot_get_layer (snapshot, (guint) layer)->name;
 
     if (ct_window_layer_for_id (self, name) >= 0)
-      follow_select (self, name);
+      follow_select_quietly (self, name);
   }
 }
 
@@ -310,6 +320,17 @@ update_label (CtWindow *self)
     case CT_RUN_PASS_NONE:
     default:
       break;
+    }
+  /* with both phases drawn, say which one runs: the net's own state field
+   * in the inspector says TEST, its default, while the training net runs */
+  if (text != NULL && ct_document_get_phase (self->document) == CT_DOCUMENT_PHASE_BOTH)
+    {
+      /* TRANSLATORS: the status line while both phases are shown; %s is what
+       * the run did ("Forward: conv1 done") */
+      char *phased = g_strdup_printf (_("Training phase · %s"), text);
+
+      g_free (text);
+      text = phased;
     }
   gtk_label_set_text (self->run_label, text != NULL ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->run_label), text != NULL);

@@ -115,6 +115,7 @@ typedef struct {
   CtRunConfig config;           /* CONFIG; WEIGHTS points into WEIGHTS_COPY */
   char *weights_copy;
   char **names;                 /* WATCH, WATCH_PARAMS */
+  gboolean quiet;               /* WATCH, WATCH_PARAMS: no snapshot of its own */
   char *name;                   /* INPUT */
   CtRunInput *input;            /* INPUT */
   gsize budget;                 /* BUDGET */

@@ -627,12 +627,16 @@ handle (CtRunWorker *worker, CtRunCommand *command)
         return TRUE;
       ct_run_history_drop_unwatched (worker);
       ct_run_history_prefill (worker);
+      if (command->quiet)
+        return TRUE;
       break;
     case CT_RUN_CMD_WATCH_PARAMS:
       set_names (worker->watch_params, command->names);
       if (worker->net == NULL)
         return TRUE;
       ct_run_params_stale_all (worker);
+      if (command->quiet)
+        return TRUE;
       break;
     case CT_RUN_CMD_INPUT:
       g_hash_table_replace (worker->inputs, g_steal_pointer (&command->name),

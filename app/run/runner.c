@@ -18,6 +18,7 @@ struct _CtRunner {
   /* Step commands queued, and those the snapshots delivered say are
    * finished or dropped (both counted in the caller's thread). */
   guint64 steps_queued, steps_answered;
+  gboolean watch_quiet;  /* see ct_runner_set_watch_quiet */
 };
 
 /* Delivery */
@@ -212,6 +213,7 @@ ct_runner_watch (CtRunner *runner, const char *const *names)
 {
   CtRunCommand *command = command_new (runner, CT_RUN_CMD_WATCH);
 
+  command->quiet = runner->watch_quiet;
   command->names = g_strdupv ((char **) names);
   queue (runner, command);
 }
@@ -221,8 +223,15 @@ ct_runner_watch_params (CtRunner *runner, const char *const *layer_names)
 {
   CtRunCommand *command = command_new (runner, CT_RUN_CMD_WATCH_PARAMS);
 
+  command->quiet = runner->watch_quiet;
   command->names = g_strdupv ((char **) layer_names);
   queue (runner, command);
+}
+
+void
+ct_runner_set_watch_quiet (CtRunner *runner, gboolean quiet)
+{
+  runner->watch_quiet = quiet;
 }
 
 void

@@ -292,6 +292,10 @@ void ct_runner_watch (CtRunner *runner, const char *const *names);
  * with statistics after backward. Statistics of every layer's parameter
  * data are in every snapshot; those of the gradients only for these. */
 void ct_runner_watch_params (CtRunner *runner, const char *const *layer_names);
+/* Until the next watch call, the watch changes send no snapshot of their
+ * own: the caller queues a step next, whose snapshot carries the copies
+ * (a window that selects the layer a step will run). */
+void ct_runner_set_watch_quiet (CtRunner *runner, gboolean quiet);
 /* Give input blob NAME the values VALUES (the product of DIMS floats,
  * copied) from the next forward pass on, reshaping it to DIMS. */
 void ct_runner_set_input (CtRunner *runner, const char *name, const gint64 *dims,

@@ -475,6 +475,41 @@ test_busy (void)
   ct_test_run_clear (&run);
 }
 
+/* A quiet watch sends no snapshot of its own: the step after it carries
+ * the copies (a window selecting the layer a step will run). */
+static void
+test_quiet_watch (void)
+{
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  guint received;
+  gint64 until;
+
+  ct_test_run_init_small (&run, &small_config);
+  ct_runner_step_forward (run.runner);
+  ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 1);
+  received = run.received;
+  ct_runner_set_watch_quiet (run.runner, TRUE);
+  ct_runner_watch (run.runner, (const char *const[]) { "conv1", NULL });
+  ct_runner_watch_params (run.runner, (const char *const[]) { "conv1", NULL });
+  ct_runner_set_watch_quiet (run.runner, FALSE);
+  until = g_get_monotonic_time () + G_USEC_PER_SEC / 5;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (run.received, ==, received);
+
+  ct_runner_step_forward (run.runner);
+  snapshot = ct_test_run_until (&run, CT_RUN_PASS_FORWARD, 2);
+  g_assert_cmpuint (run.received, ==, received + 1);
+  g_assert_cmpuint (ct_test_blob (snapshot, "conv1")->versions->len, ==, 1);
+
+  /* loud again: a watch alone is answered */
+  ct_runner_watch (run.runner, (const char *const[]) { "ip", NULL });
+  snapshot = ct_test_run_next (&run);
+  g_assert_true (ct_test_blob (snapshot, "ip")->watched);
+  ct_test_run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -486,5 +521,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/runner/lenet", test_lenet);
   g_test_add_func ("/run/runner/free-mid-run", test_free_mid_run);
   g_test_add_func ("/run/runner/busy", test_busy);
+  g_test_add_func ("/run/runner/quiet-watch", test_quiet_watch);
   return g_test_run ();
 }
