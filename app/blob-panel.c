@@ -204,6 +204,9 @@ set_view (CtBlobPanel *panel, CtHeatmapView *view, const Item *item, const Shown
   g_autofree char *full = diff ? g_strdup_printf (_("%s (diff)"), name) : g_strdup (name);
 
   display_dims (shown, item, dims, &n_axes);
+  /* a channel zoomed into belongs to the blob it was picked in */
+  if (g_strcmp0 (ct_heatmap_view_get_blob_name (view), full) != 0)
+    ct_heatmap_view_set_zoom_channel (view, -1);
   if (default_map)
     ct_heatmap_view_set_colormap (view, default_colormap (shown, diff));
   ct_heatmap_view_set_blob_name (view, full);

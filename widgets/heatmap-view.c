@@ -493,6 +493,16 @@ ct_heatmap_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_
 {
   *minimum = 64;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 360;
+  /* given a width, as tall as three quarters of it: a wider inspector
+   * shows the channels larger */
+  if (orientation == GTK_ORIENTATION_VERTICAL && for_size > 0)
+    *natural = MAX (*minimum, for_size * 3 / 4);
+}
+
+static GtkSizeRequestMode
+ct_heatmap_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
@@ -613,6 +623,7 @@ ct_heatmap_view_class_init (CtHeatmapViewClass *klass)
   object_class->finalize = ct_heatmap_view_finalize;
   widget_class->snapshot = ct_heatmap_view_snapshot;
   widget_class->measure = ct_heatmap_view_measure;
+  widget_class->get_request_mode = ct_heatmap_view_get_request_mode;
 
   properties[PROP_BLOB_NAME] = g_param_spec_string ("blob-name", NULL, NULL, NULL, rw);
   properties[PROP_SAMPLE] = g_param_spec_int ("sample", NULL, NULL, 0, G_MAXINT, 0, rw);
