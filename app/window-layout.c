@@ -56,14 +56,6 @@ screen_size (CtWindow *self, int *width, int *height)
   return area.width > 0 && area.height > 0;
 }
 
-int
-ct_window_screen_width (CtWindow *self)
-{
-  int width, height;
-
-  return screen_size (self, &width, &height) ? width : 1280;
-}
-
 /* The bar at the bottom switches views when the header bar has no room
  * for a switcher (and not in presentation mode, which shows the graph). */
 void

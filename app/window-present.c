@@ -9,21 +9,24 @@
 #include "present-view.h"
 #include "window-private.h"
 
-/* The graph's share of the screen's width beside the large view, and the
- * least zoom it is shown at (node names stay readable at scale 2). */
+/* The graph's share of the width beside the large view, and the least
+ * zoom it is shown at (node names stay readable at scale 2). */
 #define GRAPH_SHARE 0.36
 #define GRAPH_MIN_ZOOM 0.7
 
+/* The graph's share of the paned's width, whatever the large view's
+ * content asks (a long layer type in big type): the divider stays put
+ * from step to step. */
 static void
 place_divider (GtkPaned *paned, GParamSpec *pspec, CtWindow *self)
 {
+  int width = gtk_widget_get_width (GTK_WIDGET (paned));
   int max = 0;
 
-  if (!self->presenting)
+  if (!self->presenting || width <= 0)
     return;
   g_object_get (paned, "max-position", &max, NULL);
-  if (max > 0)
-    gtk_paned_set_position (paned, (int) (max * GRAPH_SHARE));
+  gtk_paned_set_position (paned, MIN ((int) (width * GRAPH_SHARE), max));
 }
 
 void
@@ -57,11 +60,7 @@ set_presenting (CtWindow *self, gboolean on)
   gtk_widget_set_visible (ct_window_get_part (self, "status_bar"), !on);
   gtk_widget_set_visible (ct_window_get_part (self, "present_view"), on);
   ct_window_update_palette (self);
-  /* the graph keeps its share while the large view's content changes */
-  gtk_widget_set_size_request (ct_window_get_part (self, "graph_overlay"),
-                               on ? (int) (ct_window_screen_width (self) * GRAPH_SHARE) : -1, -1);
   gtk_paned_set_resize_start_child (GTK_PANED (paned), !on);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), !on);
   /* the minimap would cover half of the graph's narrow share */
   if (on)
     self->minimap_before_presenting = ct_graph_view_get_show_minimap (self->graph_view);

@@ -139,8 +139,6 @@ void ct_window_init_actions (CtWindow *self);
 /* window-layout.c */
 void ct_window_init_layout (CtWindow *self);
 void ct_window_update_palette (CtWindow *self);
-/* The screen's width in logical pixels (1280 when unknown). */
-int ct_window_screen_width (CtWindow *self);
 void ct_window_update_switcher_bar (CtWindow *self);
 void ct_window_show_palette_changed (GSimpleAction *action, GVariant *state, gpointer data);
 

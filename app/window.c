@@ -794,7 +794,8 @@ ct_window_dispose (GObject *object)
 static const char *const window_parts[] = {
   "train_controls", "train_toggle_button", "train_stats_label",
   "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
-  "present_paned", "present_view", "save_button", "switcher_squeezer", "switcher_none", "graph_overlay", "view_switcher_bar", "status_bar",
+  "present_paned", "present_view", "graph_overlay", "save_button", "switcher_squeezer",
+  "switcher_none", "view_switcher_bar", "status_bar",
 };
 
 GtkWidget *

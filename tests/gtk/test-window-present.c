@@ -127,7 +127,7 @@ test_present_lenet (void)
   guint n_layers;
 
   g_assert_true (g_strv_contains ((const char *const *) actions, "win.presentation"));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_set_default_size (GTK_WINDOW (window), 960, 540);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, net_file));
   ct_window_set_weights (window, weights_file);
@@ -169,9 +169,11 @@ test_present_lenet (void)
           g_assert_true (ct_gui_test_save_png (GTK_WIDGET (window), png));
         }
     }
-  /* the graph keeps its share beside the large view */
+  /* the graph keeps its share beside the large view, all of it shown */
   g_assert_cmpint (gtk_widget_get_width (graph), >=,
                    gtk_widget_get_width (GTK_WIDGET (window)) / 4);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (ct_window_get_part (window, "present_paned"))),
+                   >=, gtk_widget_get_width (graph));
 
   /* backward: the gradient each layer hands down */
   for (guint i = n_layers; i > 1; i--)
