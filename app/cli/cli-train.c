@@ -14,7 +14,11 @@
  * reads the records i of its Data layers with i mod N == R, gradients are
  * averaged over the ranks each iteration, and rank 0 alone logs, tests and
  * snapshots. An error on any rank is printed with the rank's number and
- * ends every rank (MPI_Abort), so that none waits for it forever.
+ * ends every rank (MPI_Abort), so that none waits for it forever. With
+ * --gpu, each rank takes the GPU of the list at its place among the ranks
+ * of its machine, and the gradients are summed by NCCL between the GPUs
+ * (MPI hands out NCCL's unique id); where NCCL cannot be opened they go
+ * through host memory and MPI, with a warning.
  *
  * --iterations N, Cortado's own, overrides max_iter. SIGINT snapshots and
  * stops, SIGHUP snapshots and goes on, unless the effect flags say
@@ -274,6 +278,56 @@ join_ranks (const CtComm *comm, Caffe__SolverParameter *param)
     param->random_seed += comm->rank;
 }
 
+/* Under MPI, the GPU of a --gpu list that this rank takes: the one at its
+ * place among the ranks of its machine (round robin). */
+static char *
+rank_gpu (char *gpu, const CtComm *comm, GError **error)
+{
+  g_autoptr (GArray) ids = NULL;
+  int id;
+
+  if (gpu == NULL || comm == NULL || !CT_HAVE_CUDA || ct_engine_gpu_count (NULL) == 0)
+    return gpu;
+  ids = ct_cli_parse_gpu_ids (gpu, ct_engine_gpu_count (NULL), error);
+  if (ids == NULL)
+    {
+      g_free (gpu);
+      return NULL;
+    }
+  if (ids->len == 0)
+    return gpu;
+  id = g_array_index (ids, int, comm->local_rank % ids->len);
+  g_free (gpu);
+  return g_strdup_printf ("%d", id);
+}
+
+/* The communicator that sums the gradients: NCCL for ranks on GPUs when it
+ * can be opened (NULL and no error otherwise: MPI then sums, through
+ * host memory). */
+static CtComm *
+gpu_comm (CtComm *comm, gboolean use_gpu, GError **error)
+{
+  GError *local = NULL;
+  CtComm *nccl;
+
+  /* one rank too: `mpirun -np 1 ... --gpu=0` runs the NCCL path whole */
+  if (!use_gpu)
+    return NULL;
+  nccl = ct_comm_nccl_new (comm, &local);
+  if (nccl != NULL)
+    return nccl;
+  if (g_error_matches (local, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_UNAVAILABLE))
+    {
+      if (comm->rank == 0)
+        CT_CLI_LOG_WARNING ("%s: the gradients go through host memory and MPI",
+                            local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  g_propagate_error (error, local);
+  return NULL;
+}
+
 static gboolean
 train (const TrainOptions *o, CtComm *comm, GError **error)
 {
@@ -283,6 +337,7 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
   g_autofree char *gpu = NULL;
   gboolean use_gpu = FALSE;
   g_autoptr (CtDataParallel) dp = NULL;
+  g_autoptr (CtComm) nccl = NULL;
   CtSolverObserverFuncs funcs = { .log = on_log, .iteration = on_iteration };
   Progress progress = { .quiet = comm != NULL && comm->rank != 0 };
   struct sigaction old_int, old_hup;
@@ -290,8 +345,9 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
 
   if (param == NULL)
     return FALSE;
-  gpu = gpu_to_use (o, param);
-  if (!ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
+  gpu = rank_gpu (gpu_to_use (o, param), comm, error);
+  if ((gpu == NULL && error != NULL && *error != NULL) ||
+      !ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
     {
       protobuf_c_message_free_unpacked (&param->base, NULL);
       return FALSE;
@@ -309,7 +365,20 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
     return FALSE;
   /* before the observers: the others than rank 0 keep their INFO lines */
   if (comm != NULL)
-    dp = ct_data_parallel_new (solver, comm, CT_DATA_PARALLEL_BUCKET_BYTES);
+    {
+      GError *local = NULL;
+
+      nccl = gpu_comm (comm, use_gpu, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      dp = ct_data_parallel_new (solver, nccl != NULL ? nccl : comm,
+                                 CT_DATA_PARALLEL_BUCKET_BYTES, error);
+      if (dp == NULL)
+        return FALSE;
+    }
   progress.max_iter = ct_solver_get_param (solver)->max_iter;
   /* As the window does: a NaN or an infinity stops training, naming the
    * layer that made it, before a snapshot could save it. */
@@ -340,7 +409,7 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
       ok = ct_solver_solve (solver, NULL, error);
     }
   if (ok && dp != NULL && !progress.quiet)
-    log_exchange (dp, comm);
+    log_exchange (dp, nccl != NULL ? nccl : comm);
   restore_signals (&old_int, &old_hup);
   ct_cli_progress_clear ();
   return ok;

@@ -107,6 +107,7 @@ static const CtCommClass mpi_class = {
   .sum_test = mpi_sum_test,
   .sum_wait = mpi_sum_wait,
   .broadcast = mpi_broadcast,
+  .broadcast_device = NULL,
   .or_int = mpi_or_int,
   .abort = mpi_abort,
   .free = mpi_free,
@@ -125,6 +126,22 @@ launched (void)
     if (g_getenv (vars[i]) != NULL)
       return TRUE;
   return FALSE;
+}
+
+/* This rank's number among those sharing its machine (MPI-3's shared
+ * memory split), so that each takes a GPU of its own. */
+static guint
+local_rank (int rank)
+{
+  MPI_Comm node;
+  int local = 0;
+
+  if (MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node)
+      != MPI_SUCCESS)
+    return 0;
+  MPI_Comm_rank (node, &local);
+  MPI_Comm_free (&node);
+  return (guint) local;
 }
 
 gboolean
@@ -151,5 +168,6 @@ ct_comm_mpi_new (int *argc, char ***argv, GError **error)
   comm->klass = &mpi_class;
   comm->rank = (guint) rank;
   comm->size = (guint) size;
+  comm->local_rank = local_rank (rank);
   return comm;
 }

@@ -18,6 +18,7 @@ GQuark ct_parallel_error_quark (void);
 typedef enum {
   CT_PARALLEL_ERROR_COMM,    /* the communication library reported a failure */
   CT_PARALLEL_ERROR_SETUP,   /* the ranks do not agree (nets, devices) */
+  CT_PARALLEL_ERROR_UNAVAILABLE, /* NCCL cannot be used here */
 } CtParallelError;
 
 typedef struct _CtComm CtComm;
@@ -32,8 +33,10 @@ typedef struct {
   gboolean (*sum_test) (CtComm *comm, CtCommRequest *request, gboolean *done, GError **error);
   /* Wait for a started sum to finish, and free the request. */
   gboolean (*sum_wait) (CtComm *comm, CtCommRequest *request, GError **error);
-  /* Rank 0's BYTES bytes of BUF on every rank. */
+  /* Rank 0's BYTES bytes of BUF (host memory) on every rank. */
   gboolean (*broadcast) (CtComm *comm, void *buf, gsize bytes, GError **error);
+  /* The same for device memory; NULL when sums take host memory. */
+  gboolean (*broadcast_device) (CtComm *comm, void *buf, gsize bytes, GError **error);
   /* The bitwise or of every rank's *VALUE. */
   gboolean (*or_int) (CtComm *comm, int *value, GError **error);
   /* End the whole job at once (every rank), with STATUS. */
@@ -45,6 +48,8 @@ struct _CtComm {
   const CtCommClass *klass;
   guint rank;
   guint size;
+  guint local_rank;         /* among the ranks on this machine (which GPU to take) */
+  gboolean device_memory;   /* sums take GPU memory (NCCL), not host memory */
 };
 
 /* A communicator of one rank: sums and broadcasts leave the data as is. */
@@ -57,6 +62,14 @@ CtComm *ct_comm_single_new (void);
 CtComm *ct_comm_mpi_new (int *argc, char ***argv, GError **error);
 /* Whether this build has MPI. */
 gboolean ct_comm_mpi_built (void);
+
+/* NCCL over the current GPU of every rank of BOOTSTRAP (borrowed; it must
+ * outlive the result), which hands NCCL's unique id from rank 0 to the
+ * others and carries the small host-memory operations (or_int,
+ * broadcast); sums and device broadcasts go through NCCL. NULL with ERROR
+ * when NCCL cannot be used (CT_PARALLEL_ERROR_UNAVAILABLE: no GPU, no
+ * libnccl.so.2, a build without CUDA). Every rank must call it. */
+CtComm *ct_comm_nccl_new (CtComm *bootstrap, GError **error);
 
 static inline CtCommRequest *
 ct_comm_sum_start (CtComm *comm, float *buf, gsize n, GError **error)

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "blas.h"
+#include "device.h"
 #include "data-parallel.h"
 #include "engine-error.h"
 
@@ -18,7 +19,7 @@ typedef struct {
   guint first;            /* learnable ids first..last (first >= last: net order reversed) */
   guint last;
   guint ready_layer;      /* complete once this layer's backward is done */
-  float *buffer;
+  float *buffer;          /* host memory, or device memory for a comm that sums there */
   gsize n;
   CtCommRequest *request; /* while its sum travels */
   gboolean started;
@@ -28,6 +29,7 @@ typedef struct {
 struct _CtDataParallel {
   CtSolver *solver;
   CtComm *comm;
+  gboolean gpu;           /* buckets and diffs on the GPU (comm->device_memory) */
   CtNet *net;
   GArray *buckets;        /* Bucket */
   guint observer_id;
@@ -50,12 +52,14 @@ start_bucket (CtDataParallel *dp, Bucket *b, GError **error)
   for (guint id = b->first; ; id--)
     {
       CtBlob *blob = ct_net_get_learnable (dp->net, id)->blob;
-      const float *diff = ct_blob_diff_on (blob, FALSE, error);
+      const float *diff = ct_blob_diff_on (blob, dp->gpu, error);
       gsize count = (gsize) ct_blob_count (blob);
 
-      if (diff == NULL)
+      if (diff == NULL ||
+          !ct_engine_check_status ((dp->gpu ? ct_cuda_copy : ct_cpu_copy) ((int64_t) count, diff,
+                                                                         b->buffer + at),
+                                   _("Collecting the gradients"), error))
         return FALSE;
-      memcpy (b->buffer + at, diff, count * sizeof (float));
       at += count;
       if (id == b->last)
         break;
@@ -75,11 +79,12 @@ finish_bucket (CtDataParallel *dp, Bucket *b, GError **error)
   for (guint id = b->first; ; id--)
     {
       CtBlob *blob = ct_net_get_learnable (dp->net, id)->blob;
-      float *diff = ct_blob_mutable_diff_on (blob, FALSE, error);
+      float *diff = ct_blob_mutable_diff_on (blob, dp->gpu, error);
       gint64 count = ct_blob_count (blob);
 
       if (diff == NULL ||
-          !ct_engine_check_status (ct_cpu_scale (count, scale, b->buffer + at, diff),
+          !ct_engine_check_status ((dp->gpu ? ct_cuda_scale : ct_cpu_scale) (count, scale,
+                                                                           b->buffer + at, diff),
                                    _("Averaging the gradients"), error))
         return FALSE;
       at += (gsize) count;
@@ -200,8 +205,22 @@ agree (CtSolver *solver, CtSolverAction *action, gpointer user_data, GError **er
   return TRUE;
 }
 
-static void
-make_buckets (CtDataParallel *dp, gsize bucket_bytes)
+static gboolean
+alloc_buffer (CtDataParallel *dp, Bucket *b, GError **error)
+{
+  gsize bytes = MAX (b->n, 1) * sizeof (float);
+
+  if (!dp->gpu)
+    {
+      b->buffer = g_new (float, MAX (b->n, 1));
+      return TRUE;
+    }
+  return ct_engine_check_status (ct_cuda_malloc ((void **) &b->buffer, bytes),
+                                 _("Allocating the gradient buckets"), error);
+}
+
+static gboolean
+make_buckets (CtDataParallel *dp, gsize bucket_bytes, GError **error)
 {
   const guint n = ct_net_n_learnable (dp->net);
   Bucket b = { 0 };
@@ -223,35 +242,58 @@ make_buckets (CtDataParallel *dp, gsize bucket_bytes)
       b.ready_layer = MIN (b.ready_layer, l->layer_index);
       if (b.n * sizeof (float) >= bucket_bytes || id == 0)
         {
-          b.buffer = g_new (float, MAX (b.n, 1));
+          if (!alloc_buffer (dp, &b, error))
+            return FALSE;
           dp->stats.floats += b.n;
           g_array_append_val (dp->buckets, b);
           open = FALSE;
         }
     }
   dp->stats.n_buckets = dp->buckets->len;
+  return TRUE;
 }
 
 static void
-bucket_clear (gpointer data)
+free_buckets (CtDataParallel *dp)
 {
-  Bucket *b = data;
+  for (guint i = 0; i < dp->buckets->len; i++)
+    {
+      Bucket *b = &g_array_index (dp->buckets, Bucket, i);
 
-  g_free (b->buffer);
+      if (dp->gpu)
+        ct_cuda_free (b->buffer);
+      else
+        g_free (b->buffer);
+    }
+  g_array_unref (dp->buckets);
 }
 
 CtDataParallel *
-ct_data_parallel_new (CtSolver *solver, CtComm *comm, gsize bucket_bytes)
+ct_data_parallel_new (CtSolver *solver, CtComm *comm, gsize bucket_bytes, GError **error)
 {
   CtDataParallel *dp = g_new0 (CtDataParallel, 1);
   const CtSolverSyncFuncs funcs = { .gradients_ready = gradients_ready, .agree = agree };
 
   dp->solver = solver;
   dp->comm = comm;
+  dp->gpu = comm->device_memory;
   dp->net = ct_solver_get_net (solver);
   dp->buckets = g_array_new (FALSE, TRUE, sizeof (Bucket));
-  g_array_set_clear_func (dp->buckets, bucket_clear);
-  make_buckets (dp, MAX (bucket_bytes, sizeof (float)));
+  if (dp->gpu && !ct_solver_get_use_gpu (solver))
+    {
+      g_set_error (error, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_SETUP,
+                   _("%s sums gradients on the GPU, but the solver trains on the CPU"),
+                   comm->klass->name);
+      free_buckets (dp);
+      g_free (dp);
+      return NULL;
+    }
+  if (!make_buckets (dp, MAX (bucket_bytes, sizeof (float)), error))
+    {
+      free_buckets (dp);
+      g_free (dp);
+      return NULL;
+    }
   dp->observer_id = ct_net_add_observer (dp->net, on_net_event, dp, NULL);
   ct_solver_set_sync (solver, &funcs, dp, comm->rank == 0);
   return dp;
@@ -264,18 +306,20 @@ ct_data_parallel_free (CtDataParallel *dp)
     return;
   ct_net_remove_observer (dp->net, dp->observer_id);
   g_clear_error (&dp->failure);
-  g_array_unref (dp->buckets);
+  free_buckets (dp);
   g_free (dp);
 }
 
 static gboolean
 broadcast_blob_data (CtDataParallel *dp, CtBlob *blob, GError **error)
 {
-  float *data = ct_blob_mutable_data_on (blob, FALSE, error);
+  const gsize bytes = (gsize) ct_blob_count (blob) * sizeof (float);
+  float *data = ct_blob_mutable_data_on (blob, dp->gpu, error);
 
-  return data != NULL &&
-         ct_comm_broadcast (dp->comm, data, (gsize) ct_blob_count (blob) * sizeof (float),
-                            error);
+  if (data == NULL)
+    return FALSE;
+  return dp->gpu ? dp->comm->klass->broadcast_device (dp->comm, data, bytes, error)
+                 : ct_comm_broadcast (dp->comm, data, bytes, error);
 }
 
 /* Every rank must hold the same net before bytes are broadcast into it. */

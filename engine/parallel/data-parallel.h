@@ -28,8 +28,11 @@ typedef struct _CtDataParallel CtDataParallel;
 #define CT_DATA_PARALLEL_BUCKET_BYTES (4u << 20)
 
 /* Join SOLVER (borrowed; it must outlive the result) to COMM's ranks
- * (borrowed). BUCKET_BYTES: how many bytes of gradients travel together. */
-CtDataParallel *ct_data_parallel_new (CtSolver *solver, CtComm *comm, gsize bucket_bytes);
+ * (borrowed). BUCKET_BYTES: how many bytes of gradients travel together.
+ * A COMM that sums in device memory (NCCL) needs a solver on the GPU; the
+ * buckets are then on the GPU too. */
+CtDataParallel *ct_data_parallel_new (CtSolver *solver, CtComm *comm, gsize bucket_bytes,
+                                      GError **error);
 void ct_data_parallel_free (CtDataParallel *dp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtDataParallel, ct_data_parallel_free)
 

@@ -128,7 +128,8 @@ check_single_rank (gconstpointer data)
   ct_test_write_db (db, CT_DB_LMDB, 40, 1, 4, 4);
   alone = make_solver (dir, db, iter_size);
   joined = make_solver (dir, db, iter_size);
-  dp = ct_data_parallel_new (joined, comm, 64);
+  dp = ct_data_parallel_new (joined, comm, 64, &error);
+  g_assert_no_error (error);
   g_assert_true (ct_data_parallel_broadcast_state (dp, &error));
   g_assert_true (ct_solver_step (alone, 10, &error));
   g_assert_no_error (error);

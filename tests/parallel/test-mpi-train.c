@@ -18,6 +18,7 @@
 
 #include "caffe.pb-c.h"
 #include "data-test-util.h"
+#include "devices.h"
 
 static gboolean
 can_run (void)
@@ -492,6 +493,46 @@ test_bad_record (void)
   ct_test_remove_tree (dir);
 }
 
+/* One rank on GPU 0 through NCCL (mpirun -np 1) trains as the plain GPU
+ * run. Needs a GPU; more GPUs than one would run 2 ranks the same way. */
+static void
+test_nccl_one_rank (void)
+{
+  g_autofree char *dir = NULL, *db = NULL, *one = NULL, *two = NULL;
+  g_auto (Run) plain = { 0 };
+  g_auto (Run) ranks = { 0 };
+  double distance;
+
+  if (!can_run ())
+    return;
+  if (!CT_HAVE_CUDA || ct_engine_gpu_count (NULL) == 0)
+    {
+      g_test_skip ("no GPU here (or Cortado built without CUDA): the NCCL path is not run");
+      return;
+    }
+  dir = ct_test_make_temp_dir ();
+  db = g_build_filename (dir, "train_db", NULL);
+  ct_test_write_db (db, CT_DB_LMDB, 320, 1, 28, 28);
+  g_clear_pointer (&db, g_free);
+  db = g_build_filename (dir, "test_db", NULL);
+  ct_test_write_db (db, CT_DB_LMDB, 100, 1, 28, 28);
+  write_example (dir, lenet.example, lenet.net, lenet.train_db, lenet.test_db, lenet.old_batch,
+                 64, "b64.prototxt");
+  write_solver (dir, "plain", "b64.prototxt", 40, NULL);
+  write_solver (dir, "nccl", "b64.prototxt", 40, NULL);
+  plain = train (dir, 0, "plain", "--gpu=0", 600);
+  g_assert_cmpint (plain.status, ==, 0);
+  ranks = train (dir, 1, "nccl", "--gpu=0", 600);
+  g_assert_cmpint (ranks.status, ==, 0);
+  g_assert_nonnull (strstr (ranks.log, "Data-parallel over 1 ranks (NCCL)"));
+  one = g_strdup_printf ("%s/plain_iter_40.caffemodel", dir);
+  two = g_strdup_printf ("%s/nccl_iter_40.caffemodel", dir);
+  distance = model_distance (one, two);
+  g_test_message ("NCCL, one rank, against the plain GPU run: relative L2 %.3g", distance);
+  g_assert_cmpfloat (distance, <=, 1e-5);
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,5 +543,6 @@ main (int argc, char **argv)
   g_test_add_func ("/mpi/resume", test_resume);
   g_test_add_func ("/mpi/killed-rank", test_killed_rank);
   g_test_add_func ("/mpi/bad-record", test_bad_record);
+  g_test_add_func ("/mpi/nccl-one-rank", test_nccl_one_rank);
   return g_test_run ();
 }
