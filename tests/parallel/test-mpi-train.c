@@ -406,20 +406,16 @@ test_resume (void)
   ct_test_remove_tree (dir);
 }
 
-/* Rank 1 killed mid-run: the job ends, non-zero, within 60 s. */
-static void
-test_killed_rank (void)
+/* Start 2 ranks training LeNet for ever in DIR, each writing its process
+ * id to pid.RANK; return once they train (a display line at 10). */
+static GSubprocess *
+start_long_job (const char *dir, const char *name)
 {
-  g_autofree char *dir = NULL, *db = NULL, *script = NULL, *pid_path = NULL;
-  g_autoptr (GSubprocess) process = NULL;
-  g_auto (Run) run = { 0 };
-  g_autofree char *pid_text = NULL;
+  g_autofree char *db = NULL, *script = NULL, *pid_path = NULL;
+  GSubprocess *process;
   const char *argv[8];
   gint64 waited = 0;
 
-  if (!can_run ())
-    return;
-  dir = ct_test_make_temp_dir ();
   db = g_build_filename (dir, "train_db", NULL);
   ct_test_write_db (db, CT_DB_LMDB, 256, 1, 28, 28);
   g_clear_pointer (&db, g_free);
@@ -440,12 +436,11 @@ test_killed_rank (void)
   argv[5] = "-c";
   argv[6] = script;
   argv[7] = NULL;
-  process = start (dir, "killed", argv);
+  process = start (dir, name, argv);
   pid_path = g_build_filename (dir, "pid.1", NULL);
-  /* wait for the ranks to be training (a display line), then kill rank 1 */
   for (;;)
     {
-      g_autofree char *log_path = g_build_filename (dir, "killed.log", NULL);
+      g_autofree char *log_path = g_strdup_printf ("%s/%s.log", dir, name);
       g_autofree char *log = NULL;
 
       if (g_file_get_contents (log_path, &log, NULL, NULL) &&
@@ -455,12 +450,76 @@ test_killed_rank (void)
       g_usleep (G_USEC_PER_SEC / 10);
       waited++;
     }
-  g_assert_true (g_file_get_contents (pid_path, &pid_text, NULL, NULL));
-  g_assert_cmpint (kill ((pid_t) g_ascii_strtoll (pid_text, NULL, 10), SIGKILL), ==, 0);
+  return process;
+}
+
+static void
+signal_rank (const char *dir, int rank, int signum)
+{
+  g_autofree char *path = g_strdup_printf ("%s/pid.%d", dir, rank);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpint (kill ((pid_t) g_ascii_strtoll (text, NULL, 10), signum), ==, 0);
+}
+
+/* Rank 1 killed mid-run: the job ends, non-zero, within 60 s. */
+static void
+test_killed_rank (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_auto (Run) run = { 0 };
+
+  if (!can_run ())
+    return;
+  dir = ct_test_make_temp_dir ();
+  process = start_long_job (dir, "killed");
+  signal_rank (dir, 1, SIGKILL);
   run = finish (process, dir, "killed", 60);
   g_assert_cmpint (run.status, !=, -1);   /* ended within 60 s */
   g_assert_cmpint (run.status, !=, 0);
   g_test_message ("the job ended %.1f s after rank 1 was killed", run.seconds);
+  ct_test_remove_tree (dir);
+}
+
+static guint
+count_snapshots (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, ".solverstate");
+  return n;
+}
+
+/* SIGHUP to rank 1 snapshots (rank 0 writes it), SIGINT to rank 1 stops
+ * every rank after a snapshot, with status 0. */
+static void
+test_signals (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_auto (Run) run = { 0 };
+  gint64 waited = 0;
+
+  if (!can_run ())
+    return;
+  dir = ct_test_make_temp_dir ();
+  process = start_long_job (dir, "signals");
+  signal_rank (dir, 1, SIGHUP);
+  while (count_snapshots (dir) == 0)
+    {
+      g_assert_cmpint (waited++, <, 600);
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+  signal_rank (dir, 1, SIGINT);
+  run = finish (process, dir, "signals", 60);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (count_snapshots (dir), ==, 2);
+  g_assert_cmpuint (count (run.log, "Optimization stopped early."), ==, 1);
   ct_test_remove_tree (dir);
 }
 
@@ -542,6 +601,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mpi/batchnorm", test_batchnorm);
   g_test_add_func ("/mpi/resume", test_resume);
   g_test_add_func ("/mpi/killed-rank", test_killed_rank);
+  g_test_add_func ("/mpi/signals", test_signals);
   g_test_add_func ("/mpi/bad-record", test_bad_record);
   g_test_add_func ("/mpi/nccl-one-rank", test_nccl_one_rank);
   return g_test_run ();
