@@ -430,6 +430,9 @@ start_ranks (GError **error)
 
   if (comm != NULL)
     return comm;
+  if (local == NULL && ct_comm_launched () && !ct_comm_mpi_built ())
+    CT_CLI_LOG_WARNING ("started by an MPI launcher, but this cortado-cli was built without "
+                        "MPI (meson -Dmpi): each process trains alone");
   if (local == NULL)
     return &no_comm;
   g_propagate_error (error, local);

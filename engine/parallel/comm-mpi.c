@@ -113,21 +113,6 @@ static const CtCommClass mpi_class = {
   .free = mpi_free,
 };
 
-/* Whether a launcher started this process: Open MPI's mpirun, a PMIx or
- * PMI launcher (srun, MPICH's hydra). A process started by hand never
- * initialises MPI, so cortado-cli then behaves as it does without MPI. */
-static gboolean
-launched (void)
-{
-  static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
-                                      "PMI_SIZE" };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (vars); i++)
-    if (g_getenv (vars[i]) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* This rank's number among those sharing its machine (MPI-3's shared
  * memory split), so that each takes a GPU of its own. */
 static guint
@@ -156,7 +141,7 @@ ct_comm_mpi_new (int *argc, char ***argv, GError **error)
   CtComm *comm;
   int provided = 0, rank = 0, size = 1;
 
-  if (!launched ())
+  if (!ct_comm_launched ())
     return NULL;
   if (!check (MPI_Init_thread (argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread",
               error))

@@ -6,6 +6,21 @@
 
 G_DEFINE_QUARK (ct-parallel-error-quark, ct_parallel_error)
 
+/* Open MPI's mpirun, a PMIx or PMI launcher (srun, MPICH's hydra) say so
+ * in the environment. A process started by hand never initialises MPI, so
+ * cortado-cli then behaves as it does without MPI. */
+gboolean
+ct_comm_launched (void)
+{
+  static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+                                      "PMI_SIZE" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (vars); i++)
+    if (g_getenv (vars[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 ct_comm_sum_test (CtComm *comm, CtCommRequest *request, gboolean *done, GError **error)
 {

@@ -60,6 +60,8 @@ CtComm *ct_comm_single_new (void);
  * here and finalised by ct_comm_free. NULL without an error when there is
  * no launcher (or no MPI in this build); NULL with ERROR when MPI fails. */
 CtComm *ct_comm_mpi_new (int *argc, char ***argv, GError **error);
+/* Whether an MPI launcher (mpirun, srun, ...) started this process. */
+gboolean ct_comm_launched (void);
 /* Whether this build has MPI. */
 gboolean ct_comm_mpi_built (void);
 
