@@ -204,6 +204,32 @@ ct_solver_take_request (CtSolver *solver)
   return (CtSolverAction) g_atomic_int_exchange (&solver->request, CT_SOLVER_ACTION_NONE);
 }
 
+/* ---- training with other solvers ---- */
+
+void
+ct_solver_set_sync (CtSolver *solver, const CtSolverSyncFuncs *funcs, gpointer user_data,
+                    gboolean root)
+{
+  solver->sync = *funcs;
+  solver->sync_data = user_data;
+  solver->not_root = !root;
+}
+
+gboolean
+ct_solver_is_root (const CtSolver *solver)
+{
+  return !solver->not_root;
+}
+
+/* The action all solvers take between iterations. */
+static gboolean
+agree (CtSolver *solver, CtSolverAction *action, GError **error)
+{
+  *action = ct_solver_take_request (solver);
+  return solver->sync.agree == NULL ||
+         solver->sync.agree (solver, action, solver->sync_data, error);
+}
+
 /* ---- observers and the log ---- */
 
 guint
@@ -222,6 +248,9 @@ ct_solver_add_observer (CtSolver *solver, const CtSolverObserverFuncs *funcs,
   for (guint i = 0; funcs->log != NULL && i < solver->build_log->len; i++)
     {
       CtSolverLogLine *line = solver->build_log->pdata[i];
+
+      if (solver->not_root && line->level == CT_SOLVER_LOG_INFO)
+        continue;
 
       funcs->log (solver, line->level, line->file, line->line, line->message, user_data);
     }
@@ -262,6 +291,8 @@ ct_solver_log (CtSolver *solver, CtSolverLogLevel level, const char *file, int l
   message = g_strdup_vprintf (format, args);
   va_end (args);
   base = base != NULL ? base + 1 : file;
+  if (solver->not_root && solver->built && level == CT_SOLVER_LOG_INFO)
+    return;    /* Caffe's LOG_IF (INFO, root_solver) */
   if (!solver->built)
     {
       CtSolverLogLine *entry = g_new0 (CtSolverLogLine, 1);
@@ -429,7 +460,7 @@ should_test (const CtSolver *solver)
 {
   const Caffe__SolverParameter *p = solver->param;
 
-  return p->test_interval > 0 && solver->iter % p->test_interval == 0 &&
+  return !solver->not_root && p->test_interval > 0 && solver->iter % p->test_interval == 0 &&
          (solver->iter > 0 || p->test_initialization) && solver->test_nets->len > 0;
 }
 
@@ -495,11 +526,14 @@ iterate (CtSolver *solver, int start_iter, GError **error)
     return not_finite (solver, error);
   update_smoothed_loss (solver, info.loss, start_iter);
   info.smoothed_loss = solver->smoothed_loss;
-  if (info.display)
+  if (info.display && !solver->not_root)
     {
       measure_display (solver, &info);
       log_display (solver, &info);
     }
+  if (solver->sync.gradients_ready != NULL &&
+      !solver->sync.gradients_ready (solver, solver->sync_data, error))
+    return FALSE;
   info.learning_rate = learning_rate (solver, info.display);
   if (!ct_solver_apply_update (solver, info.learning_rate, error))
     return FALSE;
@@ -528,8 +562,10 @@ step (CtSolver *solver, int iters, GError **error)
         return FALSE;
       if (solver->iter == before)
         break;    /* stopped while testing */
-      action = ct_solver_take_request (solver);
-      if (((solver->param->snapshot > 0 && solver->iter % solver->param->snapshot == 0) ||
+      if (!agree (solver, &action, error))
+        return FALSE;
+      if (!solver->not_root &&
+          ((solver->param->snapshot > 0 && solver->iter % solver->param->snapshot == 0) ||
            action == CT_SOLVER_ACTION_SNAPSHOT) && !ct_solver_snapshot (solver, error))
         return FALSE;
       if (action == CT_SOLVER_ACTION_STOP)
@@ -585,7 +621,7 @@ ct_solver_solve (CtSolver *solver, const char *resume_file, GError **error)
   start_iter = solver->iter;
   if (!step (solver, p->max_iter - solver->iter, error))
     return FALSE;
-  if (p->snapshot_after_train && (p->snapshot <= 0 || solver->iter % p->snapshot != 0) &&
+  if (!solver->not_root && p->snapshot_after_train && (p->snapshot <= 0 || solver->iter % p->snapshot != 0) &&
       !ct_solver_snapshot (solver, error))
     return FALSE;
   if (solver->stopped_early)
@@ -593,10 +629,10 @@ ct_solver_solve (CtSolver *solver, const char *resume_file, GError **error)
       CT_SOLVER_LOG (solver, "Optimization stopped early.");
       return TRUE;
     }
-  if (p->display != 0 && solver->iter % p->display == 0 &&
+  if (!solver->not_root && p->display != 0 && solver->iter % p->display == 0 &&
       !final_display (solver, start_iter, error))
     return FALSE;
-  if (p->test_interval > 0 && solver->iter % p->test_interval == 0 &&
+  if (!solver->not_root && p->test_interval > 0 && solver->iter % p->test_interval == 0 &&
       !ct_solver_test_nets (solver, error))
     return FALSE;
   CT_SOLVER_LOG (solver, "Optimization Done.");

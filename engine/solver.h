@@ -205,4 +205,27 @@ guint ct_solver_add_observer (CtSolver *solver, const CtSolverObserverFuncs *fun
                               gpointer user_data, GDestroyNotify destroy);
 void ct_solver_remove_observer (CtSolver *solver, guint observer_id);
 
+/* ---- training together with other solvers ----
+ *
+ * Data-parallel training (engine/parallel) runs one solver per process or
+ * GPU, each on its share of the data (data-shard.h). The solvers meet
+ * twice an iteration through these functions, as Caffe's solver callbacks:
+ * GRADIENTS_READY after the forward/backward passes and before the update
+ * (it leaves in every parameter diff the mean over the solvers), and
+ * AGREE between iterations (it turns each solver's pending request into
+ * the action every solver takes, so that all stop or snapshot together).
+ * Only the root solver tests, logs its INFO lines, and writes snapshots;
+ * the others skip them (warnings are still logged). */
+typedef struct {
+  gboolean (*gradients_ready) (CtSolver *solver, gpointer user_data, GError **error);
+  gboolean (*agree) (CtSolver *solver, CtSolverAction *action, gpointer user_data,
+                     GError **error);
+} CtSolverSyncFuncs;
+
+/* FUNCS is copied (members may be NULL); USER_DATA is borrowed. Set it
+ * before adding observers and before training. */
+void ct_solver_set_sync (CtSolver *solver, const CtSolverSyncFuncs *funcs, gpointer user_data,
+                         gboolean root);
+gboolean ct_solver_is_root (const CtSolver *solver);
+
 G_END_DECLS

@@ -9,6 +9,17 @@
  * with a warning, since Cortado computes on one GPU); without the flag a
  * solver whose solver_mode is GPU trains on its device_id, as in Caffe.
  *
+ * Started by an MPI launcher (`mpirun -np N cortado-cli train ...`), each
+ * process is one rank of a data-parallel run (engine/parallel): rank R
+ * reads the records i of its Data layers with i mod N == R, gradients are
+ * averaged over the ranks each iteration, and rank 0 alone logs, tests and
+ * snapshots. An error on any rank is printed with the rank's number and
+ * ends every rank (MPI_Abort), so that none waits for it forever. With
+ * --gpu, each rank takes the GPU of the list at its place among the ranks
+ * of its machine, and the gradients are summed by NCCL between the GPUs
+ * (MPI hands out NCCL's unique id); where NCCL cannot be opened they go
+ * through host memory and MPI, with a warning.
+ *
  * --iterations N, Cortado's own, overrides max_iter. SIGINT snapshots and
  * stops, SIGHUP snapshots and goes on, unless the effect flags say
  * otherwise; both are carried out between iterations. */
@@ -19,6 +30,9 @@
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
+#include "comm.h"
+#include "data-parallel.h"
+#include "data-shard.h"
 #include "devices.h"
 #include "solver.h"
 #include "text-format.h"
@@ -105,6 +119,7 @@ restore_signals (const struct sigaction *old_int, const struct sigaction *old_hu
 /* ---- observers ---- */
 
 typedef struct {
+  gboolean quiet;    /* a rank other than 0: no log lines, no progress line */
   int max_iter;
   gint64 started_us;
   int started_iter;
@@ -114,6 +129,10 @@ static void
 on_log (CtSolver *solver, CtSolverLogLevel level, const char *file, int line,
         const char *message, gpointer user_data)
 {
+  Progress *p = user_data;
+
+  if (p->quiet && level != CT_SOLVER_LOG_WARNING)
+    return;
   ct_cli_glog (level == CT_SOLVER_LOG_WARNING ? 'W' : 'I', file, line, message);
 }
 
@@ -140,6 +159,8 @@ on_iteration (CtSolver *solver, const CtSolverIteration *info, gpointer user_dat
   g_autofree char *eta = format_duration (rate > 0 ? (p->max_iter - info->iter - 1) / rate : 0);
   g_autofree char *text = NULL;
 
+  if (p->quiet)
+    return;
   g_ascii_formatd (loss, sizeof loss, "%.4g", info->smoothed_loss);
   ct_cli_format_number (lr, info->learning_rate);
   g_ascii_formatd (speed, sizeof speed, "%.1f", rate);
@@ -227,35 +248,137 @@ gpu_to_use (const TrainOptions *o, const Caffe__SolverParameter *param)
   return NULL;
 }
 
+/* Rank 0's account of the gradient exchanges, for the log. */
+static void
+log_exchange (const CtDataParallel *dp, const CtComm *comm)
+{
+  CtDataParallelStats st;
+  char mb[G_ASCII_DTOSTR_BUF_SIZE], busy[G_ASCII_DTOSTR_BUF_SIZE], blocked[G_ASCII_DTOSTR_BUF_SIZE];
+  double n;
+
+  ct_data_parallel_get_stats (dp, &st);
+  n = st.iterations > 0 ? (double) st.iterations : 1.0;
+  g_ascii_formatd (mb, sizeof mb, "%.3f", (double) st.floats * 4.0 / 1e6);
+  g_ascii_formatd (busy, sizeof busy, "%.3f", st.busy_seconds * 1e3 / n);
+  g_ascii_formatd (blocked, sizeof blocked, "%.3f", st.blocked_seconds * 1e3 / n);
+  CT_CLI_LOG_INFO ("Data-parallel over %u ranks (%s): %s MB of gradients in %u buckets per "
+                   "iteration; %s ms per iteration in the exchange, %s ms of it waiting after "
+                   "the backward pass (%" G_GUINT64_FORMAT " iterations)", comm->size,
+                   comm->klass->name, mb, st.n_buckets, busy, blocked, st.iterations);
+}
+
+/* A rank's share of the work, before its solver is built: its records of
+ * the Data layers and, as Caffe's solvers do, its own random seed (the
+ * weights agree anyway: rank 0's are broadcast). */
+static void
+join_ranks (const CtComm *comm, Caffe__SolverParameter *param)
+{
+  ct_data_shard_set (comm->rank, comm->size);
+  if (param->has_random_seed && param->random_seed >= 0)
+    param->random_seed += comm->rank;
+}
+
+/* Under MPI, the GPU of a --gpu list that this rank takes: the one at its
+ * place among the ranks of its machine (round robin). */
+static char *
+rank_gpu (char *gpu, const CtComm *comm, GError **error)
+{
+  g_autoptr (GArray) ids = NULL;
+  int id;
+
+  if (gpu == NULL || comm == NULL || !CT_HAVE_CUDA || ct_engine_gpu_count (NULL) == 0)
+    return gpu;
+  ids = ct_cli_parse_gpu_ids (gpu, ct_engine_gpu_count (NULL), error);
+  if (ids == NULL)
+    {
+      g_free (gpu);
+      return NULL;
+    }
+  if (ids->len == 0)
+    return gpu;
+  id = g_array_index (ids, int, comm->local_rank % ids->len);
+  g_free (gpu);
+  return g_strdup_printf ("%d", id);
+}
+
+/* The communicator that sums the gradients: NCCL for ranks on GPUs when it
+ * can be opened (NULL and no error otherwise: MPI then sums, through
+ * host memory). */
+static CtComm *
+gpu_comm (CtComm *comm, gboolean use_gpu, GError **error)
+{
+  GError *local = NULL;
+  CtComm *nccl;
+
+  /* one rank too: `mpirun -np 1 ... --gpu=0` runs the NCCL path whole */
+  if (!use_gpu)
+    return NULL;
+  nccl = ct_comm_nccl_new (comm, &local);
+  if (nccl != NULL)
+    return nccl;
+  if (g_error_matches (local, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_UNAVAILABLE))
+    {
+      if (comm->rank == 0)
+        CT_CLI_LOG_WARNING ("%s: the gradients go through host memory and MPI",
+                            local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  g_propagate_error (error, local);
+  return NULL;
+}
+
 static gboolean
-train (const TrainOptions *o, GError **error)
+train (const TrainOptions *o, CtComm *comm, GError **error)
 {
   Caffe__SolverParameter *param = load_param (o, error);
   g_autoptr (CtSolver) solver = NULL;
   g_autofree char *text = NULL;
   g_autofree char *gpu = NULL;
   gboolean use_gpu = FALSE;
+  g_autoptr (CtDataParallel) dp = NULL;
+  g_autoptr (CtComm) nccl = NULL;
   CtSolverObserverFuncs funcs = { .log = on_log, .iteration = on_iteration };
-  Progress progress = { 0 };
+  Progress progress = { .quiet = comm != NULL && comm->rank != 0 };
   struct sigaction old_int, old_hup;
   gboolean ok;
 
   if (param == NULL)
     return FALSE;
-  gpu = gpu_to_use (o, param);
-  if (!ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
+  gpu = rank_gpu (gpu_to_use (o, param), comm, error);
+  if ((gpu == NULL && error != NULL && *error != NULL) ||
+      !ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
     {
       protobuf_c_message_free_unpacked (&param->base, NULL);
       return FALSE;
     }
+  if (comm != NULL)
+    join_ranks (comm, param);
   text = ct_text_print (&param->base);
-  CT_CLI_LOG_INFO ("Initializing solver from parameters: \n%s", text);
-  if (o->weights != NULL)
+  if (!progress.quiet)
+    CT_CLI_LOG_INFO ("Initializing solver from parameters: \n%s", text);
+  if (o->weights != NULL && !progress.quiet)
     CT_CLI_LOG_INFO ("Finetuning from %s", o->weights);
   solver = ct_solver_new (param, o->solver, error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   if (solver == NULL || (use_gpu && !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;
+  /* before the observers: the others than rank 0 keep their INFO lines */
+  if (comm != NULL)
+    {
+      GError *local = NULL;
+
+      nccl = gpu_comm (comm, use_gpu, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      dp = ct_data_parallel_new (solver, nccl != NULL ? nccl : comm,
+                                 CT_DATA_PARALLEL_BUCKET_BYTES, error);
+      if (dp == NULL)
+        return FALSE;
+    }
   progress.max_iter = ct_solver_get_param (solver)->max_iter;
   /* As the window does: a NaN or an infinity stops training, naming the
    * layer that made it, before a snapshot could save it. */
@@ -265,20 +388,71 @@ train (const TrainOptions *o, GError **error)
   ok = TRUE;
   if (o->snapshot != NULL)
     {
-      /* as `caffe train`: restore first, then solve from there */
-      CT_CLI_LOG_INFO ("Resuming from %s", o->snapshot);
+      /* as `caffe train`: restore first (every rank), then solve from there */
+      if (!progress.quiet)
+        CT_CLI_LOG_INFO ("Resuming from %s", o->snapshot);
       ok = ct_solver_restore (solver, o->snapshot, error);
+    }
+  if (ok && dp != NULL)
+    {
+      if (!progress.quiet)
+        CT_CLI_LOG_INFO ("Training data-parallel on %u ranks: rank 0's weights go to every rank",
+                         comm->size);
+      ok = ct_data_parallel_broadcast_state (dp, error);
     }
   if (ok)
     {
-      CT_CLI_LOG_INFO ("Starting Optimization");
+      if (!progress.quiet)
+        CT_CLI_LOG_INFO ("Starting Optimization");
       progress.started_us = g_get_monotonic_time ();
       progress.started_iter = ct_solver_get_iter (solver);
       ok = ct_solver_solve (solver, NULL, error);
     }
+  if (ok && dp != NULL && !progress.quiet)
+    log_exchange (dp, nccl != NULL ? nccl : comm);
   restore_signals (&old_int, &old_hup);
   ct_cli_progress_clear ();
   return ok;
+}
+
+/* ---- ranks ---- */
+
+/* start_ranks's answer when no launcher started this process. */
+static CtComm no_comm;
+
+/* MPI's ranks when a launcher started the process; &no_comm when it did
+ * not (or this build has no MPI); NULL with ERROR when MPI fails. */
+static CtComm *
+start_ranks (GError **error)
+{
+  GError *local = NULL;
+  CtComm *comm = ct_comm_mpi_new (NULL, NULL, &local);
+
+  if (comm != NULL)
+    return comm;
+  if (local == NULL && ct_comm_launched () && !ct_comm_mpi_built ())
+    CT_CLI_LOG_WARNING ("started by an MPI launcher, but this cortado-cli was built without "
+                        "MPI (meson -Dmpi): each process trains alone");
+  if (local == NULL)
+    return &no_comm;
+  g_propagate_error (error, local);
+  return NULL;
+}
+
+/* Say what went wrong; on one of several ranks, say which, and end them
+ * all: the others would wait for this one's gradients forever. */
+static void
+fail (CtComm *comm, const char *message)
+{
+  if (comm == NULL || comm->size < 2)
+    {
+      g_printerr ("cortado-cli train: %s\n", message);
+      return;
+    }
+  /* TRANSLATORS: RANK of SIZE ranks of an MPI job, then the error */
+  g_printerr (_("cortado-cli train: rank %u of %u: %s\n"), comm->rank, comm->size, message);
+  g_printerr (_("cortado-cli train: rank %u ends the job\n"), comm->rank);
+  ct_comm_abort (comm, CT_CLI_EXIT_INPUT);
 }
 
 int
@@ -310,6 +484,7 @@ ct_cli_train (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
+  CtComm *comm = NULL;
   int status = CT_CLI_EXIT_OK;
 
   ct_cli_accept_single_dash (argc, argv, entries);
@@ -331,12 +506,15 @@ ct_cli_train (int argc, char **argv)
   else if (!parse_effect (o.sighup_effect, CT_SOLVER_ACTION_SNAPSHOT, &sighup_action))
     status = ct_cli_usage_error ("train", _("--sighup_effect takes snapshot, stop or none, "
                                             "not '%s'"), o.sighup_effect);
-  else if (!ct_cli_check_gpu (o.gpu, &error) || !train (&o, &error))
+  else if (!ct_cli_check_gpu (o.gpu, &error) || !(comm = start_ranks (&error)) ||
+           !train (&o, comm == &no_comm ? NULL : comm, &error))
     {
       ct_cli_progress_clear ();
-      g_printerr ("cortado-cli train: %s\n", error->message);
+      fail (comm == &no_comm ? NULL : comm, error->message);
       status = CT_CLI_EXIT_INPUT;
     }
+  if (comm != &no_comm)
+    ct_comm_free (comm);
   options_clear (&o);
   return status;
 }

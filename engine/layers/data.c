@@ -8,11 +8,16 @@
  *
  * Each batch takes its shape from its first record; a record of another
  * shape in the same batch, a corrupt record or an undecodable image stops
- * the forward with an error naming the database and the record's key. */
+ * the forward with an error naming the database and the record's key.
+ *
+ * Trained data-parallel by N solvers (data-shard.h), solver R keeps only
+ * the records whose position i in the reading order has i mod N == R, in
+ * the TRAIN phase; the TEST phase reads every record (Caffe's rule). */
 #include <inttypes.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "data-shard.h"
 #include "data-transformer.h"
 #include "datum.h"
 #include "db.h"
@@ -28,6 +33,9 @@ typedef struct {
   CtDataTransformer *transformer;
   CtPrefetcher *prefetcher;
   guint batch_size;
+  guint shard_rank;    /* this solver's share: records with offset % count == rank */
+  guint shard_count;
+  guint64 offset;      /* position of the cursor's record in the reading order */
 } CtDataLayer;
 
 static char *
@@ -62,8 +70,19 @@ advance (CtDataLayer *self, GError **error)
 {
   if (!ct_db_cursor_next (self->cursor, error))
     return FALSE;
+  self->offset++;
   if (!ct_db_cursor_valid (self->cursor))
     return ct_db_cursor_seek_first (self->cursor, error);
+  return TRUE;
+}
+
+/* Move past the records another solver reads. */
+static gboolean
+skip_to_own (CtDataLayer *self, GError **error)
+{
+  while (self->offset % self->shard_count != self->shard_rank)
+    if (!advance (self, error))
+      return FALSE;
   return TRUE;
 }
 
@@ -81,7 +100,8 @@ load_batch (CtLayer *layer, CtPrefetchBatch *batch, GError **error)
       g_autofree char *where = NULL;
       int label;
 
-      if (!read_record (self, &datum, &pixels, &label, &where, error) ||
+      if (!skip_to_own (self, error) ||
+          !read_record (self, &datum, &pixels, &label, &where, error) ||
           !ct_data_transformer_shape (self->transformer, &pixels, chw, where, error))
         return FALSE;
       if (i == 0)
@@ -155,6 +175,10 @@ data_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
     return ct_layer_fail (layer, error, CT_ENGINE_ERROR_PROTO,
                           _("data_param.batch_size must be positive"));
   self->batch_size = p->batch_size;
+  self->shard_rank = 0;
+  self->shard_count = 1;
+  if (layer->phase == CAFFE__PHASE__TRAIN)
+    ct_data_shard_get (&self->shard_rank, &self->shard_count);
   self->transformer = ct_data_transformer_new (layer->param->transform_param, layer->phase,
                                                ct_rng_next_seed (rng), &local);
   if (self->transformer == NULL)

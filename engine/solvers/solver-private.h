@@ -77,6 +77,11 @@ struct _CtSolver {
   gboolean stopped_early;
   gboolean stop_on_not_finite;    /* ct_solver_set_stop_on_not_finite */
 
+  /* ct_solver_set_sync: the other solvers of a data-parallel run */
+  CtSolverSyncFuncs sync;
+  gpointer sync_data;
+  gboolean not_root;              /* FALSE for a solver alone */
+
   GArray *observers;              /* CtSolverObserver */
   guint next_observer_id;
   gboolean built;                 /* ct_solver_new has finished */

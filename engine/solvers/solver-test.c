@@ -47,6 +47,10 @@ handle_requests (CtSolver *solver, GError **error, gboolean *failed)
 {
   CtSolverAction action;
 
+  /* with other solvers waiting, requests wait for the end of the
+   * iteration, where all of them agree on them */
+  if (solver->sync.agree != NULL)
+    return FALSE;
   while ((action = ct_solver_take_request (solver)) != CT_SOLVER_ACTION_NONE)
     {
       if (action == CT_SOLVER_ACTION_SNAPSHOT && !ct_solver_snapshot (solver, error))

@@ -38,6 +38,9 @@ ct_cuda_blocks (int64_t n)
 /* The status for a CUDA runtime error, remembered for ct_cuda_last_error. */
 CtStatus ct_cuda_status (cudaError_t error);
 CtStatus ct_cuda_blas_status (cublasStatus_t status);
+/* Remember MESSAGE (static storage) for ct_cuda_last_error and return
+ * STATUS. */
+CtStatus ct_cuda_fail (CtStatus status, const char *message);
 
 /* Makes this thread use the chosen device; CT_STATUS_OK or why not. */
 CtStatus ct_cuda_enter (void);

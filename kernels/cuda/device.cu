@@ -50,6 +50,13 @@ ct_cuda_status (cudaError_t error)
 }
 
 CtStatus
+ct_cuda_fail (CtStatus status, const char *message)
+{
+  last_error = message;
+  return status;
+}
+
+CtStatus
 ct_cuda_blas_status (cublasStatus_t status)
 {
   switch (status)
