@@ -67,7 +67,7 @@ find_labels (CtNet *net, CtClassifier *c)
         {
           const Caffe__AccuracyParameter *p = layer->param->accuracy_param;
 
-          c->label_blob = (int) bottoms[1];
+          c->label_blob = (int) trace_split (net, bottoms[1]);
           if (p != NULL)
             {
               c->axis = p->axis;
@@ -81,7 +81,7 @@ find_labels (CtNet *net, CtClassifier *c)
           const Caffe__LossParameter *lp = layer->param->loss_param;
           const Caffe__SoftmaxParameter *sp = layer->param->softmax_param;
 
-          c->label_blob = (int) bottoms[1];
+          c->label_blob = (int) trace_split (net, bottoms[1]);
           if (sp != NULL)
             c->axis = sp->axis;
           if (lp != NULL)
