@@ -1,4 +1,5 @@
 /* confusion.c: counting a classifier's answers. */
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
@@ -36,7 +37,7 @@ ct_confusion_add (CtConfusion *c, const float *scores, gint64 stride, gboolean p
   if (!(label >= 0.0f && label < (float) c->n_classes && label == floorf (label)))
     {
       g_set_error (error, CT_ANALYSIS_ERROR, CT_ANALYSIS_ERROR_BAD_LABEL,
-                   _("sample %" G_GUINT64_FORMAT ": label %g is not one of the %u classes"),
+                   _("sample %" PRIu64 ": label %g is not one of the %u classes"),
                    s.index, (double) label, c->n_classes);
       return FALSE;
     }
