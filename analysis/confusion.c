@@ -123,18 +123,29 @@ ct_confusion_add_batch (CtConfusion *c, CtNet *net, const CtClassifier *classifi
 }
 
 CtConfusion *
-ct_confusion_run (CtNet *net, const CtClassifier *classifier, guint iterations,
-                  CtAnalysisProgressFunc progress, gpointer user_data, GError **error)
+ct_confusion_run_keeping (CtNet *net, const CtClassifier *classifier, guint iterations,
+                          guint input_blob, CtSampleStore *store,
+                          CtAnalysisProgressFunc progress, gpointer user_data, GError **error)
 {
   g_autoptr (CtConfusion) c = ct_confusion_new (ct_classifier_n_classes (net, classifier));
 
   for (guint i = 0; i < iterations; i++)
     {
       if (!ct_net_forward (net, NULL, error) || !ct_confusion_add_batch (c, net, classifier, error)
+          || (store != NULL
+              && !ct_sample_store_add (store, ct_net_get_blob (net, input_blob), error))
           || !ct_analysis_report (progress, user_data, (double) (i + 1) / iterations, error))
         return NULL;
     }
   return g_steal_pointer (&c);
+}
+
+CtConfusion *
+ct_confusion_run (CtNet *net, const CtClassifier *classifier, guint iterations,
+                  CtAnalysisProgressFunc progress, gpointer user_data, GError **error)
+{
+  return ct_confusion_run_keeping (net, classifier, iterations, 0, NULL, progress, user_data,
+                                   error);
 }
 
 guint64

@@ -17,6 +17,7 @@
 #include "analysis-error.h"
 #include "classifier.h"
 #include "net.h"
+#include "sample-store.h"
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,13 @@ gboolean ct_confusion_add_batch (CtConfusion *confusion, CtNet *net,
 CtConfusion *ct_confusion_run (CtNet *net, const CtClassifier *classifier, guint iterations,
                                CtAnalysisProgressFunc progress, gpointer user_data,
                                GError **error);
+/* The same, and the images of blob INPUT_BLOB added to STORE after each
+ * pass, so that sample i's image is ct_sample_store_get (STORE, i) (for
+ * scores of one row per image). */
+CtConfusion *ct_confusion_run_keeping (CtNet *net, const CtClassifier *classifier,
+                                       guint iterations, guint input_blob,
+                                       CtSampleStore *store, CtAnalysisProgressFunc progress,
+                                       gpointer user_data, GError **error);
 
 guint64 ct_confusion_count (const CtConfusion *confusion, guint label, guint predicted);
 guint64 ct_confusion_total (const CtConfusion *confusion);

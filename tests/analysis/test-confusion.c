@@ -247,6 +247,41 @@ test_tsv (void)
   ct_test_remove_tree (dir);
 }
 
+/* The images come back in test-set order; past the limit none are kept. */
+static void
+test_store (void)
+{
+  g_autoptr (CtNet) net = ct_test_analysis_net (
+    "layer { name: 'in' type: 'Input' top: 'data' top: 'label'\n"
+    "  input_param { shape { dim: 2 dim: 1 dim: 1 dim: 3 } shape { dim: 2 } } }\n"
+    "layer { name: 'f' type: 'Flatten' bottom: 'data' top: 'scores' }\n"
+    "layer { name: 'acc' type: 'Accuracy' bottom: 'scores' bottom: 'label' top: 'a' }\n");
+  const float images[] = { 1, 2, 3, 6, 5, 4 }, two[] = { 2, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtSampleStore) store = ct_sample_store_new (1000);
+  g_autoptr (CtSampleStore) small = ct_sample_store_new (40);
+  g_autoptr (CtConfusion) c = NULL;
+  CtClassifier classifier;
+  guint input = (guint) ct_net_blob_index (net, "data");
+
+  ct_test_set_blob (net, "data", images, 6);
+  ct_test_set_blob (net, "label", two, 2);
+  g_assert_true (ct_classifier_find (net, NULL, &classifier, &error));
+  c = ct_confusion_run_keeping (net, &classifier, 2, input, store, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ct_confusion_correct (c), ==, 4);
+  g_assert_cmpuint (store->count, ==, 4);
+  g_assert_cmpuint (store->width, ==, 3);
+  g_assert_cmpmem (ct_sample_store_get (store, 1), 12, images + 3, 12);
+  g_assert_cmpmem (ct_sample_store_get (store, 2), 12, images, 12);
+  g_assert_null (ct_sample_store_get (store, 4));
+  g_clear_pointer (&c, ct_confusion_free);
+  c = ct_confusion_run_keeping (net, &classifier, 2, input, small, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (small->overflow);
+  g_assert_null (ct_sample_store_get (small, 0));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,5 +293,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/confusion/bad-label", test_bad_label);
   g_test_add_func ("/analysis/confusion/no-classifier", test_no_classifier);
   g_test_add_func ("/analysis/confusion/tsv", test_tsv);
+  g_test_add_func ("/analysis/confusion/store", test_store);
   return g_test_run ();
 }
