@@ -9,31 +9,43 @@
 #include "snapshot.h"
 
 CtNet *
-ct_analysis_load_net (const char *model, const char *weights, Caffe__Phase phase,
-                      gboolean force_backward, GError **error)
+ct_analysis_net_new (const Caffe__NetParameter *param, const char *source_name,
+                     const char *weights, Caffe__Phase phase, gboolean force_backward,
+                     GError **error)
 {
-  CtNetConfig config = { .phase = phase, .seed = 1701, .source_name = model };
-  Caffe__NetParameter *param;
+  CtNetConfig config = { .phase = phase, .seed = 1701, .source_name = source_name };
+  Caffe__NetParameter copy = *param;
   g_autoptr (CtNet) net = NULL;
 
-  param = ct_net_load_text_file (model, CT_TEXT_STRICT, NULL, error);
-  if (param == NULL)
-    return NULL;
+  /* a shallow copy: only the flag differs, the layers are borrowed */
   if (force_backward)
     {
-      param->has_force_backward = TRUE;
-      param->force_backward = TRUE;
+      copy.has_force_backward = TRUE;
+      copy.force_backward = TRUE;
     }
-  net = ct_net_new_with_config (param, &config, error);
-  protobuf_c_message_free_unpacked (&param->base, NULL);
+  net = ct_net_new_with_config (&copy, &config, error);
   if (net == NULL)
     {
-      g_prefix_error (error, "%s: ", model);
+      g_prefix_error (error, "%s: ", source_name);
       return NULL;
     }
   if (weights != NULL && !ct_snapshot_load_weights_list (net, weights, error))
     return NULL;
   return g_steal_pointer (&net);
+}
+
+CtNet *
+ct_analysis_load_net (const char *model, const char *weights, Caffe__Phase phase,
+                      gboolean force_backward, GError **error)
+{
+  Caffe__NetParameter *param = ct_net_load_text_file (model, CT_TEXT_STRICT, NULL, error);
+  CtNet *net;
+
+  if (param == NULL)
+    return NULL;
+  net = ct_analysis_net_new (param, model, weights, phase, force_backward, error);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  return net;
 }
 
 static int

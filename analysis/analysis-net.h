@@ -24,6 +24,11 @@ G_BEGIN_DECLS
  * caffemodels, or NULL) copied in. Errors name the file. */
 CtNet *ct_analysis_load_net (const char *model, const char *weights, Caffe__Phase phase,
                              gboolean force_backward, GError **error);
+/* The same from PARAM (not modified), e.g. a document's net with its data
+ * paths resolved; errors name SOURCE_NAME. */
+CtNet *ct_analysis_net_new (const Caffe__NetParameter *param, const char *source_name,
+                            const char *weights, Caffe__Phase phase, gboolean force_backward,
+                            GError **error);
 
 /* Where an image goes in, and the layers that run from it to the scores. */
 typedef struct {
