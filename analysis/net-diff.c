@@ -273,13 +273,33 @@ compare_messages (const ProtobufCMessage *a, const ProtobufCMessage *b, const ch
   compare_unknown (a, b, prefix, layer, out);
 }
 
+/* Layers are matched by name; a name used more than once (a Data layer
+ * per phase, as Caffe's examples have) matches occurrence by occurrence. */
+static guint
+occurrence (const Caffe__NetParameter *net, gsize index)
+{
+  guint k = 0;
+
+  for (gsize i = 0; i < index; i++)
+    if (g_strcmp0 (net->layer[i]->name, net->layer[index]->name) == 0)
+      k++;
+  return k;
+}
+
 static const Caffe__LayerParameter *
-find_layer (const Caffe__NetParameter *net, const char *name)
+find_layer (const Caffe__NetParameter *net, const char *name, guint nth)
 {
   for (gsize i = 0; i < net->n_layer; i++)
-    if (g_strcmp0 (net->layer[i]->name, name) == 0)
+    if (g_strcmp0 (net->layer[i]->name, name) == 0 && nth-- == 0)
       return net->layer[i];
   return NULL;
+}
+
+/* The layer of B that layer INDEX of A matches, or NULL. */
+static const Caffe__LayerParameter *
+counterpart (const Caffe__NetParameter *a, gsize index, const Caffe__NetParameter *b)
+{
+  return find_layer (b, a->layer[index]->name, occurrence (a, index));
 }
 
 /* Whether A and B differ in nothing but their names. */
@@ -301,7 +321,7 @@ compare_nets (const Caffe__NetParameter *a, const Caffe__NetParameter *b, GPtrAr
   for (gsize i = 0; i < a->n_layer; i++)
     {
       const Caffe__LayerParameter *la = a->layer[i];
-      const Caffe__LayerParameter *lb = find_layer (b, la->name);
+      const Caffe__LayerParameter *lb = counterpart (a, i, b);
       gboolean renamed = FALSE;
 
       if (lb != NULL)
@@ -310,8 +330,7 @@ compare_nets (const Caffe__NetParameter *a, const Caffe__NetParameter *b, GPtrAr
           continue;
         }
       for (gsize j = 0; j < b->n_layer && !renamed; j++)
-        if (!renamed_b[j] && find_layer (a, b->layer[j]->name) == NULL
-            && same_but_name (la, b->layer[j]))
+        if (!renamed_b[j] && counterpart (b, j, a) == NULL && same_but_name (la, b->layer[j]))
           {
             CtNetDiffEntry *e = add_entry (out, CT_NET_DIFF_RENAMED, la->name, b->layer[j]->name);
 
@@ -322,7 +341,7 @@ compare_nets (const Caffe__NetParameter *a, const Caffe__NetParameter *b, GPtrAr
         add_entry (out, CT_NET_DIFF_REMOVED, la->name, NULL)->type = g_strdup (la->type);
     }
   for (gsize j = 0; j < b->n_layer; j++)
-    if (!renamed_b[j] && find_layer (a, b->layer[j]->name) == NULL)
+    if (!renamed_b[j] && counterpart (b, j, a) == NULL)
       add_entry (out, CT_NET_DIFF_ADDED, NULL, b->layer[j]->name)->type =
         g_strdup (b->layer[j]->type);
 }

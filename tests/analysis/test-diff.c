@@ -49,6 +49,12 @@ static const DiffCase cases[] = {
     "layer { name: 'prob' type: 'Softmax' bottom: 'ip1' top: 'prob' }\n",
     "+ layer 'prob' (Softmax)\n" },
   { "renamed", "name: 'pool1'", "name: 'p1'", "~ layer 'pool1' renamed to 'p1'\n" },
+  /* two layers of one name (one per phase) match in order */
+  { "same-name", "inner_product_param { num_output: 10 } }\n",
+    "inner_product_param { num_output: 10 } }\n"
+    "layer { name: 'ip1' type: 'InnerProduct' bottom: 'pool1' top: 'ip1'\n"
+    "  inner_product_param { num_output: 10 } }\n",
+    "+ layer 'ip1' (InnerProduct)\n" },
   /* a fork's fields, kept by the lenient reader, compare by their text */
   { "unknown-added", "stride: 2 }", "stride: 2 ceil_mode: true }",
     "~ pool1: pooling_param.?ceil_mode: (none) -> ceil_mode: true\n" },
