@@ -180,6 +180,22 @@ test_confusion_lenet (void)
       g_assert_cmpstr (cells[11], ==, "1000");
     }
   g_assert_cmpstr (lines[12], ==, "");
+  /* the deploy net (Input layers, batch 4) fed the IDX files gives the same */
+  {
+    g_autofree char *deploy = reference ("lenet_fashion_deploy_loss.prototxt");
+    g_auto (Run) r = cli_in (dir, "confusion", "--model", deploy, "--weights", weights,
+                             "--fashion", "--scale", "0.00390625", NULL);
+    g_auto (GStrv) fashion_lines = NULL;
+
+    g_assert_cmpint (r.status, ==, 0);
+    fashion_lines = g_strsplit (r.out, "\n", -1);
+    g_assert_cmpstr (fashion_lines[0], ==, lines[0]);
+    for (guint i = 2; i < 12; i++)
+      {
+        /* the same counts; the rows are named by number (no labels.txt) */
+        g_assert_cmpstr (strchr (fashion_lines[i], '\t'), ==, strchr (lines[i], '\t'));
+      }
+  }
   g_assert_cmpstr (lines[13], ==, "index\ttrue\tpredicted\tconfidence\ttrue_probability");
   g_assert_nonnull (lines[16]);
   {
