@@ -15,6 +15,7 @@
 #include "confusion.h"
 #include "grad-cam.h"
 #include "layer.h"
+#include "model-compare-window.h"
 #include "occlusion.h"
 #include "saliency.h"
 
@@ -50,7 +51,7 @@ struct _CtAnalysisWindow {
   guint klass;
   float *map;
 
-  GtkWidget *batches_spin, *count_button, *cancel_button, *progress, *status;
+  GtkWidget *batches_spin, *count_button, *cancel_button, *progress, *status, *compare_button;
   GtkWidget *grid_box, *grid;
   GtkWidget *cell_title, *flow, *mistakes_button;
   GtkWidget *method_dropdown, *layer_dropdown, *opacity_scale, *map_picture, *map_title;
@@ -690,6 +691,39 @@ export_clicked (GtkButton *button, CtAnalysisWindow *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* Comparing the weights with another caffemodel: a window of its own. */
+
+static void
+compare_response (GtkNativeDialog *chooser, int response, CtAnalysisWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        gtk_window_present (GTK_WINDOW (
+          ct_model_compare_window_new (GTK_WINDOW (self), self->weights_path, path)));
+    }
+  g_object_unref (chooser);
+}
+
+static void
+compare_clicked (GtkButton *button, CtAnalysisWindow *self)
+{
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
+    _("Compare the Weights With"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+    _("_Compare"), NULL);
+  GtkFileFilter *models = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (models, _("Caffe models (.caffemodel)"));
+  gtk_file_filter_add_pattern (models, "*.caffemodel");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), models);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (compare_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 /* Building the window. */
 
 static GtkWidget *
@@ -728,8 +762,13 @@ build_controls (CtAnalysisWindow *self)
   gtk_box_append (GTK_BOX (box), self->batches_spin);
   gtk_box_append (GTK_BOX (box), self->count_button);
   gtk_box_append (GTK_BOX (box), self->cancel_button);
+  self->compare_button = labelled_button (_("Compare _Weights With…"),
+                                          G_CALLBACK (compare_clicked), self);
+  gtk_widget_set_tooltip_text (self->compare_button,
+                               _("What changed between these weights and another snapshot"));
   gtk_box_append (GTK_BOX (box), self->progress);
   gtk_box_append (GTK_BOX (box), self->status);
+  gtk_box_append (GTK_BOX (box), self->compare_button);
   return box;
 }
 

@@ -9,7 +9,10 @@
  *   its thumbnails (at most 120), with accessible names;
  * - clicking a thumbnail computes its saliency map, which makes the
  *   exports possible; Grad-CAM and occlusion follow the method chosen;
- * - without weights the action says what is missing.
+ * - without weights the action says what is missing;
+ * - "Compare Weights With…": the weights against a copy whose conv1
+ *   filters are 1.1 times theirs list conv1's filters first, changed by
+ *   0.1 of their norm, and the rest unchanged.
  *
  * With CT_SCREENSHOT_DIR set, the window is saved there as
  * analysis-saliency.png, analysis-grad-cam.png and analysis-occlusion.png. */
@@ -17,6 +20,9 @@
 #include <glib/gstdio.h>
 
 #include "analysis-window.h"
+#include "binary-io.h"
+#include "caffe.pb-c.h"
+#include "model-compare-window.h"
 #include "gui-test.h"
 #include "test-files.h"
 #include "window-private.h"
@@ -185,13 +191,65 @@ test_analysis (void)
   ct_gui_test_close_window (window);
 }
 
+/* A copy of the caffemodel at FROM with conv1's weights × 1.1, at TO. */
+static void
+write_scaled (const char *from, const char *to)
+{
+  g_autoptr (GError) error = NULL;
+  Caffe__NetParameter *net = (Caffe__NetParameter *) ct_binary_read_file (
+    &caffe__net_parameter__descriptor, from, &error);
+
+  g_assert_no_error (error);
+  for (gsize i = 0; i < net->n_layer; i++)
+    if (g_strcmp0 (net->layer[i]->name, "conv1") == 0)
+      for (gsize j = 0; j < net->layer[i]->blobs[0]->n_data; j++)
+        net->layer[i]->blobs[0]->data[j] *= 1.1f;
+  g_assert_true (ct_binary_write_file (&net->base, to, &error));
+  protobuf_c_message_free_unpacked (&net->base, NULL);
+}
+
+static void
+test_compare (void)
+{
+  g_autofree char *weights = reference ("fashion_lenet_iter_10000.caffemodel");
+  g_autofree char *scaled = g_build_filename (scratch, "scaled.caffemodel", NULL);
+  CtModelCompareWindow *same, *changed;
+  const CtModelDiff *diff;
+  const CtModelDiffBlob *first;
+
+  write_scaled (weights, scaled);
+  same = ct_model_compare_window_new (NULL, weights, weights);
+  changed = ct_model_compare_window_new (NULL, weights, scaled);
+  gtk_window_present (GTK_WINDOW (changed));
+  for (int i = 0; i < 300 && (ct_model_compare_window_get_diff (same) == NULL
+                              || ct_model_compare_window_get_diff (changed) == NULL); i++)
+    ct_gui_test_spin (100);
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (same), GTK_TYPE_LABEL,
+                                             "The two models hold the same weights, bit for "
+                                             "bit."));
+  diff = ct_model_compare_window_get_diff (changed);
+  g_assert_false (ct_model_diff_is_equal (diff));
+  first = g_ptr_array_index (diff->blobs, 0);
+  g_assert_cmpstr (first->layer, ==, "conv1");
+  g_assert_cmpfloat_with_epsilon (first->relative, 0.1, 1e-6);
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (changed), GTK_TYPE_LABEL, "0.1"));
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (changed), GTK_TYPE_LABEL,
+                                             "The blobs that changed most come first."));
+  screenshot (GTK_WIDGET (changed), "analysis-compare.png");
+  gtk_window_destroy (GTK_WINDOW (same));
+  gtk_window_destroy (GTK_WINDOW (changed));
+}
+
 int
 main (int argc, char *argv[])
 {
   int status;
 
   if (ct_gui_test_init (&argc, &argv, "/gtk/window-analysis", &scratch, &app))
-    g_test_add_func ("/gtk/window-analysis/lenet", test_analysis);
+    {
+      g_test_add_func ("/gtk/window-analysis/lenet", test_analysis);
+      g_test_add_func ("/gtk/window-analysis/compare", test_compare);
+    }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);
 }
