@@ -69,7 +69,7 @@ print_help (FILE *out)
   g_string_append (text, _("Cortado's command-line tool for Caffe nets, solvers and models.\n\n"));
   g_string_append (text, _("Commands:\n"));
   for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
-    g_string_append_printf (text, "  %-13s %s\n", verbs[i].name, _(verbs[i].summary));
+    g_string_append_printf (text, "  %-16s %s\n", verbs[i].name, _(verbs[i].summary));
   g_string_append_printf (text, _("\nRun '%s COMMAND --help' for the options of a command.\n\n"),
                           "cortado-cli");
   g_string_append (text, exit_status_text ());
