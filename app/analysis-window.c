@@ -43,6 +43,7 @@ struct _CtAnalysisWindow {
   GPtrArray *conv_layers;     /* names of the layers Grad-CAM can use */
 
   GCancellable *cancellable;  /* of the task running, or NULL */
+  gboolean disposed;          /* the widgets are gone: a task ending shows nothing */
   double shown_fraction;
 
   /* The image explained, its map and the class. */
@@ -107,7 +108,8 @@ show_progress (gpointer data)
 {
   Progress *p = data;
 
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (p->self->progress), p->fraction);
+  if (!p->self->disposed)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (p->self->progress), p->fraction);
   g_object_unref (p->self);
   g_free (p);
   return G_SOURCE_REMOVE;
@@ -412,6 +414,8 @@ count_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autofree char *status = NULL;
 
   g_clear_object (&self->cancellable);
+  if (self->disposed)
+    return;
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       set_busy (self, FALSE);
@@ -561,6 +565,8 @@ explain_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GError) error = NULL;
 
   g_clear_object (&self->cancellable);
+  if (self->disposed)
+    return;
   set_busy (self, FALSE);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
@@ -882,6 +888,7 @@ ct_analysis_window_dispose (GObject *object)
   CtAnalysisWindow *self = CT_ANALYSIS_WINDOW (object);
 
   /* a task still running holds the window; cancel it so that it ends soon */
+  self->disposed = TRUE;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   G_OBJECT_CLASS (ct_analysis_window_parent_class)->dispose (object);

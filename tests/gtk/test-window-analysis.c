@@ -9,7 +9,8 @@
  *   its thumbnails (at most 120), with accessible names;
  * - clicking a thumbnail computes its saliency map, which makes the
  *   exports possible; Grad-CAM and occlusion follow the method chosen;
- * - without weights the action says what is missing;
+ * - without weights the action says what is missing; closed while it
+ *   counts, the window cancels its worker;
  * - "Compare Weights With…": the weights against a copy whose conv1
  *   filters are 1.1 times theirs list conv1's filters first, changed by
  *   0.1 of their norm, and the rest unchanged.
@@ -143,6 +144,15 @@ test_analysis (void)
   g_assert_null (find_analysis_window ());
 
   ct_window_set_weights (window, weights_file);
+  /* closed while counting: the worker is cancelled and nothing is shown */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "analyze", NULL);
+  analysis = find_analysis_window ();
+  g_assert_nonnull (analysis);
+  ct_gui_test_spin (200);
+  gtk_window_destroy (GTK_WINDOW (analysis));
+  ct_gui_test_spin (1500);
+  g_assert_null (find_analysis_window ());
+
   g_action_group_activate_action (G_ACTION_GROUP (window), "analyze", NULL);
   analysis = find_analysis_window ();
   g_assert_nonnull (analysis);
