@@ -175,13 +175,15 @@ count_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 
   job->net = ct_analysis_net_new (job->param, job->name, job->weights, CAFFE__PHASE__TEST, TRUE,
                                   &error);
-  if (job->net == NULL || !ct_classifier_find (job->net, NULL, &job->classifier, &error)
-      || !ct_analysis_path_init (&job->path, job->net, &job->classifier, NULL, &error))
+  if (job->net == NULL || !ct_classifier_find (job->net, NULL, &job->classifier, &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  job->store = ct_sample_store_new (STORE_LIMIT);
+  /* a net whose input is not images is counted all the same; there is
+   * just nothing to show or explain */
+  if (ct_analysis_path_init (&job->path, job->net, &job->classifier, NULL, NULL))
+    job->store = ct_sample_store_new (STORE_LIMIT);
   job->confusion = ct_confusion_run_keeping (job->net, &job->classifier, job->batches,
                                              job->path.input_blob, job->store, worker_progress,
                                              &job->target, &error);
@@ -229,6 +231,12 @@ show_samples (CtAnalysisWindow *self, const char *title, GArray *samples)
   gtk_label_set_text (GTK_LABEL (self->cell_title), title);
   while ((child = gtk_widget_get_first_child (self->flow)) != NULL)
     gtk_flow_box_remove (GTK_FLOW_BOX (self->flow), child);
+  if (self->store == NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (self->cell_title),
+                          _("The net's input is not images: there are none to show."));
+      return;
+    }
   if (self->store->overflow)
     {
       gtk_label_set_text (GTK_LABEL (self->cell_title),
@@ -587,7 +595,7 @@ explain_sample (CtAnalysisWindow *self)
   g_autoptr (GTask) task = NULL;
   guint layer;
 
-  if (self->net == NULL || self->sample < 0 || self->cancellable != NULL)
+  if (self->net == NULL || self->store == NULL || self->sample < 0 || self->cancellable != NULL)
     return;
   image = ct_sample_store_get (self->store, (guint64) self->sample);
   if (image == NULL)
