@@ -56,10 +56,17 @@ struct _CtAnalysisWindow {
   GtkWidget *grid_box, *grid;
   GtkWidget *cell_title, *flow, *mistakes_button;
   GtkWidget *method_dropdown, *layer_dropdown, *opacity_scale, *map_picture, *map_title;
-  GtkWidget *export_png_button, *export_npy_button;
+  GtkWidget *export_png_button, *export_npy_button, *step_button;
 };
 
 G_DEFINE_FINAL_TYPE (CtAnalysisWindow, ct_analysis_window, GTK_TYPE_WINDOW)
+
+enum {
+  SIGNAL_STEP_THROUGH,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void show_map (CtAnalysisWindow *self);
 static void explain_sample (CtAnalysisWindow *self);
@@ -649,6 +656,13 @@ show_map (CtAnalysisWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   gtk_widget_set_sensitive (self->export_png_button, TRUE);
   gtk_widget_set_sensitive (self->export_npy_button, TRUE);
+  gtk_widget_set_sensitive (self->step_button, TRUE);
+}
+
+static void
+step_clicked (GtkButton *button, CtAnalysisWindow *self)
+{
+  g_signal_emit (self, signals[SIGNAL_STEP_THROUGH], 0);
 }
 
 static void
@@ -827,10 +841,16 @@ build_map_panel (CtAnalysisWindow *self)
                                              self);
   self->export_npy_button = labelled_button (_("Export ._npy…"), G_CALLBACK (export_clicked),
                                              self);
+  self->step_button = labelled_button (_("Step _Through This Image"), G_CALLBACK (step_clicked),
+                                       self);
+  gtk_widget_set_tooltip_text (self->step_button,
+                               _("Make this image the input of the workbench's step view"));
   gtk_widget_set_sensitive (self->export_png_button, FALSE);
   gtk_widget_set_sensitive (self->export_npy_button, FALSE);
+  gtk_widget_set_sensitive (self->step_button, FALSE);
   gtk_box_append (GTK_BOX (exports), self->export_png_button);
   gtk_box_append (GTK_BOX (exports), self->export_npy_button);
+  gtk_box_append (GTK_BOX (exports), self->step_button);
   gtk_box_append (GTK_BOX (box), row);
   gtk_box_append (GTK_BOX (box), self->map_title);
   gtk_box_append (GTK_BOX (box), self->map_picture);
@@ -926,6 +946,9 @@ ct_analysis_window_class_init (CtAnalysisWindowClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ct_analysis_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = ct_analysis_window_finalize;
+  signals[SIGNAL_STEP_THROUGH] =
+    g_signal_new ("step-through", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 0);
 }
 
 CtAnalysisWindow *
@@ -949,4 +972,17 @@ guint64
 ct_analysis_window_get_total (CtAnalysisWindow *self)
 {
   return self->confusion != NULL ? ct_confusion_total (self->confusion) : 0;
+}
+
+const float *
+ct_analysis_window_get_sample (CtAnalysisWindow *self, guint64 *index, guint *channels,
+                               guint *height, guint *width)
+{
+  if (self->store == NULL || self->sample < 0)
+    return NULL;
+  *index = (guint64) self->sample;
+  *channels = self->store->channels;
+  *height = self->store->height;
+  *width = self->store->width;
+  return ct_sample_store_get (self->store, (guint64) self->sample);
 }

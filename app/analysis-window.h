@@ -25,4 +25,11 @@ CtAnalysisWindow *ct_analysis_window_new (GtkWindow *parent, const Caffe__NetPar
 /* The number of samples counted so far (0 before the first count ends). */
 guint64 ct_analysis_window_get_total (CtAnalysisWindow *self);
 
+/* The image picked (C × H × W floats as the net saw it, borrowed) and its
+ * place in the test set, or NULL when none is. "Step Through This Image"
+ * emits "step-through" for it: the workbench makes it the input of its
+ * step view when it can. */
+const float *ct_analysis_window_get_sample (CtAnalysisWindow *self, guint64 *index,
+                                            guint *channels, guint *height, guint *width);
+
 G_END_DECLS

@@ -11,6 +11,8 @@
  *   exports possible; Grad-CAM and occlusion follow the method chosen;
  * - without weights the action says what is missing; closed while it
  *   counts, the window cancels its worker;
+ * - "Step Through This Image" makes the image picked the first sample of
+ *   the TEST Data layer's batch in the step view;
  * - "Compare Weights With…": the weights against a copy whose conv1
  *   filters are 1.1 times theirs list conv1's filters first, changed by
  *   0.1 of their norm, and the rest unchanged.
@@ -197,6 +199,47 @@ test_analysis (void)
   wait_until_sensitive (png_button);
   screenshot (top, "analysis-occlusion.png");
   g_assert_nonnull (ct_gui_test_find_widget (top, GTK_TYPE_PICTURE, NULL));
+
+  /* the image picked becomes the first sample of the TEST Data layer's
+   * batch in the step view (an item of the Fashion-MNIST test set) */
+  {
+    GtkWidget *step = button_with_label (top, "Step Through This Image");
+    guint channels = 0, height = 0, width = 0;
+    guint64 index = 0, serial = 0;
+    const float *image = ct_analysis_window_get_sample (analysis, &index, &channels, &height,
+                                                        &width);
+    g_autoptr (GVariant) phase = NULL;
+    CtRunSnapshot *snapshot = NULL;
+    const CtRunBlob *blob;
+    const float *data;
+    int next = 0;
+
+    g_assert_nonnull (image);
+    g_assert_cmpuint (channels * height * width, ==, 784);
+    g_assert_true (gtk_widget_get_sensitive (step));
+    g_signal_emit_by_name (step, "clicked");
+    phase = g_action_group_get_action_state (G_ACTION_GROUP (window), "phase");
+    g_assert_cmpstr (g_variant_get_string (phase, NULL), ==, "test");
+    /* the inspector watches conv1's blobs, its input among them */
+    ct_window_select (window, (const char *const[]) { "conv1", NULL });
+    ct_gui_test_spin (100);
+    for (int guard = 0; guard < 10 && next < 3; guard++)
+      {
+        g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+        snapshot = ct_gui_test_next_snapshot (window, &serial);
+        g_assert_no_error (ct_run_snapshot_get_error (snapshot));
+        next = ct_run_snapshot_get_next_layer (snapshot);
+      }
+    g_assert_cmpint (next, >=, 3);
+    blob = ct_run_snapshot_find_blob (snapshot, "data");
+    g_assert_nonnull (blob);
+    g_assert_nonnull (blob->versions);
+    g_assert_cmpuint (blob->versions->len, >, 0);
+    data = g_bytes_get_data (
+      ((CtRunVersion *) blob->versions->pdata[blob->versions->len - 1])->data, NULL);
+    for (guint i = 0; i < 784; i++)
+      g_assert_cmpfloat (data[i], ==, image[i]);
+  }
   gtk_window_destroy (GTK_WINDOW (analysis));
   ct_gui_test_close_window (window);
 }
