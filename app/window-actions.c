@@ -585,6 +585,7 @@ static const CtWindowAction win_actions[] = {
   { { .name = "run-stop", .activate = ct_window_run_stop_activated } },
   { { .name = "open-weights", .activate = ct_window_open_weights_activated } },
   { { .name = "use-fillers", .activate = ct_window_use_fillers_activated } },
+  { { .name = "analyze", .activate = ct_window_analyze_activated } },
   { { .name = "open-input-image", .activate = ct_window_open_image_activated } },
   { { .name = "open-input-folder", .activate = ct_window_open_folder_activated } },
   { { .name = "browse-fashion-mnist", .activate = ct_window_browse_activated } },

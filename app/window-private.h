@@ -159,6 +159,8 @@ CT_WINDOW_ACTION_HANDLER (run_reset);
 CT_WINDOW_ACTION_HANDLER (run_stop);
 CT_WINDOW_ACTION_HANDLER (open_weights);
 CT_WINDOW_ACTION_HANDLER (use_fillers);
+/* window-analysis.c */
+CT_WINDOW_ACTION_HANDLER (analyze);
 /* window-inputs.c */
 CT_WINDOW_ACTION_HANDLER (open_image);
 CT_WINDOW_ACTION_HANDLER (open_folder);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli-analysis-private.h"
 #include "cli-caffe-private.h"
 #include "cli-data-private.h"
 #include "cli-private.h"
@@ -40,6 +41,14 @@ static const CtCliVerb verbs[] = {
   { "time", N_("Time a net's forward and backward passes layer by layer, as 'caffe time'"),
     ct_cli_time },
   { "draw", N_("Draw a net's graph as a PNG, SVG or PDF file"), ct_cli_draw },
+  { "confusion", N_("Print the confusion matrix of trained weights over the TEST data"),
+    ct_cli_confusion },
+  { "explain", N_("Show what an image's class rests on: saliency, Grad-CAM or occlusion"),
+    ct_cli_explain },
+  { "top-activations", N_("List the test images that excite a channel most"),
+    ct_cli_top_activations },
+  { "diff", N_("Compare two nets or solvers field by field, or two caffemodels blob by blob"),
+    ct_cli_diff },
 };
 
 static const char *
@@ -60,7 +69,7 @@ print_help (FILE *out)
   g_string_append (text, _("Cortado's command-line tool for Caffe nets, solvers and models.\n\n"));
   g_string_append (text, _("Commands:\n"));
   for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
-    g_string_append_printf (text, "  %-13s %s\n", verbs[i].name, _(verbs[i].summary));
+    g_string_append_printf (text, "  %-16s %s\n", verbs[i].name, _(verbs[i].summary));
   g_string_append_printf (text, _("\nRun '%s COMMAND --help' for the options of a command.\n\n"),
                           "cortado-cli");
   g_string_append (text, exit_status_text ());

@@ -50,7 +50,7 @@ done < "$tmp/listed"
 n_sources=0
 for f in $(grep -rlE --include='*.c' --include='*.h' \
              '(^|[^A-Za-z0-9_])(N?_|C_|NC_) ?\("|g_dn?gettext|g_dcgettext|g_dpgettext2' \
-             app widgets engine proto | sort); do
+             analysis app widgets engine proto | sort); do
   if grep -E '(^|[^A-Za-z0-9_])(N?_|C_|NC_) ?\("|g_dn?gettext|g_dcgettext|g_dpgettext2' "$f" \
        | grep -qvE '^[[:space:]]*(/?\*|//)'; then
     n_sources=$((n_sources + 1))

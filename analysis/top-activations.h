@@ -1,0 +1,44 @@
+/* top-activations.h: what one channel of a layer responds to: over a test
+ * set, the images whose strongest response in the channel (its maximum
+ * over the positions) is highest, with where it was and the patch of the
+ * image that the unit there sees (its receptive field). */
+#pragma once
+
+#include <glib.h>
+
+#include "analysis-error.h"
+#include "net.h"
+#include "receptive-field.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 index;      /* the image's place in the test set */
+  float value;        /* the channel's largest response to it */
+  guint y, x;         /* where, in the channel's plane */
+  int top, left, box_h, box_w; /* the patch, in the image (clipped) */
+  float *image;       /* C × H × W: the image as the net saw it */
+} CtTopActivation;
+
+typedef struct {
+  guint channels, height, width;    /* of the images */
+  CtReceptiveField field;
+  GArray *items;      /* CtTopActivation, strongest first; owns their images */
+} CtTopActivations;
+
+void ct_top_activations_free (CtTopActivations *top);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtTopActivations, ct_top_activations_free)
+
+/* Run the net forward ITERATIONS times (its data layers reading the test
+ * set) and keep the K images that excite channel CHANNEL of layer
+ * LAYER_NAME's first top most. INPUT_NAME: the images' blob (NULL: the
+ * net's first input, else "data"). */
+CtTopActivations *ct_top_activations_run (CtNet *net, const char *input_name,
+                                          const char *layer_name, guint channel, guint k,
+                                          guint iterations, CtAnalysisProgressFunc progress,
+                                          gpointer user_data, GError **error);
+
+/* The patch of ITEM as C × box_h × box_w floats. */
+float *ct_top_activation_patch (const CtTopActivations *top, const CtTopActivation *item);
+
+G_END_DECLS
