@@ -42,10 +42,6 @@ void ct_explain_add_term (CtValueExplanation *e, double input, double factor,
 void ct_explain_set_bias (CtValueExplanation *e, double bias);
 /* RESULT from the terms and bias, and the sum written out. */
 void ct_explain_finish_sum (CtValueExplanation *e);
-/* "0.1234" in the C locale, 4 significant digits, in BUF. */
-const char *ct_explain_number (char buf[G_ASCII_DTOSTR_BUF_SIZE], double value);
-/* "[0, 3, 10, 10]" (newly allocated). */
-char *ct_explain_index_text (const gint64 *index, guint n_axes);
 /* Fill the window on the net's input from E's window, when it traces. */
 void ct_explain_trace_input (CtValueExplanation *e, const CtExplainLayer *layer);
 gboolean ct_explain_fail (GError **error, int code, const char *format, ...)

@@ -108,6 +108,11 @@ CtValueExplanation *ct_explain_value (const CtExplainLayer *layer, guint top_ind
                                       const gint64 *index, guint n_axes, gboolean diff,
                                       GError **error);
 
+/* "0.1234" in the C locale, 4 significant digits, in BUF. */
+const char *ct_explain_number (char buf[G_ASCII_DTOSTR_BUF_SIZE], double value);
+/* "[0, 3, 10, 10]" (newly allocated). */
+char *ct_explain_index_text (const gint64 *index, guint n_axes);
+
 /* Trace BOX, a window on blob BLOB, down through the layers of BELOW (net
  * order, BLOB made by one of them) to a blob no layer makes (the net's
  * input), as convolutions and poolings widen it and element-wise layers
