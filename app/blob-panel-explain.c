@@ -15,7 +15,7 @@
 
 struct _CtBlobExplain {
   GtkWidget *view;          /* the section, a child of the panel */
-  GtkWidget *title, *rule, *sum, *note, *error;
+  GtkWidget *title, *rule, *sum, *note, *error, *close;
   GtkWidget *window_label, *window_area;  /* the bottom, the window outlined */
   GtkWidget *input_label, *input_area;    /* the net's input, the field outlined */
   GtkWidget *filter_label, *filter_area;  /* the filter */
@@ -143,6 +143,8 @@ build (CtBlobExplain *x)
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
 
+  x->close = close;
+
   x->view = gtk_frame_new (NULL);
   gtk_widget_set_name (x->view, "blob-explain");
   gtk_accessible_update_property (GTK_ACCESSIBLE (x->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -195,9 +197,8 @@ static char *
 box_text (const CtExplainBox *b)
 {
   /* TRANSLATORS: a window on a blob, half-open ranges: rows 10–15, columns 10–15 */
-  return g_strdup_printf (_("rows %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT ", columns %"
-                            G_GINT64_FORMAT "–%" G_GINT64_FORMAT),
-                          b->h_begin, b->h_end - 1, b->w_begin, b->w_end - 1);
+  return g_strdup_printf (_("rows %d–%d, columns %d–%d"), (int) b->h_begin, (int) b->h_end - 1,
+                          (int) b->w_begin, (int) b->w_end - 1);
 }
 
 static void
@@ -215,13 +216,13 @@ show_pictures (CtBlobPanel *panel, CtBlobExplain *x)
       window = set_channel (x->window_map, bottom, bottom->data, e->window.n, e->window.c_begin);
       x->window_box = e->window;
       /* TRANSLATORS: "data, channel 0: rows 10–14, columns 10–14" */
-      g_autofree char *text = g_strdup_printf (_("%s, channel %" G_GINT64_FORMAT ": %s"),
-                                               bottom->name, e->window.c_begin, where);
+      g_autofree char *text = g_strdup_printf (_("%s, channel %d: %s"), bottom->name,
+                                               (int) e->window.c_begin, where);
       gtk_label_set_text (GTK_LABEL (x->window_label), text);
     }
   if (e->filter >= 0 && layer->n_params > 0)
     {
-      g_autofree char *text = g_strdup_printf (_("filter %" G_GINT64_FORMAT), e->filter);
+      g_autofree char *text = g_strdup_printf (_("filter %d"), (int) e->filter);
 
       filter = set_channel (x->filter_map, &layer->params[0], layer->params[0].data, e->filter,
                             0);
@@ -389,6 +390,8 @@ reveal (gpointer data)
 
   if (scroller != NULL && gtk_widget_get_mapped (view)
       && (child = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller))) != NULL
+      /* the viewport's coordinates move with the scroll; its child's do not */
+      && (!GTK_IS_VIEWPORT (child) || (child = gtk_viewport_get_child (GTK_VIEWPORT (child))) != NULL)
       && gtk_widget_compute_bounds (view, child, &bounds))
     {
       adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
@@ -414,7 +417,10 @@ value_activated (CtHeatmapView *view, int n, int c, int h, int w, double px, dou
   else
     show_error (x, _("Where this value comes from"), error->message);
   gtk_widget_set_visible (x->view, TRUE);
-  /* after the layout that gives the section its size */
+  /* keyboard users continue in the section (and the inspector's viewport
+   * scrolls to it); the scroll again after the layout that gives it its
+   * size */
+  gtk_widget_grab_focus (x->close);
   g_timeout_add_full (G_PRIORITY_LOW, 100, reveal, g_object_ref (x->view), NULL);
   g_timeout_add_full (G_PRIORITY_LOW, 400, reveal, g_object_ref (x->view), NULL);
 }
@@ -455,6 +461,10 @@ ct_blob_panel_explain_init (CtBlobPanel *panel)
   /* the colour legend beside the colour map's choice */
   gtk_widget_insert_after (legend, gtk_widget_get_parent (panel->scale_dropdown),
                            panel->scale_dropdown);
+  /* and how to read the gradients' health (the graph's strips, the
+   * training's ratios) beside the data / diff switch */
+  legend = ct_legend_button_new (CT_LEGEND_HEALTH);
+  gtk_widget_insert_after (legend, gtk_widget_get_parent (panel->diff_button), panel->diff_button);
 }
 
 void

@@ -78,11 +78,9 @@ ct_explain_convolution (CtValueExplanation *e, const CtExplainLayer *layer, GErr
     MAX (j * c.g.sw - c.g.pw, 0), MIN (j * c.g.sw - c.g.pw + (c.g.kw - 1) * c.g.dw + 1, c.x->dims[3]),
   };
   ct_explain_trace_input (e, layer);
-  e->rule = g_strdup_printf (_("%s = the %s window × filter %" G_GINT64_FORMAT
-                               " of %s (%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT
-                               " × %" G_GINT64_FORMAT ") + bias"),
-                             c.y->name, c.x->name, oc, layer->param->name, c.group_in,
-                             c.g.kh, c.g.kw);
+  e->rule = g_strdup_printf (_("%s = the %s window × filter %d of %s (%d × %d × %d) + bias"),
+                             c.y->name, c.x->name, (int) oc, layer->param->name,
+                             (int) c.group_in, (int) c.g.kh, (int) c.g.kw);
   e->note = g_strdup (_("Each input in the window is multiplied by the filter weight over "
                         "it, and the products are added to the bias: the value is large "
                         "where the window looks like the filter."));

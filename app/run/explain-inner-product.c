@@ -57,9 +57,8 @@ ct_explain_inner_product (CtValueExplanation *e, const CtExplainLayer *layer, GE
   if (p.b != NULL)
     ct_explain_set_bias (e, p.b->data[j]);
   ct_explain_finish_sum (e);
-  e->rule = g_strdup_printf (_("%s = Σ over the %" G_GINT64_FORMAT " inputs of %s: input × "
-                               "weight of row %" G_GINT64_FORMAT ", + bias"),
-                             p.y->name, p.inputs, p.x->name, j);
+  e->rule = g_strdup_printf (_("%s = Σ over the %d inputs of %s: input × weight of row %d, "
+                               "+ bias"), p.y->name, (int) p.inputs, p.x->name, (int) j);
   e->note = g_strdup (_("The largest products are written first: they are the inputs that "
                         "pushed this output up (positive) or down (negative) the most."));
   return TRUE;
@@ -90,9 +89,9 @@ ct_explain_inner_product_diff (CtValueExplanation *e, const CtExplainLayer *laye
                            p.y->name, n, j);
     }
   ct_explain_finish_sum (e);
-  e->rule = g_strdup_printf (_("∂L/∂%s = Σ over the outputs j of %s: ∂L/∂%s[j] × W[j, %"
-                               G_GINT64_FORMAT "]"), p.x->name, layer->param->name,
-                             p.y->name, i);
+  e->rule = g_strdup_printf (_("∂L/∂%s = Σ over the outputs j of %s: ∂L/∂%s[j] × W[j, %d]"),
+                             p.x->name, layer->param->name,
+                             p.y->name, (int) i);
   e->note = g_strdup (_("Chain rule: this input feeds every output through one weight, so "
                         "its diff is the outputs' diffs weighted by those weights."));
   return TRUE;

@@ -119,16 +119,16 @@ ct_explain_pooling (CtValueExplanation *e, const CtExplainLayer *layer, GError *
       for (guint t = 0; t < e->terms->len; t++)
         if (g_array_index (e->terms, CtExplainTerm, t).factor == 1)
           at = g_strdup (g_array_index (e->terms, CtExplainTerm, t).label);
-      e->rule = g_strdup_printf (_("%s = the largest value of its %" G_GINT64_FORMAT " × %"
-                                   G_GINT64_FORMAT " window in %s: %s won"),
-                                 p.y->name, h1 - h0, w1 - w0, p.x->name, at != NULL ? at : "");
+      e->rule = g_strdup_printf (_("%s = the largest value of its %d × %d window in %s: %s won"),
+                                 p.y->name, (int) (h1 - h0), (int) (w1 - w0), p.x->name,
+                                 at != NULL ? at : "");
       e->note = g_strdup (_("Max pooling keeps the strongest response of each window and "
                             "drops the others."));
     }
   else
     {
-      e->rule = g_strdup_printf (_("%s = the mean of its window in %s (divided by %"
-                                   G_GINT64_FORMAT ")"), p.y->name, p.x->name, size);
+      e->rule = g_strdup_printf (_("%s = the mean of its window in %s (divided by %d)"),
+                                 p.y->name, p.x->name, (int) size);
       e->note = g_strdup (_("Average pooling smooths each window into its mean."));
     }
   return TRUE;

@@ -73,15 +73,14 @@ ct_explain_softmax (CtValueExplanation *e, const CtExplainLayer *layer, GError *
     if (p[c] > p[top_k])
       top_k = c;
   e->result = p[k];
-  e->rule = g_strdup_printf (_("%s = exp(score %" G_GINT64_FORMAT ") / Σ over the %"
-                               G_GINT64_FORMAT " classes of exp(score)"),
-                             layer->tops[0].name, k, a.classes);
+  e->rule = g_strdup_printf (_("%s = exp(score %d) / Σ over the %d classes of exp(score)"),
+                             layer->tops[0].name, (int) k, (int) a.classes);
   e->sum = g_strdup_printf ("exp(%s) / Σ exp = %s",
                             ct_explain_number (s1, x->data[ct_explain_offset (x, e->index)]),
                             ct_explain_number (s2, p[k]));
-  e->note = g_strdup_printf (_("Class %" G_GINT64_FORMAT " gets %.1f%% of the probability; "
-                               "the most likely class is %" G_GINT64_FORMAT " (%.1f%%)."),
-                             k, 100 * p[k], top_k, 100 * p[top_k]);
+  e->note = g_strdup_printf (_("Class %d gets %.1f%% of the probability; the most likely "
+                               "class is %d (%.1f%%)."),
+                             (int) k, 100 * p[k], (int) top_k, 100 * p[top_k]);
   return TRUE;
 }
 

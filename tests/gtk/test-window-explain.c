@@ -141,7 +141,8 @@ save_shots (CtWindow *window, const char *suffix)
 
   if (dir == NULL)
     return;
-  ct_gui_test_spin (300);
+  /* the section scrolled into view */
+  ct_gui_test_spin (800);
   name = g_strdup_printf ("explain-window%s.png", suffix);
   path = g_build_filename (dir, name, NULL);
   g_assert_true (ct_gui_test_save_png (GTK_WIDGET (window), path));
