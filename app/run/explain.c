@@ -196,18 +196,38 @@ ct_explain_set_bias (CtValueExplanation *e, double bias)
   e->bias = bias;
 }
 
+/* A factor in parentheses when negative: "0.2 × (-0.5)". */
+static void
+append_factor (GString *s, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  ct_explain_number (buf, v);
+  g_string_append_printf (s, buf[0] == '-' ? "(%s)" : "%s", buf);
+}
+
+/* " + a × b", or " - a" for a plain negative term, "a × b" first. */
 static void
 append_term (GString *s, const CtExplainTerm *t, gboolean first)
 {
-  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  char a[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean plain = t->factor == 1 && t->factor_label == NULL;
 
+  if (plain && !first && t->input < 0)
+    {
+      g_string_append_printf (s, " - %s", ct_explain_number (a, -t->input));
+      return;
+    }
   if (!first)
     g_string_append (s, " + ");
-  if (t->factor == 1 && t->factor_label == NULL)
-    g_string_append (s, ct_explain_number (a, t->input));
-  else
-    g_string_append_printf (s, "%s × %s", ct_explain_number (a, t->input),
-                            ct_explain_number (b, t->factor));
+  if (plain)
+    {
+      g_string_append (s, ct_explain_number (a, t->input));
+      return;
+    }
+  append_factor (s, t->input);
+  g_string_append (s, " × ");
+  append_factor (s, t->factor);
 }
 
 static int
@@ -247,15 +267,19 @@ ct_explain_finish_sum (CtValueExplanation *e)
           append_term (s, t, i == 0);
           shown += t->product;
         }
-      g_string_append (s, " + ");
+      g_string_append (s, total - shown < 0 ? " - " : " + ");
       /* TRANSLATORS: the sum of the terms not written out, and how many */
       g_string_append_printf (s, _("%s (the other %u terms)"),
-                              ct_explain_number (buf, total - shown), n - LARGEST_TERMS);
+                              ct_explain_number (buf, fabs (total - shown)), n - LARGEST_TERMS);
     }
   if (e->has_bias)
     {
       total += e->bias;
-      g_string_append_printf (s, "%s%s", n > 0 ? " + " : "", ct_explain_number (buf, e->bias));
+      if (n == 0)
+        g_string_append (s, ct_explain_number (buf, e->bias));
+      else
+        g_string_append_printf (s, e->bias < 0 ? " - %s" : " + %s",
+                                ct_explain_number (buf, fabs (e->bias)));
     }
   e->result = total;
   g_string_append_printf (s, " = %s", ct_explain_number (buf, total));
