@@ -11,6 +11,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _CtBlobExplain CtBlobExplain;
+
 typedef enum {
   ITEM_TOP,
   ITEM_BOTTOM,
@@ -84,6 +86,7 @@ struct _CtBlobPanel {
   GtkWidget *top_label;
   GtkWidget *export_button;
   GtkWidget *stats_grid;
+  CtBlobExplain *explain;   /* blob-panel-explain.c */
 };
 
 /* blob-panel-edge.c */
@@ -96,6 +99,10 @@ void ct_blob_panel_select_edge (CtBlobPanel *panel);
 
 /* The document layer of graph node ID (a folded layer by its own id), or -1. */
 int ct_blob_panel_layer_for_id (CtBlobPanel *panel, const char *id);
+
+/* blob-panel-explain.c */
+void ct_blob_panel_explain_init (CtBlobPanel *panel);
+void ct_blob_panel_explain_dispose (CtBlobPanel *panel);
 
 /* blob-panel-parts.c */
 void ct_blob_panel_show_stats (CtBlobPanel *panel, const CtBlobStats *stats);

@@ -701,6 +701,7 @@ ct_blob_panel_dispose (GObject *object)
   CtBlobPanel *panel = CT_BLOB_PANEL (object);
 
   ct_blob_panel_set_selection (panel, NULL);
+  ct_blob_panel_explain_dispose (panel);
   g_clear_object (&panel->document);
   panel->graph = NULL;
   if (panel->histogram != NULL)
@@ -810,6 +811,7 @@ ct_blob_panel_init (CtBlobPanel *panel)
   g_signal_connect (panel->diff_heatmap, "notify::pointer-text",
                     G_CALLBACK (ct_blob_panel_pointer_moved), panel);
   ct_blob_panel_fill_parts (panel);
+  ct_blob_panel_explain_init (panel);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (panel->histogram), ct_blob_panel_draw_histogram,
                                   panel, NULL);
   g_action_map_add_action_entries (G_ACTION_MAP (group), actions, G_N_ELEMENTS (actions), panel);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "document.h"
+#include "explain.h"
 #include "net-graph.h"
 #include "runner.h"
 #include "selection.h"
@@ -34,5 +35,15 @@ void ct_blob_panel_set_wide (CtBlobPanel *self, gboolean wide);
 void ct_blob_panel_show_snapshot (CtBlobPanel *self, CtRunSnapshot *snapshot);
 /* Save what the panel shows to FILE: .png (the heatmap), .npy or .csv. */
 gboolean ct_blob_panel_export (CtBlobPanel *self, GFile *file, GError **error);
+
+/* Explain the value at FLAT (a flat index) of the item shown, its data or
+ * DIFF, as a click on it does (blob-panel-explain.c), without opening the
+ * popover; the explanation is then ct_blob_panel_get_explanation's. */
+gboolean ct_blob_panel_explain_at (CtBlobPanel *self, gboolean diff, gsize flat,
+                                   GError **error);
+/* The explanation shown last (borrowed), or NULL; the section showing it
+ * (under the heatmap, visible once a value was clicked). */
+const CtValueExplanation *ct_blob_panel_get_explanation (CtBlobPanel *self);
+GtkWidget *ct_blob_panel_get_explain_view (CtBlobPanel *self);
 
 G_END_DECLS

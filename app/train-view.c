@@ -14,6 +14,7 @@
 
 #include "graph/graph-render.h"
 #include "heatmap-view.h"
+#include "legend.h"
 #include "train-view.h"
 
 struct _CtTrainView {
@@ -203,6 +204,7 @@ add_ratio_row (CtTrainView *t, const char *layer, double *value)
   gtk_widget_set_hexpand (bar, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_ratio, value, NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, layer, -1);
+  gtk_widget_set_tooltip_text (bar, ct_legend_text (CT_LEGEND_HEALTH));
   gtk_widget_add_css_class (number, "numeric");
   gtk_widget_add_css_class (number, "caption");
   gtk_label_set_xalign (GTK_LABEL (number), 1);
@@ -467,6 +469,13 @@ ct_train_view_init (CtTrainView *t)
   t->ratio_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
   gtk_widget_init_template (GTK_WIDGET (t));
+  {
+    /* how to read the ratios' colours, beside their heading */
+    GtkWidget *legend = ct_legend_button_new (CT_LEGEND_HEALTH);
+
+    gtk_widget_set_halign (legend, GTK_ALIGN_START);
+    gtk_widget_insert_before (legend, gtk_widget_get_parent (t->ratio_box), t->ratio_box);
+  }
 
   ct_plot_view_set_title (t->plot, _("Training"));
   ct_plot_view_add_panel (t->plot, _("Loss"), 2.0);

@@ -6,6 +6,7 @@
  * edits become document edits of "layer[I].PATH". */
 #include <glib/gi18n-lib.h>
 
+#include "layer-explanation.h"
 #include "layer-catalogue.h"
 #include "stand-in-shapes.h"
 #include "window-private.h"
@@ -81,6 +82,7 @@ show_net (CtWindow *self, const Caffe__NetParameter *net)
                         "another layer to connect them."));
   gtk_label_set_text (self->inspector_shapes, "");
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
+  ct_layer_explanation_follow (GTK_WIDGET (self->inspector_description), NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
   show_data_shape (self, NULL, NULL);
   ct_property_form_set_message (self->property_form, net != NULL ? &net->base : NULL, sections,
@@ -166,6 +168,7 @@ show_layer (CtWindow *self, const Caffe__NetParameter *net, int index)
                       klass != NULL ? ct_layer_class_describe (klass)
                                     : _("Cortado has no layer of this type: it can show and "
                                         "edit it, but not run it."));
+  ct_layer_explanation_follow (GTK_WIDGET (self->inspector_description), klass);
   gtk_label_set_text (self->inspector_shapes, shapes != NULL ? shapes : "");
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), shapes != NULL);
   gtk_label_set_text (self->inspector_error, error != NULL ? error : "");
@@ -193,6 +196,7 @@ show_selection (CtWindow *self, char **ids)
   gtk_label_set_text (self->inspector_description,
                       _("Copy, cut, duplicate or delete them together. Select one layer to "
                         "edit its fields."));
+  ct_layer_explanation_follow (GTK_WIDGET (self->inspector_description), NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);
   show_data_shape (self, NULL, NULL);
@@ -231,6 +235,7 @@ show_blob (CtWindow *self, const char *blob)
                       _("The data this edge carries from one layer to the next. Step the run "
                         "to see its values and, after backward, its gradient. Select a layer "
                         "to edit it."));
+  ct_layer_explanation_follow (GTK_WIDGET (self->inspector_description), NULL);
   gtk_label_set_text (self->inspector_shapes, shape != NULL ? shape : "");
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_shapes), shape != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->inspector_error), FALSE);

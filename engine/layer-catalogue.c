@@ -229,3 +229,18 @@ ct_layer_class_describe (const CtLayerClass *klass)
 {
   return klass->description != NULL ? _(klass->description) : "";
 }
+
+gboolean
+ct_layer_class_explain (const CtLayerClass *klass, CtLayerExplanation *out)
+{
+  const CtLayerExplanation *e = klass != NULL ? klass->explanation : NULL;
+
+  *out = (CtLayerExplanation) { 0 };
+  if (e == NULL)
+    return FALSE;
+  out->summary = e->summary != NULL ? _(e->summary) : "";
+  out->formula = e->formula != NULL ? _(e->formula) : "";
+  out->parameters = e->parameters != NULL ? _(e->parameters) : "";
+  out->gradient = e->gradient != NULL ? _(e->gradient) : "";
+  return TRUE;
+}

@@ -25,4 +25,8 @@ const char *ct_layer_family_name (CtLayerFamily family);
 /* The translated one-line description of KLASS. */
 const char *ct_layer_class_describe (const CtLayerClass *klass);
 
+/* KLASS's explanation with its texts translated into OUT (borrowed,
+ * static strings); FALSE, and OUT emptied, when the type has none. */
+gboolean ct_layer_class_explain (const CtLayerClass *klass, CtLayerExplanation *out);
+
 G_END_DECLS

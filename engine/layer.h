@@ -53,6 +53,18 @@ typedef struct {
 #define CT_BETWEEN(a, b) { -1, (a), (b) }
 #define CT_ANY_COUNT { -1, -1, -1 }
 
+/* What a layer type does, told to a learner: a few sentences, the formula,
+ * what its parameters do and what its diff means. The texts are marked
+ * N_() in the layer's file; ct_layer_class_explain (layer-catalogue.h)
+ * gives them translated (a formula too: some say a word or two). A custom
+ * layer fills its own. */
+typedef struct {
+  const char *summary;
+  const char *formula;
+  const char *parameters;
+  const char *gradient;
+} CtLayerExplanation;
+
 typedef gboolean (*CtLayerSetupFunc) (CtLayer *layer, GPtrArray *bottom, GPtrArray *top,
                                       GError **error);
 /* A pass on the GPU when GPU is TRUE (only for types whose class says it
@@ -68,6 +80,8 @@ struct _CtLayerClass {
   const char *type;        /* the prototxt type string, "Convolution" */
   CtLayerFamily family;
   const char *description; /* one line, marked N_() for translation */
+  /* For the inspector and presentation mode; NULL: none yet. */
+  const CtLayerExplanation *explanation;
   gsize instance_size;     /* sizeof the type's struct, which starts with CtLayer */
 
   CtCountRule bottoms;

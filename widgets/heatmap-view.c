@@ -52,6 +52,9 @@ enum {
   N_PROPS
 };
 
+enum { SIGNAL_VALUE_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CtHeatmapView, ct_heatmap_view, GTK_TYPE_WIDGET)
@@ -398,7 +401,16 @@ on_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CtHeatmap
   gtk_widget_grab_focus (widget);
   if (ct_heatmap_get_kind (self->heatmap) != CT_HEATMAP_GRID
       || ct_heatmap_get_zoom (self->heatmap) >= 0)
-    return;
+    {
+      CtHeatmapHit hit;
+
+      /* a value shown large enough to aim at: say which was clicked */
+      if (ct_heatmap_hit (self->heatmap, gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget), x, y, &hit))
+        g_signal_emit (self, signals[SIGNAL_VALUE_ACTIVATED], 0, hit.n, hit.c, hit.h, hit.w,
+                       x, y);
+      return;
+    }
   tile = ct_heatmap_hit_tile (self->heatmap, gtk_widget_get_width (widget),
                               gtk_widget_get_height (widget), x, y);
   if (tile >= 0)
@@ -642,6 +654,10 @@ ct_heatmap_view_class_init (CtHeatmapViewClass *klass)
                                                      G_MAXINT, -1, ro);
   properties[PROP_POINTER_TEXT] = g_param_spec_string ("pointer-text", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  signals[SIGNAL_VALUE_ACTIVATED] =
+    g_signal_new ("value-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 6, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT,
+                  G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "heatmap.zoom", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "heatmap.unzoom", NULL, action_unzoom);

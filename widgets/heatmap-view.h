@@ -6,7 +6,10 @@
  * click on a channel zooms into it; Escape, BackSpace or the mouse's back
  * button leave the zoom. The arrow keys move between channels (between
  * channels of the zoom, when zoomed), Enter zooms, Page Up and Page Down
- * pick the sample. The value under the pointer is the `pointer-text`
+ * pick the sample. A click on a value of a zoomed channel, a matrix or
+ * bars emits "value-activated" (n, c, h, w, x, y: the value's place in
+ * the blob's (N, C, H, W) and the point clicked), so that the app can say
+ * where it comes from. The value under the pointer is the `pointer-text`
  * property, `(n, c, h, w) = v`, and the tooltip. The accessible label is
  * the blob's name and the description names it with its shape.
  *

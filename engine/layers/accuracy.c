@@ -127,7 +127,17 @@ accuracy_finalize (CtLayer *layer)
   g_clear_pointer (&((CtAccuracyLayer *) layer)->class_counts, ct_blob_free);
 }
 
+static const CtLayerExplanation accuracy_explanation = {
+  .summary = N_("The share of items whose true label is among the top k scores. It "
+                "measures, it does not train."),
+  .formula = N_("accuracy = (1/N) Σ_n [label[n] among the k largest x[n, ·]]"),
+  .parameters = N_("top_k: how many of the best scores count; ignore_label; axis."),
+  .gradient = N_("It has no backward: accuracy is not differentiable, so nets train on a "
+                 "loss."),
+};
+
 const CtLayerClass ct_accuracy_layer_class = {
+  .explanation = &accuracy_explanation,
   .type = "Accuracy",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Share of labels found among the top-k scores, overall and per class"),

@@ -124,7 +124,16 @@ argmax_finalize (CtLayer *layer)
   g_free (self->scratch_idx);
 }
 
+static const CtLayerExplanation argmax_explanation = {
+  .summary = N_("Gives, for each item, the indices of its k largest values (the predicted "
+                "classes), and optionally the values."),
+  .formula = N_("y[n] = index of the largest x[n, i]"),
+  .parameters = N_("top_k: how many; out_max_val: also output the values; axis."),
+  .gradient = N_("An index is not differentiable: no diff flows back."),
+};
+
 const CtLayerClass ct_argmax_layer_class = {
+  .explanation = &argmax_explanation,
   .type = "ArgMax",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Indices (or values) of the largest values, per item or along an axis"),

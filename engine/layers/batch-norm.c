@@ -360,7 +360,21 @@ batch_norm_finalize (CtLayer *layer)
   g_clear_pointer (&self->x_norm, ct_blob_free);
 }
 
+static const CtLayerExplanation batch_norm_explanation = {
+  .summary = N_("Normalises each channel to zero mean and unit variance over the batch "
+                "(and positions), which keeps the scale of activations steady and lets "
+                "nets train faster. At test time it uses running averages. A Scale layer "
+                "after it learns a scale and shift."),
+  .formula = N_("y = (x − μ_c) / √(σ²_c + ε)"),
+  .parameters = N_("use_global_stats: use the running averages (test) instead of the "
+                   "batch's; moving_average_fraction: how fast they follow; eps ε."),
+  .gradient = N_("The input diff is the output diff minus its mean and minus its "
+                 "projection on y, divided by √(σ² + ε): normalisation removes the parts "
+                 "of the gradient that would only shift or scale the channel."),
+};
+
 const CtLayerClass ct_batch_norm_layer_class = {
+  .explanation = &batch_norm_explanation,
   .type = "BatchNorm",
   .family = CT_LAYER_FAMILY_NORMALIZATION,
   .description = N_("Normalizes each channel to zero mean and unit variance, with batch "

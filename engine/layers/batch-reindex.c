@@ -139,7 +139,15 @@ batch_reindex_finalize (CtLayer *layer)
   g_clear_pointer (&((CtBatchReindexLayer *) layer)->rows, ct_mem_unref);
 }
 
+static const CtLayerExplanation batch_reindex_explanation = {
+  .summary = N_("Reorders or repeats the items of a batch by a list of indices."),
+  .formula = N_("y[k] = x[index[k]]"),
+  .parameters = N_("None; the indices are the second bottom."),
+  .gradient = N_("Each item's diff is the sum of the diffs of the places it was copied to."),
+};
+
 const CtLayerClass ct_batch_reindex_layer_class = {
+  .explanation = &batch_reindex_explanation,
   .type = "BatchReindex",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Reorders (or repeats) the items of a batch by a list of indices"),

@@ -124,7 +124,17 @@ bias_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
+static const CtLayerExplanation bias_explanation = {
+  .summary = N_("Adds a bias, learned or given as a second bottom, broadcast over the "
+                "trailing axes (one value per channel, for example)."),
+  .formula = N_("y = x + b"),
+  .parameters = N_("axis, num_axes: which axes b spans; filler: how a learned b starts."),
+  .gradient = N_("The input's diff is the output's diff; b's diff is the output diff "
+                 "summed over the axes b is broadcast along."),
+};
+
 const CtLayerClass ct_bias_layer_class = {
+  .explanation = &bias_explanation,
   .type = "Bias",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Adds a learned or given bias, broadcast along the trailing axes"),

@@ -41,6 +41,15 @@ static const CtNeuronKernels clip_kernels = {
   .backward_with = clip_backward,
 };
 
+static const CtLayerExplanation clip_explanation = {
+  .summary = N_("Clamps each value to the range [min, max]."),
+  .formula = N_("y = min(max(x, min), max)"),
+  .parameters = N_("min, max: the range."),
+  .gradient = N_("The diff passes where x was inside the range and is 0 where it was "
+                 "clamped."),
+};
+
 CT_DEFINE_NEURON_CLASS (clip, "Clip",
                         N_("Clamps values to the range [min, max]"),
-                        CtNeuronLayer, clip_setup, clip_kernels);
+                        CtNeuronLayer, clip_setup, clip_kernels,
+                        .explanation = &clip_explanation);

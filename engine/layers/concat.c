@@ -158,7 +158,17 @@ concat_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
+static const CtLayerExplanation concat_explanation = {
+  .summary = N_("Joins its bottoms one after another along one axis (channels by "
+                "default), as Inception modules join their branches."),
+  .formula = N_("y = [x₁, x₂, …] along axis"),
+  .parameters = N_("axis: the axis joined along (1, channels, by default)."),
+  .gradient = N_("The output diff is cut into pieces, each going back to the bottom it "
+                 "came from."),
+};
+
 const CtLayerClass ct_concat_layer_class = {
+  .explanation = &concat_explanation,
   .type = "Concat",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Joins its bottoms along one axis"),

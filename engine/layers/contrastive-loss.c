@@ -150,7 +150,17 @@ contrastive_loss_finalize (CtLayer *layer)
   g_clear_pointer (&self->dist_sq, ct_blob_free);
 }
 
+static const CtLayerExplanation contrastive_loss_explanation = {
+  .summary = N_("The loss of a Siamese net: it pulls the features of similar pairs "
+                "together and pushes dissimilar pairs at least a margin apart."),
+  .formula = N_("L = (1/2N) Σ_n [y d² + (1 − y) max(0, m − d)²], d = ‖a − b‖"),
+  .parameters = N_("margin m; legacy_version: the older form with m − d² ; loss_weight."),
+  .gradient = N_("Similar pairs get a diff along a − b that draws them together; "
+                 "dissimilar pairs closer than the margin get one that drives them apart."),
+};
+
 const CtLayerClass ct_contrastive_loss_layer_class = {
+  .explanation = &contrastive_loss_explanation,
   .type = "ContrastiveLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Siamese loss pulling similar pairs together, pushing others past a margin"),

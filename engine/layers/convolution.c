@@ -23,7 +23,27 @@ convolution_flops (const CtNetShapeLayer *l)
          + ct_layer_shapes_bias (l);
 }
 
+static const CtLayerExplanation convolution_explanation = {
+  .summary = N_("Slides small learned filters over the input. Each output value is the "
+                "dot product of one filter with the window of the input under it, plus a "
+                "bias: a filter that matches a pattern (an edge, a blob of colour) gives "
+                "a large value where the pattern is. Each output channel is one filter's "
+                "map of where its pattern appears."),
+  .formula = N_("y[n, c, i, j] = b[c] + Σ_k Σ_u Σ_v W[c, k, u, v] · x[n, k, i·s − p + "
+                "u·d, j·s − p + v·d]"),
+  .parameters = N_("num_output: number of filters (output channels); kernel_size: the "
+                   "window's size; stride s: the step between windows; pad p: zeros added "
+                   "around the input; dilation d: gaps inside the window; group: channels "
+                   "split into independent groups; bias_term: whether b is added."),
+  .gradient = N_("The output diff ∂L/∂y says how the loss changes with each output. "
+                 "Backward gives the filter diff (each window times the output diff, "
+                 "summed over positions and the batch), the bias diff (the output diff "
+                 "summed), and the input diff (the output diff sent back through the "
+                 "filters to every input the windows covered)."),
+};
+
 const CtLayerClass ct_convolution_layer_class = {
+  .explanation = &convolution_explanation,
   .type = "Convolution",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Learned filters slid over the input (groups, stride, padding, dilation)"),

@@ -140,7 +140,17 @@ crop_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                           _("cropping"), error);
 }
 
+static const CtLayerExplanation crop_explanation = {
+  .summary = N_("Cuts the first bottom down to the shape of the second, from an offset; "
+                "used to align maps of different sizes (fully convolutional nets)."),
+  .formula = N_("y[i] = x[i + offset]"),
+  .parameters = N_("axis: the first axis cropped; offset: where the crop starts on each "
+                   "axis."),
+  .gradient = N_("The diff goes back to the values kept; the cropped-away values get 0."),
+};
+
 const CtLayerClass ct_crop_layer_class = {
+  .explanation = &crop_explanation,
   .type = "Crop",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Crop the first input to the shape of the second"),

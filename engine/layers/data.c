@@ -240,7 +240,18 @@ data_batch_size (Caffe__LayerParameter *param)
   return param->data_param != NULL ? &param->data_param->batch_size : NULL;
 }
 
+static const CtLayerExplanation data_explanation = {
+  .summary = N_("Reads batches of records (an image and its label) from an LMDB or "
+                "LevelDB database, one batch per forward pass, and transforms them "
+                "(scale, mean, crop, mirror)."),
+  .formula = N_("data[n] = transform(image of record n), label[n] = its class"),
+  .parameters = N_("source: the database; batch_size: images per pass; backend: LMDB or "
+                   "LEVELDB; transform_param: scale, mean, crop_size, mirror."),
+  .gradient = N_("Data is given, not learned: no diff is computed for it."),
+};
+
 const CtLayerClass ct_data_layer_class = {
+  .explanation = &data_explanation,
   .type = "Data",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Batches of Datum records from an LMDB or LevelDB database"),

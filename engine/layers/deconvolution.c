@@ -23,7 +23,21 @@ deconvolution_flops (const CtNetShapeLayer *l)
          + ct_layer_shapes_bias (l);
 }
 
+static const CtLayerExplanation deconvolution_explanation = {
+  .summary = N_("A convolution run backwards: each input value stamps a learned filter, "
+                "scaled by the value, onto a larger output, and overlapping stamps add "
+                "up. It learns to upsample."),
+  .formula = N_("y[n, c, i·s − p + u, j·s − p + v] += Σ_k W[k, c, u, v] · x[n, k, i, "
+                "j], then + b[c]"),
+  .parameters = N_("As Convolution: num_output, kernel_size, stride (the upsampling factor), "
+                   "pad, dilation, group, bias_term."),
+  .gradient = N_("Its backward is a convolution's forward: the input diff is the output "
+                 "diff filtered by the same filters; the filter diff correlates the input "
+                 "with the output diff."),
+};
+
 const CtLayerClass ct_deconvolution_layer_class = {
+  .explanation = &deconvolution_explanation,
   .type = "Deconvolution",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Transposed convolution: learned upsampling filters"),

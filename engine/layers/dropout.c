@@ -137,7 +137,18 @@ dropout_finalize (CtLayer *layer)
   g_clear_pointer (&self->mask, ct_blob_free);
 }
 
+static const CtLayerExplanation dropout_explanation = {
+  .summary = N_("While training, sets each value to 0 with probability p and scales the "
+                "others by 1 / (1 − p), so that no unit can rely on another; at test time "
+                "it passes values unchanged."),
+  .formula = N_("TRAIN: y = x · m / (1 − p), m ~ Bernoulli(1 − p);  TEST: y = x"),
+  .parameters = N_("dropout_ratio p: the share dropped (0.5)."),
+  .gradient = N_("The diff passes through the kept units, scaled the same way; dropped "
+                 "units get 0."),
+};
+
 const CtLayerClass ct_dropout_layer_class = {
+  .explanation = &dropout_explanation,
   .type = "Dropout",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Drops random units while training (ratio dropout_ratio), "

@@ -161,7 +161,17 @@ dummy_data_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
   return TRUE;
 }
 
+static const CtLayerExplanation dummy_data_explanation = {
+  .summary = N_("Makes its tops out of fillers instead of reading data: constants, "
+                "uniform or Gaussian noise. Useful to try a net's shapes and speed "
+                "without a dataset."),
+  .formula = N_("top = filler (constant c, U(a, b), N(μ, σ²), …)"),
+  .parameters = N_("shape: the shape of each top; data_filler: how each top is filled."),
+  .gradient = N_("Its values are not learned, so nothing flows back into it."),
+};
+
 const CtLayerClass ct_dummy_data_layer_class = {
+  .explanation = &dummy_data_explanation,
   .type = "DummyData",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Tops filled by fillers (constant, uniform, gaussian, ...)"),

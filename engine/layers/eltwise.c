@@ -248,7 +248,17 @@ eltwise_flops (const CtNetShapeLayer *l)
   return ct_layer_shapes_first_count (l->tops) * (double) MAX ((int) l->bottoms->len - 1, 1);
 }
 
+static const CtLayerExplanation eltwise_explanation = {
+  .summary = N_("Combines bottoms of one shape value by value: their product, a weighted "
+                "sum (residual connections), or their maximum."),
+  .formula = N_("SUM: y = Σ_k c_k · x_k;  PROD: y = Π_k x_k;  MAX: y = max_k x_k"),
+  .parameters = N_("operation: PROD, SUM or MAX; coeff: the weights c_k of SUM."),
+  .gradient = N_("SUM sends c_k times the diff to each bottom; PROD sends the diff times "
+                 "the other bottoms; MAX sends it to the bottom that was largest."),
+};
+
 const CtLayerClass ct_eltwise_layer_class = {
+  .explanation = &eltwise_explanation,
   .type = "Eltwise",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Element-wise product, weighted sum or maximum of bottoms of one shape"),

@@ -33,7 +33,16 @@ static const CtNeuronKernels elu_kernels = {
   .backward_with = elu_backward,
 };
 
+static const CtLayerExplanation elu_explanation = {
+  .summary = N_("Exponential linear unit: x above 0, a smooth curve towards −α below, so "
+                "that mean activations stay closer to 0."),
+  .formula = N_("y = x if x > 0, else α · (exp(x) − 1)"),
+  .parameters = N_("alpha α: the value approached for very negative inputs."),
+  .gradient = N_("The diff passes unchanged above 0 and is multiplied by y + α below."),
+};
+
 CT_DEFINE_NEURON_CLASS (elu, "ELU",
                         N_("Exponential linear unit: x above 0, alpha (exp(x) - 1) below"),
                         CtNeuronLayer, elu_setup, elu_kernels,
-                        .usually_in_place = TRUE);
+                        .usually_in_place = TRUE,
+                        .explanation = &elu_explanation);

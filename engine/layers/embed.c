@@ -210,7 +210,18 @@ embed_finalize (CtLayer *layer)
   g_clear_pointer (&((CtEmbedLayer *) layer)->indices, ct_mem_unref);
 }
 
+static const CtLayerExplanation embed_explanation = {
+  .summary = N_("Looks up a learned vector for each index in its bottom (a word's "
+                "embedding): an inner product with a one-hot input, without making the "
+                "one-hot vector."),
+  .formula = N_("y[n] = W[x[n]] + b"),
+  .parameters = N_("num_output: the vector's length; input_dim: how many indices; bias_term."),
+  .gradient = N_("Only the rows looked up get a diff: W[x[n]] gets the output diff of item "
+                 "n; indices get none."),
+};
+
 const CtLayerClass ct_embed_layer_class = {
+  .explanation = &embed_explanation,
   .type = "Embed",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Looks up a learned vector for each word index"),

@@ -103,7 +103,17 @@ euclidean_loss_finalize (CtLayer *layer)
   g_clear_pointer (&((CtEuclideanLossLayer *) layer)->diff, ct_blob_free);
 }
 
+static const CtLayerExplanation euclidean_loss_explanation = {
+  .summary = N_("Half the mean squared distance between two bottoms: the loss of a "
+                "regression."),
+  .formula = N_("L = (1 / 2N) Σ_n ‖x₁[n] − x₂[n]‖²"),
+  .parameters = N_("loss_weight."),
+  .gradient = N_("The first bottom's diff is (x₁ − x₂) / N, the second's its negative: "
+                 "each prediction is pulled towards its target in proportion to the error."),
+};
+
 const CtLayerClass ct_euclidean_loss_layer_class = {
+  .explanation = &euclidean_loss_explanation,
   .type = "EuclideanLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Half the mean squared distance between two bottoms"),

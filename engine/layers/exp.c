@@ -48,6 +48,14 @@ static const CtNeuronKernels exp_kernels = {
   .backward_with = exp_backward,
 };
 
+static const CtLayerExplanation exp_explanation = {
+  .summary = N_("An exponential of an affine map of the input."),
+  .formula = N_("y = base^(shift + scale · x)  (base e by default)"),
+  .parameters = N_("base (−1: e), scale, shift."),
+  .gradient = N_("The input diff is the output diff times y · scale · ln(base)."),
+};
+
 CT_DEFINE_NEURON_CLASS (exp, "Exp",
                         N_("Exponential, base ^ (shift + scale x)"),
-                        CtNeuronLayer, exp_setup, exp_kernels);
+                        CtNeuronLayer, exp_setup, exp_kernels,
+                        .explanation = &exp_explanation);

@@ -191,7 +191,16 @@ filter_finalize (CtLayer *layer)
   g_clear_pointer (&((CtFilterLayer *) layer)->kept, ct_mem_unref);
 }
 
+static const CtLayerExplanation filter_explanation = {
+  .summary = N_("Keeps the items of its bottoms whose selector (the last bottom) is "
+                "non-zero."),
+  .formula = N_("y = the items n of x with selector[n] ≠ 0"),
+  .parameters = N_("None; the selector is the last bottom."),
+  .gradient = N_("The kept items get their diffs back; the dropped items get 0."),
+};
+
 const CtLayerClass ct_filter_layer_class = {
+  .explanation = &filter_explanation,
   .type = "Filter",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Keeps the items whose selector value (last bottom) is non-zero"),

@@ -58,7 +58,16 @@ flatten_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   return share_all (layer, CT_TOP (top, 0), in, error);
 }
 
+static const CtLayerExplanation flatten_explanation = {
+  .summary = N_("Merges a range of axes into one (C × H × W into one long vector) without "
+                "changing the values."),
+  .formula = N_("y[n, i] = x[n, c, h, w] with i = (c · H + h) · W + w"),
+  .parameters = N_("axis, end_axis: the axes merged."),
+  .gradient = N_("The diff is reshaped back; the values are unchanged."),
+};
+
 const CtLayerClass ct_flatten_layer_class = {
+  .explanation = &flatten_explanation,
   .type = "Flatten",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Merges a range of axes into one, keeping the values"),

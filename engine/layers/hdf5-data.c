@@ -342,7 +342,16 @@ hdf5_data_batch_size (Caffe__LayerParameter *param)
   return param->hdf5_data_param != NULL ? &param->hdf5_data_param->batch_size : NULL;
 }
 
+static const CtLayerExplanation hdf5_data_explanation = {
+  .summary = N_("Reads rows of the datasets of HDF5 files, one top per dataset name, for "
+                "data that are not images (features, targets of a regression)."),
+  .formula = N_("top[k][n] = row n of dataset k"),
+  .parameters = N_("source: a text file listing HDF5 files; batch_size; shuffle."),
+  .gradient = N_("Data is given, not learned: no diff is computed for it."),
+};
+
 const CtLayerClass ct_hdf5_data_layer_class = {
+  .explanation = &hdf5_data_explanation,
   .type = "HDF5Data",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Batches of rows from the datasets of HDF5 files"),

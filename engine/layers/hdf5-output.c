@@ -163,7 +163,16 @@ hdf5_output_finalize (CtLayer *layer)
   g_clear_pointer (&self->file_name, g_free);
 }
 
+static const CtLayerExplanation hdf5_output_explanation = {
+  .summary = N_("Writes its bottoms (data and labels) to an HDF5 file, to keep what a net "
+                "computed."),
+  .formula = N_("file[data], file[label] = data, label"),
+  .parameters = N_("hdf5_output_param.file_name: the file written."),
+  .gradient = N_("It has no top and passes no diff back."),
+};
+
 const CtLayerClass ct_hdf5_output_layer_class = {
+  .explanation = &hdf5_output_explanation,
   .type = "HDF5Output",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Writes its data and label bottoms to an HDF5 file"),

@@ -108,7 +108,16 @@ hinge_loss_finalize (CtLayer *layer)
   g_clear_pointer (&((CtHingeLossLayer *) layer)->margins, ct_blob_free);
 }
 
+static const CtLayerExplanation hinge_loss_explanation = {
+  .summary = N_("One-versus-all hinge loss of class scores: the true class should score "
+                "above 1, the others below −1; scores beyond the margin cost nothing."),
+  .formula = N_("L = (1/N) Σ_n Σ_k max(0, 1 − δ(k = label) · x[n, k])^p, δ = ±1"),
+  .parameters = N_("norm: L1 (p = 1) or L2 (p = 2); loss_weight."),
+  .gradient = N_("Only scores inside the margin get a diff, pushing them out of it."),
+};
+
 const CtLayerClass ct_hinge_loss_layer_class = {
+  .explanation = &hinge_loss_explanation,
   .type = "HingeLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("One-vs-all hinge loss (L1 or L2) of class scores against labels"),

@@ -111,7 +111,17 @@ im2col_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
+static const CtLayerExplanation im2col_explanation = {
+  .summary = N_("Unfolds every window a convolution would read into a column, so that the "
+                "convolution becomes one matrix product. It shows what a convolution "
+                "sees."),
+  .formula = N_("col[(k, u, v), (i, j)] = x[k, i·s − p + u, j·s − p + v]"),
+  .parameters = N_("kernel_size, stride, pad, dilation: as Convolution."),
+  .gradient = N_("Backward folds the columns' diff back, adding up where windows overlap."),
+};
+
 const CtLayerClass ct_im2col_layer_class = {
+  .explanation = &im2col_explanation,
   .type = "Im2col",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Unfold image patches into columns, as a convolution sees them"),

@@ -285,7 +285,17 @@ image_data_batch_size (Caffe__LayerParameter *param)
   return param->image_data_param != NULL ? &param->image_data_param->batch_size : NULL;
 }
 
+static const CtLayerExplanation image_data_explanation = {
+  .summary = N_("Reads image files listed, each with its label, in a text file, and makes "
+                "batches of them, resized and transformed."),
+  .formula = N_("data[n] = transform(resize(image n)), label[n] = its label"),
+  .parameters = N_("source: the list file; root_folder; batch_size; new_height, new_width: "
+                   "resize; shuffle; is_color."),
+  .gradient = N_("Data is given, not learned: no diff is computed for it."),
+};
+
 const CtLayerClass ct_image_data_layer_class = {
+  .explanation = &image_data_explanation,
   .type = "ImageData",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Batches of image files named, with labels, in a list file"),

@@ -230,7 +230,18 @@ infogain_loss_finalize (CtLayer *layer)
   g_clear_pointer (&self->scratch, ct_blob_free);
 }
 
+static const CtLayerExplanation infogain_loss_explanation = {
+  .summary = N_("A softmax loss where each pair of true and predicted class has a weight "
+                "from an information-gain matrix H, so that some mistakes cost more than "
+                "others."),
+  .formula = N_("L = −(1/N) Σ_n Σ_k H[label[n], k] · log p[n, k]"),
+  .parameters = N_("source: the file of H (or a third bottom); axis; loss_weight."),
+  .gradient = N_("The score diff weighs each class's probability by H's row of the true "
+                 "class."),
+};
+
 const CtLayerClass ct_infogain_loss_layer_class = {
+  .explanation = &infogain_loss_explanation,
   .type = "InfogainLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Softmax loss with each class weighted by an information-gain matrix"),

@@ -235,7 +235,22 @@ inner_product_flops (const CtNetShapeLayer *l)
   return 2.0 * (ct_layer_shapes_first_count (l->tops) / n_out) * weights + ct_layer_shapes_bias (l);
 }
 
+static const CtLayerExplanation inner_product_explanation = {
+  .summary = N_("Fully connected: every output is a weighted sum of all the inputs plus a "
+                "bias. The weights of one output form a template of the whole input; the "
+                "output is large when the input looks like it. Classifiers end with one "
+                "of these, one output per class."),
+  .formula = N_("y[n, j] = b[j] + Σ_i W[j, i] · x[n, i]"),
+  .parameters = N_("num_output: how many outputs; bias_term: whether b is added; axis: the "
+                   "first axis flattened into the inputs; transpose: W stored as inputs × "
+                   "outputs."),
+  .gradient = N_("The weight diff ∂L/∂W[j, i] is the output diff times the input, summed "
+                 "over the batch; the bias diff is the output diff summed; each input's "
+                 "diff is Σ_j W[j, i] · ∂L/∂y[j]."),
+};
+
 const CtLayerClass ct_inner_product_layer_class = {
+  .explanation = &inner_product_explanation,
   .type = "InnerProduct",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Fully connected: each output is a weighted sum of all inputs plus a bias"),

@@ -45,7 +45,19 @@ input_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu, 
   return TRUE;
 }
 
+static const CtLayerExplanation input_explanation = {
+  .summary = N_("Holds the values the caller puts in: an image chosen in the window, a "
+                "drawing, a batch from a program. It computes nothing; the net starts "
+                "here."),
+  .formula = N_("top = the values given"),
+  .parameters = N_("input_param.shape: the shape of each top, N × C × H × W for images."),
+  .gradient = N_("An input has no parameters to learn; with force_backward its diff says "
+                 "how the loss would change if each input value changed, the basis of "
+                 "saliency maps."),
+};
+
 const CtLayerClass ct_input_layer_class = {
+  .explanation = &input_explanation,
   .type = "Input",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Tops filled by the caller, with the shapes of input_param"),

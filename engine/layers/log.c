@@ -50,6 +50,15 @@ static const CtNeuronKernels log_kernels = {
   .backward_with = log_backward,
 };
 
+static const CtLayerExplanation log_explanation = {
+  .summary = N_("A logarithm of an affine map of the input."),
+  .formula = N_("y = log_base(shift + scale · x)  (base e by default)"),
+  .parameters = N_("base (−1: e), scale, shift."),
+  .gradient = N_("The input diff is the output diff times scale / ((shift + scale · x) · "
+                 "ln(base))."),
+};
+
 CT_DEFINE_NEURON_CLASS (log, "Log",
                         N_("Logarithm, log_base(shift + scale x)"),
-                        CtNeuronLayer, log_setup, log_kernels);
+                        CtNeuronLayer, log_setup, log_kernels,
+                        .explanation = &log_explanation);

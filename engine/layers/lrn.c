@@ -157,7 +157,19 @@ lrn_flops (const CtNetShapeLayer *l)
   return ct_layer_shapes_first_count (l->tops) * ((within ? size * size : size) + 3.0);
 }
 
+static const CtLayerExplanation lrn_explanation = {
+  .summary = N_("Local response normalisation: divides each value by a measure of the "
+                "activity of its neighbours (nearby channels, or a nearby region), so "
+                "that strong responses damp weaker ones around them."),
+  .formula = N_("y = x / (k + (α / n) · Σ over the n neighbours of x²)^β"),
+  .parameters = N_("local_size n: how many neighbours; alpha α, beta β, k: the strength of "
+                   "the damping; norm_region: ACROSS_CHANNELS or WITHIN_CHANNEL."),
+  .gradient = N_("The diff of each input gets its own path through the division and a "
+                 "share from every output whose neighbourhood it is in."),
+};
+
 const CtLayerClass ct_lrn_layer_class = {
+  .explanation = &lrn_explanation,
   .type = "LRN",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Local response normalisation across or within channels"),

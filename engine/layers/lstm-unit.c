@@ -102,7 +102,18 @@ lstm_unit_allow_force_backward (const CtLayer *layer, guint bottom_index)
   return bottom_index != 2;
 }
 
+static const CtLayerExplanation lstm_unit_explanation = {
+  .summary = N_("One time step of LSTM cells: the gates decide how much of the old cell "
+                "state to keep, how much of the new input to write, and how much of the "
+                "cell to show as the hidden state."),
+  .formula = N_("c = σ(f) · c_prev + σ(i) · tanh(g);  h = σ(o) · tanh(c)"),
+  .parameters = N_("None; the gates come from the bottoms."),
+  .gradient = N_("The diffs flow through each gate; the cell state's path through σ(f) "
+                 "carries the gradient across time steps."),
+};
+
 const CtLayerClass ct_lstm_unit_layer_class = {
+  .explanation = &lstm_unit_explanation,
   .type = "LSTMUnit",
   .family = CT_LAYER_FAMILY_RECURRENT,
   .description = N_("One time step of LSTM cells: cell and hidden state from the gates"),

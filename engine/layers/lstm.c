@@ -110,7 +110,17 @@ static const CtRecurrentOps lstm_ops = {
   .write_unrolled = lstm_write_unrolled,
 };
 
+static const CtLayerExplanation lstm_explanation = {
+  .summary = N_("A long short-term memory layer run over T time steps: LSTM cells whose "
+                "gated cell state keeps information for long spans."),
+  .formula = N_("gates = W_x x_t + W_h h_{t−1} + b;  c_t, h_t as LSTMUnit"),
+  .parameters = N_("num_output: the cell's size; weight_filler, bias_filler; expose_hidden."),
+  .gradient = N_("Backward runs through time; the gated cell state lets the gradient "
+                 "travel far without vanishing."),
+};
+
 const CtLayerClass ct_lstm_layer_class = {
+  .explanation = &lstm_explanation,
   .type = "LSTM",
   .family = CT_LAYER_FAMILY_RECURRENT,
   .description = N_("Long short-term memory over T timesteps, with gated cell state"),

@@ -131,7 +131,16 @@ memory_data_finalize (CtLayer *layer)
   g_clear_pointer (&self->labels, g_free);
 }
 
+static const CtLayerExplanation memory_data_explanation = {
+  .summary = N_("Takes batches that the program running the net hands over in memory, "
+                "instead of reading a file."),
+  .formula = N_("data, label = the arrays handed over"),
+  .parameters = N_("batch_size, channels, height, width: the shape of each batch."),
+  .gradient = N_("Data is given, not learned: no diff is computed for it."),
+};
+
 const CtLayerClass ct_memory_data_layer_class = {
+  .explanation = &memory_data_explanation,
   .type = "MemoryData",
   .family = CT_LAYER_FAMILY_DATA,
   .description = N_("Batches handed over by the program running the net"),

@@ -86,7 +86,17 @@ mll_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                                error);
 }
 
+static const CtLayerExplanation multinomial_logistic_loss_explanation = {
+  .summary = N_("Minus the log of the probability given to the true class, for bottoms "
+                "that are already probabilities (after a Softmax layer)."),
+  .formula = N_("L = −(1/N) Σ_n log p[n, label[n]]"),
+  .parameters = N_("loss_weight."),
+  .gradient = N_("Only the true class's probability gets a diff, −1 / (N · p): the smaller "
+                 "it was, the harder it is pushed up."),
+};
+
 const CtLayerClass ct_multinomial_logistic_loss_layer_class = {
+  .explanation = &multinomial_logistic_loss_explanation,
   .type = "MultinomialLogisticLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Negative log-probability of the label, for probabilities"),

@@ -147,7 +147,18 @@ mvn_finalize (CtLayer *layer)
   g_clear_pointer (&self->std, ct_blob_free);
 }
 
+static const CtLayerExplanation mvn_explanation = {
+  .summary = N_("Mean-variance normalisation of each item: subtracts the mean and "
+                "optionally divides by the standard deviation, per channel or across "
+                "channels."),
+  .formula = N_("y = (x − mean) / (std + ε)"),
+  .parameters = N_("normalize_variance; across_channels; eps ε."),
+  .gradient = N_("As BatchNorm, per item: the parts of the diff that would shift (or "
+                 "scale) the item are removed."),
+};
+
 const CtLayerClass ct_mvn_layer_class = {
+  .explanation = &mvn_explanation,
   .type = "MVN",
   .family = CT_LAYER_FAMILY_NORMALIZATION,
   .description = N_("Mean-variance normalization of each sample, per channel or across "

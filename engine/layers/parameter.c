@@ -60,7 +60,16 @@ parameter_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean g
   return parameter_reshape (layer, bottom, top, error);
 }
 
+static const CtLayerExplanation parameter_explanation = {
+  .summary = N_("Offers a learnable blob of a given shape as its top, for nets that need "
+                "a free parameter."),
+  .formula = N_("y = P (learned)"),
+  .parameters = N_("shape: the blob's shape."),
+  .gradient = N_("The top's diff becomes P's diff, which the solver uses to update P."),
+};
+
 const CtLayerClass ct_parameter_layer_class = {
+  .explanation = &parameter_explanation,
   .type = "Parameter",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("A learnable blob of a given shape, offered as a top"),

@@ -458,7 +458,20 @@ pooling_flops (const CtNetShapeLayer *l)
   return ct_layer_shapes_first_count (l->tops) * window;
 }
 
+static const CtLayerExplanation pooling_explanation = {
+  .summary = N_("Summarises each window of a channel by one number: its largest value "
+                "(MAX) or its mean (AVE). The map gets smaller and a small shift of the "
+                "input changes it little."),
+  .formula = N_("MAX: y[n, c, i, j] = max over the window of x;  AVE: y = (1 / window "
+                "size) · Σ over the window of x"),
+  .parameters = N_("pool: MAX, AVE or STOCHASTIC; kernel_size: the window; stride: the step "
+                   "between windows; pad; global_pooling: one window over the whole map."),
+  .gradient = N_("MAX sends each output's diff back to the one input that won its window "
+                 "(the others get 0); AVE shares it equally among the window's inputs."),
+};
+
 const CtLayerClass ct_pooling_layer_class = {
+  .explanation = &pooling_explanation,
   .type = "Pooling",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Max, average or stochastic pooling over spatial windows"),

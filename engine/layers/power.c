@@ -39,6 +39,15 @@ static const CtNeuronKernels power_kernels = {
   .backward_with = power_backward,
 };
 
+static const CtLayerExplanation power_explanation = {
+  .summary = N_("Raises an affine map of the input to a power."),
+  .formula = N_("y = (shift + scale · x)^power"),
+  .parameters = N_("power, scale, shift."),
+  .gradient = N_("The input diff is the output diff times power · scale · (shift + scale · "
+                 "x)^(power − 1)."),
+};
+
 CT_DEFINE_NEURON_CLASS (power, "Power",
                         N_("Power of an affine map, (shift + scale x) ^ power"),
-                        CtNeuronLayer, power_setup, power_kernels);
+                        CtNeuronLayer, power_setup, power_kernels,
+                        .explanation = &power_explanation);

@@ -219,7 +219,18 @@ prelu_finalize (CtLayer *layer)
   g_clear_pointer (&self->bottom_copy, ct_blob_free);
 }
 
+static const CtLayerExplanation prelu_explanation = {
+  .summary = N_("Parametric ReLU: like a leaky ReLU, but the slope below 0 is learned, "
+                "one per channel or one shared."),
+  .formula = N_("y = max(0, x) + a[c] · min(0, x)"),
+  .parameters = N_("channel_shared: one slope for all channels; filler: how the slopes start "
+                   "(0.25)."),
+  .gradient = N_("The input diff is the output diff times 1 or a[c]; the slope's diff is x "
+                 "times the output diff where x < 0."),
+};
+
 const CtLayerClass ct_prelu_layer_class = {
+  .explanation = &prelu_explanation,
   .type = "PReLU",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Parametric ReLU: a learned negative slope per channel, or shared"),

@@ -32,7 +32,16 @@ python_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
   return python_setup (layer, bottom, top, error);
 }
 
+static const CtLayerExplanation python_explanation = {
+  .summary = N_("A layer written in Python for Caffe. Cortado keeps it in the net text "
+                "but cannot run it."),
+  .formula = N_("y = f(x), f defined by the Python module"),
+  .parameters = N_("module, layer: the Python class; param_str: its settings."),
+  .gradient = N_("Defined by the Python code; Cortado cannot compute it."),
+};
+
 const CtLayerClass ct_python_layer_class = {
+  .explanation = &python_explanation,
   .type = "Python",
   .family = CT_LAYER_FAMILY_UTILITY,
   .description = N_("A layer written in Python for Caffe; Cortado cannot run it"),

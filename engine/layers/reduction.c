@@ -102,7 +102,18 @@ reduction_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_do
                           error);
 }
 
+static const CtLayerExplanation reduction_explanation = {
+  .summary = N_("Reduces the trailing axes to one number per item: a sum, a sum of "
+                "absolute values, a sum of squares or a mean, times a coefficient."),
+  .formula = N_("SUM: y = c · Σ x;  ASUM: c · Σ |x|;  SUMSQ: c · Σ x²;  MEAN: c · Σ x "
+                "/ count"),
+  .parameters = N_("operation; axis: the first axis reduced; coeff c."),
+  .gradient = N_("Each input's diff is the output diff times the derivative of its term: "
+                 "c, c·sign(x), 2c·x or c / count."),
+};
+
 const CtLayerClass ct_reduction_layer_class = {
+  .explanation = &reduction_explanation,
   .type = "Reduction",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Sums, absolute sums, sums of squares or means over the trailing axes"),

@@ -33,7 +33,19 @@ static const CtNeuronKernels relu_kernels = {
   .backward_with = relu_backward,
 };
 
+static const CtLayerExplanation relu_explanation = {
+  .summary = N_("Rectified linear unit: keeps positive values and sets negative ones to 0 "
+                "(or scales them by a small slope). It is the non-linearity that lets "
+                "stacked layers learn more than one linear map."),
+  .formula = N_("y = max(0, x) + negative_slope · min(0, x)"),
+  .parameters = N_("negative_slope: the slope below 0 (0: plain ReLU; 0.01: leaky ReLU)."),
+  .gradient = N_("The diff passes unchanged where the input was positive and is cut to 0 "
+                 "(or scaled by negative_slope) where it was negative: a unit that is "
+                 "never positive never learns."),
+};
+
 CT_DEFINE_NEURON_CLASS (relu, "ReLU",
                         N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
                         CtNeuronLayer, relu_setup, relu_kernels,
-                        .param_field = "relu_param", .usually_in_place = TRUE);
+                        .param_field = "relu_param", .usually_in_place = TRUE,
+                        .explanation = &relu_explanation);

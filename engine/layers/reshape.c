@@ -169,7 +169,17 @@ reshape_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
   return TRUE;
 }
 
+static const CtLayerExplanation reshape_explanation = {
+  .summary = N_("Gives the values a new shape with the same count; 0 copies a dimension "
+                "of the bottom, −1 is inferred."),
+  .formula = N_("y = x with a new shape"),
+  .parameters = N_("shape: the new dimensions; axis, num_axes: the part of the shape "
+                   "replaced."),
+  .gradient = N_("The diff gets the bottom's shape back; the values are unchanged."),
+};
+
 const CtLayerClass ct_reshape_layer_class = {
+  .explanation = &reshape_explanation,
   .type = "Reshape",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Gives the values a new shape (0 copies a dimension, -1 infers one)"),

@@ -118,7 +118,19 @@ static const CtRecurrentOps rnn_ops = {
   .write_unrolled = rnn_write_unrolled,
 };
 
+static const CtLayerExplanation rnn_explanation = {
+  .summary = N_("A simple recurrent layer run over T time steps: the hidden state mixes "
+                "the new input with the previous state through tanh."),
+  .formula = N_("h_t = tanh(W_xh x_t + W_hh h_{t−1} + b_h);  o_t = tanh(W_ho h_t + "
+                "b_o)"),
+  .parameters = N_("num_output: the hidden state's size; weight_filler, bias_filler; "
+                   "expose_hidden."),
+  .gradient = N_("Backward runs through time: each step's diff flows into the previous one "
+                 "through W_hh, and can vanish or explode over long sequences."),
+};
+
 const CtLayerClass ct_rnn_layer_class = {
+  .explanation = &rnn_explanation,
   .type = "RNN",
   .family = CT_LAYER_FAMILY_RECURRENT,
   .description = N_("Simple recurrent layer over T timesteps: tanh hidden state and tanh output"),

@@ -242,7 +242,18 @@ scale_flops (const CtNetShapeLayer *l)
   return ct_layer_shapes_first_count (l->tops) + ct_layer_shapes_bias (l);
 }
 
+static const CtLayerExplanation scale_explanation = {
+  .summary = N_("Multiplies by a scale, learned or given as a second bottom, broadcast "
+                "over the trailing axes; with bias_term it also adds a bias. It follows "
+                "BatchNorm to learn a scale and shift."),
+  .formula = N_("y = γ · x (+ β)"),
+  .parameters = N_("axis, num_axes: which axes γ spans; filler; bias_term, bias_filler."),
+  .gradient = N_("The input's diff is γ times the output's diff; γ's diff is x times the "
+                 "output diff, summed over the broadcast axes."),
+};
+
 const CtLayerClass ct_scale_layer_class = {
+  .explanation = &scale_explanation,
   .type = "Scale",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Multiplies by a learned or given scale, broadcast along the trailing "

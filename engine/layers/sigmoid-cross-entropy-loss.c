@@ -111,7 +111,17 @@ sce_loss_finalize (CtLayer *layer)
   g_clear_pointer (&((CtSigmoidCrossEntropyLossLayer *) layer)->sigmoid, ct_blob_free);
 }
 
+static const CtLayerExplanation sigmoid_cross_entropy_loss_explanation = {
+  .summary = N_("Cross-entropy of sigmoid outputs against targets between 0 and 1, each "
+                "output an independent yes-or-no (multi-label) prediction."),
+  .formula = N_("p = σ(x);  L = −(1/N) Σ [t log p + (1 − t) log(1 − p)]"),
+  .parameters = N_("loss_weight; ignore_label; normalization."),
+  .gradient = N_("The score diff is (σ(x) − t) / N: the distance between the predicted "
+                 "probability and the target."),
+};
+
 const CtLayerClass ct_sigmoid_cross_entropy_loss_layer_class = {
+  .explanation = &sigmoid_cross_entropy_loss_explanation,
   .type = "SigmoidCrossEntropyLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Cross-entropy of sigmoid outputs against targets in [0, 1]"),

@@ -39,7 +39,16 @@ silence_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
   return TRUE;
 }
 
+static const CtLayerExplanation silence_explanation = {
+  .summary = N_("Takes blobs that nothing else uses, so that they are not printed as "
+                "outputs of the net."),
+  .formula = N_("tops = ∅ (no top)"),
+  .parameters = N_("None."),
+  .gradient = N_("It sends a diff of 0 back to its bottoms."),
+};
+
 const CtLayerClass ct_silence_layer_class = {
+  .explanation = &silence_explanation,
   .type = "Silence",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Consumes blobs that are not used elsewhere, without output"),

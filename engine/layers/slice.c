@@ -181,7 +181,16 @@ slice_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
+static const CtLayerExplanation slice_explanation = {
+  .summary = N_("Cuts its bottom into several tops along one axis, at given points or in "
+                "equal parts."),
+  .formula = N_("y_k = x[slice k] along axis"),
+  .parameters = N_("axis: the axis cut; slice_point: where the cuts are."),
+  .gradient = N_("The tops' diffs are put back side by side into the bottom's diff."),
+};
+
 const CtLayerClass ct_slice_layer_class = {
+  .explanation = &slice_explanation,
   .type = "Slice",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Cuts its bottom along one axis into several tops"),

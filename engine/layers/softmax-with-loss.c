@@ -164,7 +164,21 @@ softmax_with_loss_finalize (CtLayer *layer)
   g_clear_pointer (&self->scratch, ct_blob_free);
 }
 
+static const CtLayerExplanation softmax_with_loss_explanation = {
+  .summary = N_("The usual loss of a classifier: a softmax of the scores, then minus the "
+                "log of the probability given to the true class, averaged over the batch. "
+                "It is 0 when the net is sure and right, and grows without bound when it "
+                "is sure and wrong."),
+  .formula = N_("p = softmax(x);  L = −(1/N) Σ_n log p[n, label[n]]"),
+  .parameters = N_("loss_weight: the loss's weight in the total; ignore_label: a label left "
+                   "out; normalization: VALID, BATCH_SIZE, FULL or NONE."),
+  .gradient = N_("The score diff is (p − one-hot(label)) / N times the loss weight: the "
+                 "true class's score is pushed up by 1 − p, every other score down by its "
+                 "probability."),
+};
+
 const CtLayerClass ct_softmax_with_loss_layer_class = {
+  .explanation = &softmax_with_loss_explanation,
   .type = "SoftmaxWithLoss",
   .family = CT_LAYER_FAMILY_LOSS,
   .description = N_("Softmax and multinomial logistic loss of class scores against labels"),

@@ -86,7 +86,18 @@ softmax_finalize (CtLayer *layer)
   g_clear_pointer (&((CtSoftmaxLayer *) layer)->scratch, ct_blob_free);
 }
 
+static const CtLayerExplanation softmax_explanation = {
+  .summary = N_("Turns scores into probabilities: exponentials of the scores, divided by "
+                "their sum, so that the outputs are positive and add up to 1. The largest "
+                "score gets the largest share."),
+  .formula = N_("y[i] = exp(x[i] − max x) / Σ_k exp(x[k] − max x)"),
+  .parameters = N_("axis: the axis the probabilities sum over (1, the classes)."),
+  .gradient = N_("The input diff is y[i] · (∂L/∂y[i] − Σ_k ∂L/∂y[k] · y[k]): raising one "
+                 "score takes probability from all the others."),
+};
+
 const CtLayerClass ct_softmax_layer_class = {
+  .explanation = &softmax_explanation,
   .type = "Softmax",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Normalised exponentials over one axis, summing to 1"),

@@ -91,7 +91,17 @@ split_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   return TRUE;
 }
 
+static const CtLayerExplanation split_explanation = {
+  .summary = N_("Inserted by the net where one blob feeds several layers: every top is a "
+                "copy of the bottom."),
+  .formula = N_("y_k = x"),
+  .parameters = N_("None; the net adds it by itself."),
+  .gradient = N_("The bottom's diff is the sum of the tops' diffs: a value used in several "
+                 "places gets the gradient of each use."),
+};
+
 const CtLayerClass ct_split_layer_class = {
+  .explanation = &split_explanation,
   .type = "Split",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Feeds one blob to several layers and sums their gradients"),

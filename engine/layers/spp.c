@@ -238,7 +238,18 @@ spp_finalize (CtLayer *layer)
   g_clear_pointer (&self->uniform, ct_mem_unref);
 }
 
+static const CtLayerExplanation spp_explanation = {
+  .summary = N_("Spatial pyramid pooling: pools the map into 1×1, 2×2, 4×4, … grids and "
+                "joins the results, so that inputs of any size give a vector of one "
+                "length."),
+  .formula = N_("y = concat over levels l of pool(x, grid 2^l × 2^l)"),
+  .parameters = N_("pyramid_height: how many levels; pool: MAX or AVE."),
+  .gradient = N_("Each level's pooling sends its diff back as Pooling does, and the "
+                 "levels' diffs add up."),
+};
+
 const CtLayerClass ct_spp_layer_class = {
+  .explanation = &spp_explanation,
   .type = "SPP",
   .family = CT_LAYER_FAMILY_VISION,
   .description = N_("Spatial pyramid pooling into a fixed-length vector"),

@@ -84,7 +84,16 @@ swish_finalize (CtLayer *layer)
   g_clear_pointer (&self->sigmoid, ct_blob_free);
 }
 
+static const CtLayerExplanation swish_explanation = {
+  .summary = N_("Swish: the input times its own sigmoid, a smooth curve that dips "
+                "slightly below 0."),
+  .formula = N_("y = x · σ(β x)"),
+  .parameters = N_("beta β."),
+  .gradient = N_("The input diff is the output diff times β y + σ(β x) · (1 − β y)."),
+};
+
 const CtLayerClass ct_swish_layer_class = {
+  .explanation = &swish_explanation,
   .type = "Swish",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Swish, x sigmoid(beta x)"),

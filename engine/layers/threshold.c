@@ -25,7 +25,15 @@ static const CtNeuronKernels threshold_kernels = {
   .forward_with = threshold_forward,
 };
 
+static const CtLayerExplanation threshold_explanation = {
+  .summary = N_("A step: 1 where the input is above the threshold, 0 elsewhere."),
+  .formula = N_("y = 1 if x > t, else 0"),
+  .parameters = N_("threshold t."),
+  .gradient = N_("A step has no useful slope: no diff flows back."),
+};
+
 const CtLayerClass ct_threshold_layer_class = {
+  .explanation = &threshold_explanation,
   .type = "Threshold",
   .family = CT_LAYER_FAMILY_NEURON,
   .description = N_("Step function: 1 above threshold, 0 otherwise (no gradient)"),

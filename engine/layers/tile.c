@@ -88,7 +88,15 @@ tile_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
                                  error);
 }
 
+static const CtLayerExplanation tile_explanation = {
+  .summary = N_("Repeats its bottom several times along one axis."),
+  .formula = N_("y = [x, x, …, x] (tiles copies) along axis"),
+  .parameters = N_("axis: the axis repeated along; tiles: how many copies."),
+  .gradient = N_("Each input's diff is the sum of the diffs of its copies."),
+};
+
 const CtLayerClass ct_tile_layer_class = {
+  .explanation = &tile_explanation,
   .type = "Tile",
   .family = CT_LAYER_FAMILY_COMMON,
   .description = N_("Repeats its bottom several times along one axis"),

@@ -39,6 +39,22 @@ static const CtLayerClass twice_class = {
   .forward = twice_forward,
 };
 
+/* Every type explains itself: a few sentences (two at least), a formula,
+ * its parameters and its gradient, none empty. */
+static void
+test_explanation (const CtLayerClass *k)
+{
+  CtLayerExplanation e;
+
+  g_test_message ("explanation of %s", k->type);
+  g_assert_true (ct_layer_class_explain (k, &e));
+  g_assert_cmpuint (strlen (e.summary), >=, 40);
+  g_assert_cmpuint (strlen (e.formula), >=, 3);
+  g_assert_cmpuint (strlen (e.parameters), >=, 4);
+  g_assert_cmpuint (strlen (e.gradient), >=, 30);
+  g_assert_nonnull (strchr (e.formula, '='));
+}
+
 static void
 test_catalogue (void)
 {
@@ -61,11 +77,18 @@ test_catalogue (void)
       g_assert_nonnull (k->forward);
       g_assert_cmpuint (k->instance_size, >=, sizeof (CtLayer));
       g_assert_cmpstr (ct_layer_class_describe (k), !=, "");
+      test_explanation (k);
       g_assert_true (ct_layer_catalogue_lookup (k->type) == k);
     }
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
     g_assert_true (g_hash_table_contains (seen, required[i]));
   g_assert_null (ct_layer_catalogue_lookup ("Convolutoin"));
+  {
+    CtLayerExplanation e;
+
+    g_assert_false (ct_layer_class_explain (&twice_class, &e));
+    g_assert_null (e.summary);
+  }
   g_assert_null (ct_layer_catalogue_lookup (NULL));
 }
 

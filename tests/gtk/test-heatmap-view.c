@@ -177,6 +177,16 @@ test_pointer (Fixture *f, gconstpointer data)
 }
 
 static void
+on_value_activated (CtHeatmapView *view, int n, int c, int h, int w, double x, double y,
+                    int *got)
+{
+  got[0] = n;
+  got[1] = c;
+  got[2] = h;
+  got[3] = w;
+}
+
+static void
 test_zoom (Fixture *f, gconstpointer data)
 {
   GtkEventController *click =
@@ -184,17 +194,27 @@ test_zoom (Fixture *f, gconstpointer data)
   g_autofree char *text = NULL;
   CtHeatmapLayout l;
   double x, y;
+  int got[4] = { -1, -1, -1, -1 };
 
+  g_signal_connect (f->view, "value-activated", G_CALLBACK (on_value_activated), got);
   g_assert_cmpint (ct_heatmap_view_get_zoom_channel (f->view), ==, -1);
   cell_centre (f, 7, 1, 1, &x, &y);
   g_signal_emit_by_name (click, "pressed", 1, x, y);
   g_assert_cmpint (ct_heatmap_view_get_zoom_channel (f->view), ==, 7);
+  /* a click on the grid zooms, it names no value */
+  g_assert_cmpint (got[0], ==, -1);
   g_assert_cmpint (ct_heatmap_view_get_focus_channel (f->view), ==, 7);
   wait_for_frame (f);
   /* The zoomed channel fills the area: a cell is now many pixels. */
   cell_centre (f, 7, 10, 12, &x, &y);
   text = ct_heatmap_view_dup_text_at (f->view, x, y);
   g_assert_true (g_str_has_prefix (text, "(0, 7, 10, 12) = "));
+  /* a click on a value of the zoomed channel names it */
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_assert_cmpint (got[0], ==, 0);
+  g_assert_cmpint (got[1], ==, 7);
+  g_assert_cmpint (got[2], ==, 10);
+  g_assert_cmpint (got[3], ==, 12);
   ct_heatmap_get_layout (ct_heatmap_view_get_heatmap (f->view),
                          gtk_widget_get_width (GTK_WIDGET (f->view)),
                          gtk_widget_get_height (GTK_WIDGET (f->view)), &l);
