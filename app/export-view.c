@@ -56,11 +56,12 @@ save_painted (const char *path, double width, double height, double scale, Paint
   paint (cr, width, height, data);
   status = cairo_status (cr);
   cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS && !is_svg (path))
+    status = cairo_surface_write_to_png_stream (surface, collect, bytes);
+  /* an SVG surface writes its last bytes when finished */
   cairo_surface_finish (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS && !is_svg (path))
-    status = cairo_surface_write_to_png_stream (surface, collect, bytes);
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
