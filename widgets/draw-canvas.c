@@ -196,6 +196,17 @@ ct_draw_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_paint (cr);
   cairo_destroy (cr);
+  /* the paper's edge: the ink's bounds on a light window */
+  {
+    GdkRGBA edge = { 0.5, 0.5, 0.5, 1 };
+    float w[4] = { 1, 1, 1, 1 };
+    GdkRGBA colors[4] = { edge, edge, edge, edge };
+
+    gtk_snapshot_append_border (snapshot, &GSK_ROUNDED_RECT_INIT (x0 - 1, y0 - 1,
+                                                                  bounds.size.width + 2,
+                                                                  bounds.size.height + 2),
+                                w, colors);
+  }
   cairo_surface_destroy (image);
 }
 
