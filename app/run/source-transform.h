@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "caffe.pb-c.h"
+#include "run-inputs.h"
 
 G_BEGIN_DECLS
 
@@ -28,5 +29,27 @@ float *ct_source_transform_pixels (const Caffe__TransformationParameter *transfo
 /* Drawn values (0..1, HEIGHT × WIDTH, row by row) as 8-bit grey pixels
  * repeated over CHANNELS: CHANNELS × HEIGHT × WIDTH bytes. */
 guint8 *ct_source_pixels_from_values (const float *values, int channels, int height, int width);
+
+/* A copy of TRANSFORM (NULL: NULL) whose relative mean_file is taken
+ * from BASE_DIR (the net's folder), as the run's copy of the net has it. */
+Caffe__TransformationParameter *ct_source_transform_resolve (
+    const Caffe__TransformationParameter *transform, const char *base_dir);
+
+/* Fashion-MNIST ITEMS (N_ITEMS of them) as N_ITEMS samples of DIMS
+ * (channels, height, width: the layer's top without its batch axis)
+ * through TRANSFORM; with LABELS, their N_ITEMS labels too. An error
+ * (CT_RUN_ERROR_ITEM_SIZE) when they do not come out as DIMS. */
+float *ct_source_transform_fashion (const Caffe__TransformationParameter *transform,
+                                    const CtFashionSet *set, const guint *items, guint n_items,
+                                    const gint64 dims[3], float **labels, const char *where,
+                                    GError **error);
+
+/* The image file or folder PATH as N_ITEMS samples of DIMS through
+ * TRANSFORM (run-inputs.h says how a folder fills them). The images are
+ * read at the size the layer's source has: DIMS' height and width, or,
+ * with a crop and a mean file, the mean's. */
+float *ct_source_transform_path (const Caffe__TransformationParameter *transform,
+                                 const char *path, guint n_items, const gint64 dims[3],
+                                 const char *where, GError **error);
 
 G_END_DECLS
