@@ -4,10 +4,12 @@
  * first top, one sample of C×H×W, through the transform of the run's
  * Input popover (scale, per-channel mean) as image files are. Otherwise
  * the first data-source layer of the TEST phase (Data, ImageData...)
- * whose top is N×C×H×W: the drawing becomes its first sample
- * (ct_runner_set_items), through the layer's own transform_param, mean
- * file included (source-transform.h), as the layer treats the images it
- * reads; the layer still reads its source, so a Data layer needs its LMDB.
+ * whose top is N×C×H×W: the drawing goes through the layer's own
+ * transform_param, mean file included (source-transform.h), as the layer
+ * treats the images it reads, and the runner's copy of the net has an
+ * Input layer in its place (tops of 1×C×H×W and, for a label, 1): a
+ * pass reads nothing from the layer's source. Its shape comes from the
+ * document's check, which needs the source (or a stand-in shape) once.
  *
  * Which blob holds the scores: the top of the last layer that is not a
  * loss, an accuracy or a silence, with one row of K ≥ 2 values per
@@ -16,6 +18,7 @@
  * applied unless the layer is a Softmax already. */
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "draw-input.h"
@@ -44,7 +47,7 @@ struct _CtDrawInput {
 
   /* The target */
   char *blob;                  /* the top drawn into */
-  gboolean to_source;          /* a data-source layer's top: set_items */
+  gboolean to_source;          /* a data-source layer's top: its transform */
   gint64 dims[4];              /* 1 × C × H × W as the runner feeds it */
   Caffe__TransformationParameter *transform; /* the source layer's (owned copy) */
 
@@ -127,8 +130,38 @@ copy_transform (const Caffe__TransformationParameter *transform)
   return caffe__transformation_parameter__unpack (NULL, size, bytes);
 }
 
+/* LAYER (a data-source layer) made an Input layer of one sample of DIMS
+ * for its first top and one value for each other top (a label). Memory
+ * from malloc, as protobuf-c frees the message. */
+static void
+make_input_layer (Caffe__LayerParameter *layer, const gint64 dims[4])
+{
+  Caffe__InputParameter *input = malloc (sizeof *input);
+
+  caffe__input_parameter__init (input);
+  input->n_shape = layer->n_top;
+  input->shape = calloc (layer->n_top, sizeof (Caffe__BlobShape *));
+  for (gsize t = 0; t < layer->n_top; t++)
+    {
+      Caffe__BlobShape *shape = malloc (sizeof *shape);
+
+      caffe__blob_shape__init (shape);
+      shape->n_dim = t == 0 ? 4 : 1;
+      shape->dim = calloc (shape->n_dim, sizeof (int64_t));
+      shape->dim[0] = 1;
+      for (gsize a = 1; a < shape->n_dim; a++)
+        shape->dim[a] = dims[a];
+      input->shape[t] = shape;
+    }
+  free (layer->type);
+  layer->type = strdup ("Input");
+  if (layer->input_param != NULL)
+    protobuf_c_message_free_unpacked (&layer->input_param->base, NULL);
+  layer->input_param = input;
+}
+
 static gboolean
-find_source_layer (CtDrawInput *self, CtDocument *document, const Caffe__NetParameter *net)
+find_source_layer (CtDrawInput *self, CtDocument *document, Caffe__NetParameter *net)
 {
   const CtNetShapes *shapes = ct_document_get_test_shapes (document);
 
@@ -136,7 +169,7 @@ find_source_layer (CtDrawInput *self, CtDocument *document, const Caffe__NetPara
     shapes = ct_document_get_shapes (document);
   for (gsize i = 0; i < net->n_layer; i++)
     {
-      const Caffe__LayerParameter *layer = net->layer[i];
+      Caffe__LayerParameter *layer = net->layer[i];
       const CtLayerClass *klass = ct_layer_catalogue_lookup (layer->type != NULL ? layer->type : "");
 
       if (klass == NULL || !klass->is_data_source || layer->n_top == 0 || !in_test_phase (layer))
@@ -159,6 +192,7 @@ find_source_layer (CtDrawInput *self, CtDocument *document, const Caffe__NetPara
             self->dims[a] = top->dims[a];
           if (layer->transform_param != NULL)
             self->transform = copy_transform (layer->transform_param);
+          make_input_layer (layer, self->dims);
           return TRUE;
         }
     }
@@ -423,14 +457,10 @@ request_pass (CtDrawInput *self)
       show_error (self, error->message);
       return;
     }
-  if (self->to_source)
-    ct_runner_set_items (self->runner, self->blob, 1,
-                         self->net_shape[0] * self->net_shape[1] * self->net_shape[2], values);
-  else
-    {
-      gint64 dims[4] = { 1, self->net_shape[0], self->net_shape[1], self->net_shape[2] };
-      ct_runner_set_input (self->runner, self->blob, dims, 4, values);
-    }
+  {
+    gint64 dims[4] = { 1, self->net_shape[0], self->net_shape[1], self->net_shape[2] };
+    ct_runner_set_input (self->runner, self->blob, dims, 4, values);
+  }
   g_free (self->pending_input);
   self->pending_input = values;
   self->pass_serial = self->drawing_serial;
