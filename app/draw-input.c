@@ -800,6 +800,7 @@ ct_draw_input_new (CtWindow *window)
   };
 
   g_set_weak_pointer (&self->window, window);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
   self->document = g_object_ref (window->document);
   self->weights = g_strdup (weights);
   g_signal_connect (self->document, "changed", G_CALLBACK (document_changed), self);
