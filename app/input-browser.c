@@ -1,6 +1,7 @@
 /* input-browser.c: CtInputBrowser (its widgets in input-browser.ui): the
  * Fashion-MNIST test set as a grid of thumbnails, each with its index and
- * class name; several can be selected. "Use Selected" hands the selection
+ * class name, all of them or one class's (the drop-down in the header
+ * bar); several can be selected. "Use Selected" hands the selection
  * over through the "use-items" signal, an item activated hands over that
  * item alone; what the items become (the run's inputs) is the window's
  * business (window-inputs.c). */
@@ -15,12 +16,15 @@ struct _CtInputBrowser {
 
   const CtFashionSet *set;     /* borrowed, or NULL */
   GtkMultiSelection *selection;
+  GtkCustomFilter *filter;     /* keeps the class chosen */
+  int class_shown;             /* -1: all */
 
   /* Template children. */
   GtkWidget *use_button;
   GtkWidget *missing_label;
   GtkWidget *scroller;
   GtkWidget *grid;
+  GtkWidget *class_dropdown;
 };
 
 enum {
@@ -94,7 +98,9 @@ item_bind (GtkSignalListItemFactory *factory, GtkListItem *item, CtInputBrowser 
   GtkWidget *box = gtk_list_item_get_child (item);
   GtkWidget *picture = g_object_get_data (G_OBJECT (box), ITEM_PICTURE);
   GtkWidget *label = g_object_get_data (G_OBJECT (box), ITEM_LABEL);
-  guint index = gtk_list_item_get_position (item);
+  GtkStringObject *row = gtk_list_item_get_item (item);
+  guint index = row != NULL ? (guint) g_ascii_strtoull (gtk_string_object_get_string (row), NULL, 10)
+                            : G_MAXUINT;
   g_autoptr (GdkTexture) texture = NULL;
   g_autofree char *text = NULL;
 
@@ -106,6 +112,16 @@ item_bind (GtkSignalListItemFactory *factory, GtkListItem *item, CtInputBrowser 
   text = g_strdup_printf ("%u %s", index, ct_input_browser_class_name (set->labels[index]));
   gtk_label_set_text (GTK_LABEL (label), text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+/* The item shown at POSITION (the grid may show one class only). */
+static guint
+item_at (CtInputBrowser *self, guint position)
+{
+  g_autoptr (GtkStringObject) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  return row != NULL ? (guint) g_ascii_strtoull (gtk_string_object_get_string (row), NULL, 10)
+                     : G_MAXUINT;
 }
 
 /* No items selected hands over none: the window says what to do. */
@@ -122,14 +138,50 @@ use_selected (GtkButton *button, CtInputBrowser *self)
   chosen = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, chosen, &index); ok;
        ok = gtk_bitset_iter_next (&iter, &index))
-    g_array_append_val (items, index);
+    {
+      guint item = item_at (self, index);
+      g_array_append_val (items, item);
+    }
   g_signal_emit (self, signals[SIGNAL_USE_ITEMS], 0, items->data, items->len);
 }
 
 static void
 item_activated (GtkGridView *view, guint position, CtInputBrowser *self)
 {
-  g_signal_emit (self, signals[SIGNAL_USE_ITEMS], 0, &position, 1u);
+  guint item = item_at (self, position);
+
+  g_signal_emit (self, signals[SIGNAL_USE_ITEMS], 0, &item, 1u);
+}
+
+/* Picking by class */
+
+static gboolean
+in_class (gpointer row, gpointer data)
+{
+  CtInputBrowser *self = data;
+  guint index = (guint) g_ascii_strtoull (gtk_string_object_get_string (row), NULL, 10);
+
+  return self->class_shown < 0
+         || (index < self->set->count && self->set->labels[index] == (guint) self->class_shown);
+}
+
+void
+ct_input_browser_show_class (CtInputBrowser *self, int label)
+{
+  g_return_if_fail (CT_IS_INPUT_BROWSER (self));
+  if (label != self->class_shown)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->class_dropdown),
+                                label < 0 ? 0 : (guint) label + 1);
+}
+
+static void
+class_chosen (GtkDropDown *dropdown, GParamSpec *pspec, CtInputBrowser *self)
+{
+  guint chosen = gtk_drop_down_get_selected (dropdown);
+
+  self->class_shown = chosen == 0 || chosen == GTK_INVALID_LIST_POSITION ? -1 : (int) chosen - 1;
+  if (self->filter != NULL)
+    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 GtkSelectionModel *
@@ -147,6 +199,7 @@ ct_input_browser_dispose (GObject *object)
   if (self->grid != NULL)
     gtk_grid_view_set_model (GTK_GRID_VIEW (self->grid), NULL);
   g_clear_object (&self->selection);
+  g_clear_object (&self->filter);
   self->set = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), CT_TYPE_INPUT_BROWSER);
   G_OBJECT_CLASS (ct_input_browser_parent_class)->dispose (object);
@@ -172,6 +225,7 @@ ct_input_browser_class_init (CtInputBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CtInputBrowser, missing_label);
   gtk_widget_class_bind_template_child (widget_class, CtInputBrowser, scroller);
   gtk_widget_class_bind_template_child (widget_class, CtInputBrowser, grid);
+  gtk_widget_class_bind_template_child (widget_class, CtInputBrowser, class_dropdown);
   gtk_widget_class_bind_template_callback (widget_class, item_setup);
   gtk_widget_class_bind_template_callback (widget_class, item_bind);
   gtk_widget_class_bind_template_callback (widget_class, item_activated);
@@ -181,7 +235,15 @@ ct_input_browser_class_init (CtInputBrowserClass *klass)
 static void
 ct_input_browser_init (CtInputBrowser *self)
 {
+  g_autoptr (GtkStringList) classes = gtk_string_list_new (NULL);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->class_shown = -1;
+  gtk_string_list_append (classes, _("All Classes"));
+  for (guint i = 0; i < G_N_ELEMENTS (fashion_classes); i++)
+    gtk_string_list_append (classes, ct_input_browser_class_name (i));
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->class_dropdown), G_LIST_MODEL (classes));
+  g_signal_connect (self->class_dropdown, "notify::selected", G_CALLBACK (class_chosen), self);
 }
 
 CtInputBrowser *
@@ -210,10 +272,14 @@ ct_input_browser_new (GtkWindow *parent, const CtFashionSet *set, const GError *
         g_snprintf (number, sizeof number, "%u", i);
         gtk_string_list_append (list, number);
       }
-    self->selection = gtk_multi_selection_new (G_LIST_MODEL (g_steal_pointer (&list)));
+    self->filter = gtk_custom_filter_new (in_class, self, NULL);
+    self->selection = gtk_multi_selection_new (G_LIST_MODEL (
+        gtk_filter_list_model_new (G_LIST_MODEL (g_steal_pointer (&list)),
+                                   GTK_FILTER (g_object_ref (self->filter)))));
   }
   gtk_grid_view_set_model (GTK_GRID_VIEW (self->grid), GTK_SELECTION_MODEL (self->selection));
   gtk_widget_set_visible (self->scroller, TRUE);
   gtk_widget_set_visible (self->use_button, TRUE);
+  gtk_widget_set_visible (self->class_dropdown, TRUE);
   return self;
 }

@@ -22,4 +22,8 @@ GtkSelectionModel *ct_input_browser_get_selection (CtInputBrowser *self);
 /* The translated name of Fashion-MNIST class LABEL, or "?". */
 const char *ct_input_browser_class_name (guint label);
 
+/* Show only the items of class LABEL (0..9; -1: all), as the class
+ * drop-down in the header bar does. */
+void ct_input_browser_show_class (CtInputBrowser *self, int label);
+
 G_END_DECLS

@@ -590,6 +590,8 @@ static const CtWindowAction win_actions[] = {
   { { .name = "open-input-folder", .activate = ct_window_open_folder_activated } },
   { { .name = "browse-fashion-mnist", .activate = ct_window_browse_activated } },
   { { .name = "use-input-fill", .activate = ct_window_use_fill_activated } },
+  { { .name = "draw-input", .activate = ct_window_draw_input_activated }, { "<Control><Shift>d" } },
+  { { .name = "export-view", .activate = ct_window_export_view_activated }, { "<Control><Shift>e" } },
   { { .name = "train-toggle", .activate = ct_window_train_toggle_activated }, { "F4" } },
   { { .name = "train-stop", .activate = ct_window_train_stop_activated }, { "<Shift>F4" } },
   { { .name = "train-snapshot", .activate = ct_window_train_snapshot_activated },

@@ -23,6 +23,7 @@
 #include "input-browser.h"
 #include "layer-catalogue.h"
 #include "run-inputs.h"
+#include "source-transform.h"
 #include "window-private.h"
 
 typedef enum {
@@ -211,58 +212,14 @@ source_layer (CtWindow *self)
   return NULL;
 }
 
-/* The first N_ITEMS Fashion-MNIST items as C×H×W samples through the
- * layer's transform: (pixel − mean) × scale, centred crop to H×W as
- * Caffe's TEST phase crops. */
-static float *
-fashion_samples (CtWindowInputs *in, const CtInputTransform *transform, const gint64 *dims,
-                 guint n_items, float **labels, GError **error)
-{
-  const CtFashionSet *set = fashion_set (in);
-  gint64 full[4] = { n_items, 1, 0, 0 };
-  g_autofree float *values = NULL;
-  float *out;
-
-  if (set == NULL)
-    {
-      g_propagate_error (error, g_error_copy (in->fashion_error));
-      return NULL;
-    }
-  full[2] = set->rows;
-  full[3] = set->cols;
-  if (dims[1] != 1 || dims[2] > full[2] || dims[3] > full[3])
-    {
-      g_autofree char *shape = ct_net_graph_shape_text (dims + 1, 3);
-
-      g_set_error (error, CT_RUN_ERROR, CT_RUN_ERROR_ITEM_SIZE,
-                   /* TRANSLATORS: %s is a shape such as 3×32×32 */
-                   _("Fashion-MNIST images (1×28×28) do not fit samples of %s"), shape);
-      return NULL;
-    }
-  values = ct_fashion_set_batch (set, (const guint *) (gpointer) in->items->data, n_items, full,
-                                 4, transform->scale, labels, error);
-  if (values == NULL)
-    return NULL;
-  out = g_new (float, (gsize) n_items * dims[2] * dims[3]);
-  for (guint n = 0; n < n_items; n++)
-    for (gint64 y = 0; y < dims[2]; y++)
-      for (gint64 x = 0; x < dims[3]; x++)
-        {
-          gint64 sy = y + (full[2] - dims[2]) / 2, sx = x + (full[3] - dims[3]) / 2;
-          out[(n * dims[2] + y) * dims[3] + x] = values[(n * full[2] + sy) * full[3] + sx]
-                                                 - transform->mean[0] * transform->scale;
-        }
-  return out;
-}
-
 static void
 apply_to_source (CtWindow *self, CtRunner *runner)
 {
   CtWindowInputs *in = self->inputs;
   const CtNetShapeLayer *layer = source_layer (self);
-  const Caffe__TransformationParameter *tp;
   const CtNetShapeBlob *top, *label_top;
-  CtInputTransform transform;
+  Caffe__TransformationParameter *tp = NULL;
+  g_autofree char *base_dir = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree float *values = NULL;
   g_autofree float *labels = NULL;
@@ -277,13 +234,11 @@ apply_to_source (CtWindow *self, CtRunner *runner)
     }
   top = layer->tops->pdata[0];
   memcpy (dims, top->dims, sizeof dims);
-  /* the layer's own transform, as its source's images go through it */
-  ct_input_transform_init (&transform);
-  tp = layer->param != NULL ? layer->param->transform_param : NULL;
-  if (tp != NULL && tp->has_scale)
-    transform.scale = tp->scale;
-  for (gsize c = 0; tp != NULL && c < 3 && tp->n_mean_value > 0; c++)
-    transform.mean[c] = tp->mean_value[MIN (c, tp->n_mean_value - 1)];
+  /* the layer's own transform (scale, mean file or values, crop), as its
+   * source's images go through it (source-transform.h) */
+  base_dir = ct_document_dup_base_dir (self->document);
+  tp = ct_source_transform_resolve (layer->param != NULL ? layer->param->transform_param : NULL,
+                                    base_dir);
   if (in->source == SOURCE_PATH)
     {
       g_autoptr (GPtrArray) files = NULL;
@@ -297,13 +252,21 @@ apply_to_source (CtWindow *self, CtRunner *runner)
       dims[0] = MIN ((gint64) n_items, top->dims[0]);
       n_items = (guint) dims[0];
       if (error == NULL)
-        values = ct_input_load_path (in->path, &transform, dims, 4, &error);
+        values = ct_source_transform_path (tp, in->path, n_items, dims + 1, layer->name, &error);
     }
   else
     {
+      const CtFashionSet *set = fashion_set (in);
+
       n_items = (guint) MIN ((gint64) in->items->len, top->dims[0]);
-      values = fashion_samples (in, &transform, dims, n_items, &labels, &error);
+      if (set == NULL)
+        error = g_error_copy (in->fashion_error);
+      else
+        values = ct_source_transform_fashion (tp, set, (const guint *) (gpointer) in->items->data,
+                                              n_items, dims + 1, &labels, layer->name, &error);
     }
+  if (tp != NULL)
+    protobuf_c_message_free_unpacked (&tp->base, NULL);
   if (values == NULL)
     {
       ct_window_report_error (self, _("The input cannot be used"), error);

@@ -166,6 +166,10 @@ CT_WINDOW_ACTION_HANDLER (open_image);
 CT_WINDOW_ACTION_HANDLER (open_folder);
 CT_WINDOW_ACTION_HANDLER (browse);
 CT_WINDOW_ACTION_HANDLER (use_fill);
+/* draw-input.c */
+CT_WINDOW_ACTION_HANDLER (draw_input);
+/* export-view.c */
+CT_WINDOW_ACTION_HANDLER (export_view);
 /* window-train-actions.c */
 CT_WINDOW_ACTION_HANDLER (train_toggle);
 CT_WINDOW_ACTION_HANDLER (train_stop);
