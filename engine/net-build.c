@@ -684,7 +684,15 @@ ct_net_new_with_config (const Caffe__NetParameter *param, const CtNetConfig *con
         return NULL;
       }
   ct_net_builder_finish (&b);
-  if (!ct_net_share_weights (b.net, error) || !ct_net_allocate (b.net, error))
+  if (!ct_net_share_weights (b.net, error))
+    {
+      ct_net_builder_clear (&b);
+      return NULL;
+    }
+  b.net->memory_plan = config->memory_plan;
+  if (config->memory_plan != CT_NET_MEMORY_KEEP_ALL)
+    ct_net_plan_memory (b.net);
+  if (!ct_net_allocate (b.net, error))
     {
       ct_net_builder_clear (&b);
       return NULL;

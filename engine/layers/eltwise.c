@@ -248,6 +248,13 @@ eltwise_flops (const CtNetShapeLayer *l)
   return ct_layer_shapes_first_count (l->tops) * (double) MAX ((int) l->bottoms->len - 1, 1);
 }
 
+/* Only PROD's gradient needs the values; MAX keeps its mask. */
+static gboolean
+eltwise_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
+{
+  return ((const CtEltwiseLayer *) layer)->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD;
+}
+
 const CtLayerClass ct_eltwise_layer_class = {
   .type = "Eltwise",
   .family = CT_LAYER_FAMILY_COMMON,
@@ -265,4 +272,5 @@ const CtLayerClass ct_eltwise_layer_class = {
   .new_layer_text = "eltwise_param { operation: SUM }",
   .flops = eltwise_flops,
   .name_prefix = "sum",
+  .backward_reads_data = eltwise_backward_reads_data,
 };

@@ -36,4 +36,5 @@ static const CtNeuronKernels relu_kernels = {
 CT_DEFINE_NEURON_CLASS (relu, "ReLU",
                         N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
                         CtNeuronLayer, relu_setup, relu_kernels,
-                        .param_field = "relu_param", .usually_in_place = TRUE);
+                        .param_field = "relu_param", .usually_in_place = TRUE,
+                        .backward_reads_data = ct_layer_backward_reads_bottoms);
