@@ -316,6 +316,9 @@ ct_net_plan_memory (CtNet *net)
 
   for (guint i = 0; i < net->links->len && net->memory_plan == CT_NET_MEMORY_TRAINING; i++)
     training |= ((CtNetLinks *) net->links->pdata[i])->need_backward;
+  /* a net no backward pass changes is planned as one that runs forward */
+  if (!training)
+    net->memory_plan = CT_NET_MEMORY_FORWARD;
   g_array_set_clear_func (buffers, (GDestroyNotify) buffer_clear);
   wire_layers (net);
 

@@ -681,6 +681,16 @@ ct_net_forward (CtNet *net, float *loss, GError **error)
   return ct_net_forward_from_to (net, 0, net->layers->len - 1, loss, error);
 }
 
+/* Whether a layer in START down to END runs backward. */
+static gboolean
+needs_backward (CtNet *net, guint start, guint end)
+{
+  for (guint i = end; i <= start; i++)
+    if (links_at (net, i)->need_backward)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
 {
@@ -694,7 +704,7 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
                    net->name, net->layers->len, start, end);
       return FALSE;
     }
-  if (net->memory_plan == CT_NET_MEMORY_FORWARD)
+  if (net->memory_plan == CT_NET_MEMORY_FORWARD && needs_backward (net, start, end))
     {
       /* its activations are gone by the end of the forward pass */
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,

@@ -48,7 +48,9 @@ typedef struct _CtNet CtNet;
  * lives do not overlap share memory.
  * FORWARD: the same for a net that only ever runs forward (`cortado-cli
  * test`, deploy nets): no diffs at all, activations reused as soon as
- * their last reader has run; backward passes are refused.
+ * their last reader has run; backward passes are refused (unless no layer
+ * needs one). A net planned for TRAINING in which no layer needs a
+ * backward pass is planned as FORWARD.
  * With a plan, after a whole pass only the net's inputs, outputs and
  * loss tops and the parameters still hold their values: an observer that
  * wants a blob copies it when its layer has run; and only whole passes
