@@ -264,7 +264,7 @@ create_layer (CtNetBuilder *b, guint index, CtNetSpec *spec, guint64 seed, GErro
     }
   layer->seed = seed;
   /* Shape inference wants shapes only: no weights are drawn or stored. */
-  layer->shapes_only = b->tolerant;
+  layer->shapes_only = b->tolerant || b->plan_only;
   b->net->layers->pdata[index] = layer;
   return TRUE;
 }
@@ -598,6 +598,7 @@ ct_net_builder_init (CtNetBuilder *b, const Caffe__NetParameter *in, const CtNet
 
   memset (b, 0, sizeof *b);
   b->tolerant = tolerant;
+  b->plan_only = config->plan_only;
   b->net = net = ct_net_alloc ();
   b->available = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->blob_known = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -692,7 +693,7 @@ ct_net_new_with_config (const Caffe__NetParameter *param, const CtNetConfig *con
   b.net->memory_plan = config->memory_plan;
   if (config->memory_plan != CT_NET_MEMORY_KEEP_ALL)
     ct_net_plan_memory (b.net);
-  if (!ct_net_allocate (b.net, error))
+  if (!config->plan_only && !ct_net_allocate (b.net, error))
     {
       ct_net_builder_clear (&b);
       return NULL;

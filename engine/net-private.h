@@ -128,6 +128,7 @@ gboolean ct_net_is_lazy_mem (const CtNet *net, CtMem *mem);
 typedef struct {
   CtNet *net;              /* being built */
   gboolean tolerant;       /* shape inference: go on past a layer's error */
+  gboolean plan_only;      /* CtNetConfig.plan_only: layers for their shapes only */
   GPtrArray *specs;        /* CtNetSpec*, the layers to build, splits inserted */
   GHashTable *available;   /* blob names produced and not yet read */
   GArray *blob_known;      /* gboolean per blob: whether its shape is known */

@@ -74,6 +74,9 @@ typedef struct {
   const char *source_name;
   /* How the blobs' memory is planned (CtNetMemoryPlan). */
   int memory_plan;
+  /* Build the layers for their shapes only (no parameter values), plan
+   * and allocate nothing: a net for ct_net_get_memory, which cannot run. */
+  gboolean plan_only;
 } CtNetConfig;
 
 /* Build a net from PARAM (not modified; legacy V0/V1 content is upgraded
