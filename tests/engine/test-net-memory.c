@@ -8,6 +8,8 @@
 
 #include "net-dump.h"
 #include "net-test-util.h"
+#include "test-solver-common.h"
+#include "text-format.h"
 
 /* Every kind of sharing the planner has to respect: layers in place (one
  * of them keeping a copy of its top), a blob read by several layers
@@ -259,6 +261,47 @@ test_observers_see_tops (void)
   g_ptr_array_unref (c.copies);
 }
 
+static CtSolver *
+solver_new (const char *text, gboolean plan)
+{
+  g_autoptr (GError) error = NULL;
+  Caffe__SolverParameter *param;
+  CtSolver *solver;
+
+  param = (Caffe__SolverParameter *) ct_text_parse (&caffe__solver_parameter__descriptor, text,
+                                                    -1, "solver.prototxt", CT_TEXT_STRICT,
+                                                    &error);
+  g_assert_no_error (error);
+  solver = ct_solver_new_with_memory_plan (param, NULL, plan, &error);
+  protobuf_c_message_free_unpacked (&param->base, NULL);
+  g_assert_no_error (error);
+  return solver;
+}
+
+/* Training with tests in between, as `cortado-cli train` runs it: the same
+ * weights bit for bit with the plan as without. */
+static void
+test_solver_same_weights (void)
+{
+  g_autofree char *text = g_strdup_printf (
+    "net_param { %s } test_iter: 2 test_interval: 3 base_lr: 0.05 momentum: 0.9 "
+    "weight_decay: 0.001 lr_policy: 'fixed' max_iter: 7 display: 0 "
+    "snapshot_after_train: false random_seed: 5", branchy_net);
+  g_autoptr (CtSolver) whole = solver_new (text, FALSE);
+  g_autoptr (CtSolver) planned = solver_new (text, TRUE);
+  g_autoptr (GError) error = NULL;
+  gsize planned_bytes, unplanned_bytes;
+
+  ct_test_solver_feed_inputs (whole);
+  ct_test_solver_feed_inputs (planned);
+  g_assert_true (ct_solver_solve (whole, NULL, &error));
+  g_assert_true (ct_solver_solve (planned, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ct_test_same_weights (ct_solver_get_net (whole), ct_solver_get_net (planned)));
+  ct_net_get_memory (ct_solver_get_test_net (planned, 0), &planned_bytes, &unplanned_bytes);
+  g_assert_cmpuint (planned_bytes, <, unplanned_bytes);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -267,5 +310,6 @@ main (int argc, char **argv)
   g_test_add_func ("/net-memory/branchy-forward", test_branchy_forward);
   g_test_add_func ("/net-memory/timing-nets", test_timing_nets);
   g_test_add_func ("/net-memory/observers-see-tops", test_observers_see_tops);
+  g_test_add_func ("/net-memory/solver-same-weights", test_solver_same_weights);
   return g_test_run ();
 }
