@@ -325,6 +325,9 @@ register_layer (CtNetBuilder *b, guint index, const Caffe__LayerParameter *p, GE
     g_array_index (net->blob_loss_weights, float, g_array_index (links->top_ids, guint, j)) =
       ct_layer_loss_weight (layer, j);
 
+  /* The layer's own copy from here: its setup may have added ParamSpecs
+   * (BatchNorm gives its statistics lr_mult 0, as Caffe's does). */
+  p = layer->param;
   if (p->n_param > layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
