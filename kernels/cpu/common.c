@@ -259,93 +259,6 @@ ct_cpu_reduce_backward (CtReduceOp op, int64_t num, int64_t dim, float coeff,
   return CT_STATUS_OK;
 }
 
-/* Bias and Scale over planes of INNER floats, one value of the parameter
- * per plane (plane p takes entry p % DIM); the planes (or, for the
- * gradients, the entries) are shared between the pool's threads, each
- * computed as one thread would. */
-typedef struct {
-  int64_t dim, inner;
-  const float *x, *param;
-  float *y;
-} Planes;
-
-typedef struct {
-  int64_t outer, dim, inner;
-  const float *dy, *x;
-  float *sums;
-} Sums;
-
-static int64_t
-plane_grain (int64_t unit)
-{
-  return unit >= CT_PARALLEL_ELEMENT_GRAIN ? 1 : CT_PARALLEL_ELEMENT_GRAIN / (unit > 0 ? unit : 1);
-}
-
-static void
-bias_planes (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Planes *p = data;
-
-  for (int64_t k = begin; k < end; k++)
-    {
-      const float *x = p->x + k * p->inner;
-      float *y = p->y + k * p->inner;
-      float b = p->param[k % p->dim];
-
-      for (int64_t i = 0; i < p->inner; i++)
-        y[i] = x[i] + b;
-    }
-}
-
-static void
-scale_planes (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Planes *p = data;
-
-  for (int64_t k = begin; k < end; k++)
-    {
-      const float *x = p->x + k * p->inner;
-      float *y = p->y + k * p->inner;
-      float s = p->param[k % p->dim];
-
-      for (int64_t i = 0; i < p->inner; i++)
-        y[i] = x[i] * s;
-    }
-}
-
-static void
-bias_sums (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Sums *s = data;
-
-  for (int64_t d = begin; d < end; d++)
-    {
-      float total = 0.0f;
-
-      for (int64_t o = 0; o < s->outer; o++)
-        total += sum_row (s->inner, s->dy + (o * s->dim + d) * s->inner);
-      s->sums[d] += total;
-    }
-}
-
-static void
-scale_sums (int64_t begin, int64_t end, int chunk, void *data)
-{
-  const Sums *s = data;
-
-  for (int64_t d = begin; d < end; d++)
-    {
-      float total = 0.0f;
-
-      for (int64_t o = 0; o < s->outer; o++)
-        {
-          int64_t at = (o * s->dim + d) * s->inner;
-          total += dot_row (s->inner, s->dy + at, s->x + at);
-        }
-      s->sums[d] += total;
-    }
-}
-
 CtStatus
 ct_cpu_bias_forward (int64_t outer, int64_t dim, int64_t inner,
                      const float *bottom, const float *bias, float *top)
@@ -360,8 +273,16 @@ ct_cpu_bias_forward (int64_t outer, int64_t dim, int64_t inner,
           top[o * dim + d] = bottom[o * dim + d] + bias[d];
       return CT_STATUS_OK;
     }
-  ct_cpu_parallel_for (outer * dim, plane_grain (inner), bias_planes,
-                       &(Planes) { dim, inner, bottom, bias, top });
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = 0; d < dim; d++)
+      {
+        const float *x = bottom + (o * dim + d) * inner;
+        float *y = top + (o * dim + d) * inner;
+        float b = bias[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] + b;
+      }
   return CT_STATUS_OK;
 }
 
@@ -371,8 +292,16 @@ ct_cpu_scale_forward (int64_t outer, int64_t dim, int64_t inner,
 {
   if (!valid_counts (outer, dim, inner))
     return CT_STATUS_INVALID;
-  ct_cpu_parallel_for (outer * dim, plane_grain (inner), scale_planes,
-                       &(Planes) { dim, inner, bottom, scale, top });
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = 0; d < dim; d++)
+      {
+        const float *x = bottom + (o * dim + d) * inner;
+        float *y = top + (o * dim + d) * inner;
+        float s = scale[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] * s;
+      }
   return CT_STATUS_OK;
 }
 
@@ -392,8 +321,14 @@ ct_cpu_bias_backward (int64_t outer, int64_t dim, int64_t inner,
           bias_diff[d] += top_diff[o * dim + d];
       return CT_STATUS_OK;
     }
-  ct_cpu_parallel_for (dim, plane_grain (outer * inner), bias_sums,
-                       &(Sums) { outer, dim, inner, top_diff, NULL, bias_diff });
+  for (int64_t d = 0; d < dim; d++)
+    {
+      float total = 0.0f;
+
+      for (int64_t o = 0; o < outer; o++)
+        total += sum_row (inner, top_diff + (o * dim + d) * inner);
+      bias_diff[d] += total;
+    }
   return CT_STATUS_OK;
 }
 
@@ -413,8 +348,17 @@ ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
           scale_diff[d] += top_diff[o * dim + d] * bottom_data[o * dim + d];
       return CT_STATUS_OK;
     }
-  ct_cpu_parallel_for (dim, plane_grain (outer * inner), scale_sums,
-                       &(Sums) { outer, dim, inner, top_diff, bottom_data, scale_diff });
+  for (int64_t d = 0; d < dim; d++)
+    {
+      float total = 0.0f;
+
+      for (int64_t o = 0; o < outer; o++)
+        {
+          int64_t at = (o * dim + d) * inner;
+          total += dot_row (inner, top_diff + at, bottom_data + at);
+        }
+      scale_diff[d] += total;
+    }
   return CT_STATUS_OK;
 }
 
