@@ -10,3 +10,8 @@ char *ct_blob_dims_to_string (const gint64 *dims, gsize n_axes);
  * is not one a blob can have. */
 gboolean ct_blob_check_shape (const gint64 *dims, gsize n_axes, gint64 *count_out,
                               GError **error);
+
+/* Make MEM (at least count floats; referenced) the blob's data or, with
+ * DIFF, its diff, dropping the memory it had: the net's memory planner
+ * hands blobs whose lives do not overlap the same memory. */
+void ct_blob_set_mem (CtBlob *blob, gboolean diff, CtMem *mem);

@@ -657,6 +657,17 @@ ct_blob_share_diff (CtBlob *blob, const CtBlob *other, GError **error)
   return share (blob, other, &blob->diff, other->diff, TRUE, error);
 }
 
+void
+ct_blob_set_mem (CtBlob *blob, gboolean diff, CtMem *mem)
+{
+  CtMem **slot = diff ? &blob->diff : &blob->data;
+
+  g_return_if_fail (ct_mem_get_size (mem) >= (gsize) blob->count * sizeof (float));
+  ct_mem_ref (mem);
+  ct_mem_unref (*slot);
+  *slot = mem;
+}
+
 /* Operations that run where the head is. A head on the GPU runs the CUDA
  * kernel; if this build has none (CT_STATUS_NO_DEVICE) the CPU takes over,
  * which copies the values back from the device first. */

@@ -2,6 +2,7 @@
  * the blob-count checks, setup as Caffe orders it (counts, the type's setup,
  * reshape, loss weights), forward with the loss it contributes, backward,
  * and the CPU fallback for types without GPU code. */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -269,4 +270,32 @@ ct_layer_fill_param (CtLayer *layer, const Caffe__FillerParameter *filler, CtBlo
     return TRUE;
   /* TRANSLATORS: the first %s names what is filled, such as weight_filler */
   return ct_layer_fail (layer, error, local->code, _("%s: %s"), what, local->message);
+}
+
+gboolean
+ct_layer_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
+{
+  if (layer->klass->backward_reads_data == NULL)
+    return TRUE;
+  return layer->klass->backward_reads_data (layer, is_top, index);
+}
+
+gboolean
+ct_layer_backward_reads_bottoms (const CtLayer *layer, gboolean is_top, guint index)
+{
+  return !is_top;
+}
+
+gboolean
+ct_layer_backward_reads_nothing (const CtLayer *layer, gboolean is_top, guint index)
+{
+  return FALSE;
+}
+
+gboolean
+ct_layer_in_place (const CtLayer *layer, guint index)
+{
+  const Caffe__LayerParameter *p = layer->param;
+
+  return index < p->n_bottom && index < p->n_top && strcmp (p->bottom[index], p->top[index]) == 0;
 }

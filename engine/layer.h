@@ -141,6 +141,16 @@ struct _CtLayerClass {
    * element of bottom 0, or what FLOPS says when set (0: not known). */
   double flops_per_top, flops_per_bottom;
   double (*flops) (const CtNetShapeLayer *shapes);
+
+  /* For the net's memory plan (net-memory.c). Whether the backward pass
+   * reads the data of top (IS_TOP) or bottom INDEX; NULL: it may read
+   * every bottom's and top's. */
+  gboolean (*backward_reads_data) (const CtLayer *layer, gboolean is_top, guint index);
+  /* A blob the layer keeps holding its top 0 as its forward pass left it,
+   * untouched until its own backward pass, or NULL (BatchNorm's normalized
+   * output): an in-place layer right after it may read that instead of
+   * keeping a copy of its own (CtLayer.bottom_kept). Optional. */
+  CtBlob *(*kept_top) (CtLayer *layer);
 };
 
 /* KLASS's param_field, or the one its type's name gives (newly
@@ -174,6 +184,12 @@ struct _CtLayer {
    * inference): parameter blobs get shapes but no memory or values, and
    * tops' diffs are not touched. */
   gboolean shapes_only;
+  /* Set by a net built to run forward only (CT_NET_MEMORY_FORWARD): the
+   * backward pass never runs, so nothing need be kept for it. */
+  gboolean forward_only;
+  /* Set by a planned net when this layer runs in place right after one
+   * whose kept_top holds this layer's bottom 0 as it arrives: borrowed. */
+  CtBlob *bottom_kept;
 };
 
 /* A layer of KLASS for PARAM (copied) in PHASE. */
@@ -196,6 +212,16 @@ gboolean ct_layer_backward (CtLayer *layer, GPtrArray *top, const gboolean *prop
                             GPtrArray *bottom, gboolean use_gpu, GError **error);
 
 gboolean ct_layer_allow_force_backward (const CtLayer *layer, guint bottom_index);
+/* CtLayerClass.backward_reads_data, TRUE when the class does not say. */
+gboolean ct_layer_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index);
+/* For CtLayerClass.backward_reads_data: the backward pass reads its
+ * bottoms' data only (the products: the weight gradient is the bottom
+ * times the top's diff), or no data at all (routing layers, and layers
+ * that keep what they need). */
+gboolean ct_layer_backward_reads_bottoms (const CtLayer *layer, gboolean is_top, guint index);
+gboolean ct_layer_backward_reads_nothing (const CtLayer *layer, gboolean is_top, guint index);
+/* Whether the layer computes top INDEX in place on bottom INDEX. */
+gboolean ct_layer_in_place (const CtLayer *layer, guint index);
 float ct_layer_loss_weight (const CtLayer *layer, guint top_index);
 gboolean ct_layer_param_propagate_down (const CtLayer *layer, guint param_index);
 void ct_layer_set_param_propagate_down (CtLayer *layer, guint param_index, gboolean value);

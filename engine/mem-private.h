@@ -26,4 +26,8 @@ typedef struct {
  * for tests only. */
 void ct_mem_set_device_for_testing (const CtMemDevice *device);
 
+/* How many references MEM has: the net's memory planner tells memory only
+ * its blobs hold from memory a layer also keeps for itself. */
+int ct_mem_get_ref_count (const CtMem *mem);
+
 G_END_DECLS

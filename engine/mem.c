@@ -76,6 +76,12 @@ ct_mem_unref (CtMem *mem)
   g_free (mem);
 }
 
+int
+ct_mem_get_ref_count (const CtMem *mem)
+{
+  return g_atomic_int_get ((const gint *) &mem->ref_count);
+}
+
 gsize
 ct_mem_get_size (const CtMem *mem)
 {

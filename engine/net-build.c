@@ -264,7 +264,7 @@ create_layer (CtNetBuilder *b, guint index, CtNetSpec *spec, guint64 seed, GErro
     }
   layer->seed = seed;
   /* Shape inference wants shapes only: no weights are drawn or stored. */
-  layer->shapes_only = b->tolerant;
+  layer->shapes_only = b->tolerant || b->plan_only;
   b->net->layers->pdata[index] = layer;
   return TRUE;
 }
@@ -325,6 +325,9 @@ register_layer (CtNetBuilder *b, guint index, const Caffe__LayerParameter *p, GE
     g_array_index (net->blob_loss_weights, float, g_array_index (links->top_ids, guint, j)) =
       ct_layer_loss_weight (layer, j);
 
+  /* The layer's own copy from here: its setup may have added ParamSpecs
+   * (BatchNorm gives its statistics lr_mult 0, as Caffe's does). */
+  p = layer->param;
   if (p->n_param > layer->blobs->len)
     {
       g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_PROTO,
@@ -598,6 +601,7 @@ ct_net_builder_init (CtNetBuilder *b, const Caffe__NetParameter *in, const CtNet
 
   memset (b, 0, sizeof *b);
   b->tolerant = tolerant;
+  b->plan_only = config->plan_only;
   b->net = net = ct_net_alloc ();
   b->available = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->blob_known = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -684,7 +688,15 @@ ct_net_new_with_config (const Caffe__NetParameter *param, const CtNetConfig *con
         return NULL;
       }
   ct_net_builder_finish (&b);
-  if (!ct_net_share_weights (b.net, error) || !ct_net_allocate (b.net, error))
+  if (!ct_net_share_weights (b.net, error))
+    {
+      ct_net_builder_clear (&b);
+      return NULL;
+    }
+  b.net->memory_plan = config->memory_plan;
+  if (config->memory_plan != CT_NET_MEMORY_KEEP_ALL)
+    ct_net_plan_memory (b.net);
+  if (!config->plan_only && !ct_net_allocate (b.net, error))
     {
       ct_net_builder_clear (&b);
       return NULL;

@@ -70,6 +70,11 @@ struct _CtNet {
   gboolean use_gpu;            /* layers with GPU passes run them there */
   gboolean sync_timing;        /* per-layer times wait for the device */
 
+  CtNetMemoryPlan memory_plan; /* CtNetConfig's */
+  GHashTable *lazy_mems;       /* CtMem* (referenced) left unallocated by the plan */
+  gsize memory_planned;        /* bytes of blobs and parameters, planned */
+  gsize memory_unplanned;      /* the same, each blob with its own memory */
+
   GArray *observers;           /* CtNetObserver */
   guint next_observer_id;
   guint notifying;             /* depth of observer calls under way */
@@ -112,10 +117,18 @@ gboolean ct_net_allocate (CtNet *net, GError **error);
 
 void ct_net_links_free (CtNetLinks *links);
 
+/* The memory plan (net-memory.c): give blobs whose lives do not overlap
+ * the same memory, and mark what is never used as not to be allocated.
+ * Before ct_net_allocate. */
+void ct_net_plan_memory (CtNet *net);
+/* Whether the plan leaves MEM unallocated. */
+gboolean ct_net_is_lazy_mem (const CtNet *net, CtMem *mem);
+
 /* The builder (net-build.c), shared by ct_net_new and shape inference. */
 typedef struct {
   CtNet *net;              /* being built */
   gboolean tolerant;       /* shape inference: go on past a layer's error */
+  gboolean plan_only;      /* CtNetConfig.plan_only: layers for their shapes only */
   GPtrArray *specs;        /* CtNetSpec*, the layers to build, splits inserted */
   GHashTable *available;   /* blob names produced and not yet read */
   GArray *blob_known;      /* gboolean per blob: whether its shape is known */

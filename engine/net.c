@@ -38,6 +38,7 @@ ct_net_alloc (void)
   net->learnables = g_array_new (FALSE, FALSE, sizeof (CtNetLearnable));
   net->observers = g_array_new (FALSE, FALSE, sizeof (CtNetObserver));
   net->next_observer_id = 1;
+  net->lazy_mems = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) ct_mem_unref, NULL);
   return net;
 }
 
@@ -53,6 +54,7 @@ ct_net_free (CtNet *net)
         o->destroy (o->user_data);
     }
   g_array_unref (net->observers);
+  g_hash_table_unref (net->lazy_mems);
   g_array_unref (net->learnables);
   g_hash_table_unref (net->param_names);
   g_array_unref (net->param_learnable_ids);
@@ -332,7 +334,7 @@ typedef enum {
  * CPU layer writes in a GPU net keeps its CPU head and is copied over when
  * a GPU layer reads it, never before. */
 static gboolean
-ensure_allocated (CtBlob *blob, AllocateMode mode, GError **error)
+ensure_allocated (const CtNet *net, CtBlob *blob, AllocateMode mode, GError **error)
 {
   CtMem *mems[2] = { ct_blob_get_data_mem (blob), ct_blob_get_diff_mem (blob) };
 
@@ -340,6 +342,9 @@ ensure_allocated (CtBlob *blob, AllocateMode mode, GError **error)
     {
       const void *ptr;
 
+      /* a planned net's unused diffs: allocated (zeroed) if ever touched */
+      if (ct_net_is_lazy_mem (net, mems[i]))
+        continue;
       if (mode == ALLOCATE_GPU_COPY)
         ptr = ct_mem_gpu_data (mems[i], error);
       else if (ct_mem_get_head (mems[i]) != CT_MEM_UNINITIALIZED)
@@ -362,7 +367,7 @@ allocate_blob (CtNet *net, CtBlob *blob, AllocateMode mode, gboolean is_param, c
   g_autoptr (GError) local = NULL;
   g_autofree char *shape = NULL;
 
-  if (ensure_allocated (blob, mode, &local))
+  if (ensure_allocated (net, blob, mode, &local))
     return TRUE;
   shape = ct_blob_shape_string (blob);
   /* the code stays: out of memory, or no GPU at all */
@@ -676,6 +681,16 @@ ct_net_forward (CtNet *net, float *loss, GError **error)
   return ct_net_forward_from_to (net, 0, net->layers->len - 1, loss, error);
 }
 
+/* Whether a layer in START down to END runs backward. */
+static gboolean
+needs_backward (CtNet *net, guint start, guint end)
+{
+  for (guint i = end; i <= start; i++)
+    if (links_at (net, i)->need_backward)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
 {
@@ -687,6 +702,14 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
                                 "net '%s' has %u layers; cannot run backward from layer %u down to %u",
                                 net->layers->len),
                    net->name, net->layers->len, start, end);
+      return FALSE;
+    }
+  if (net->memory_plan == CT_NET_MEMORY_FORWARD && needs_backward (net, start, end))
+    {
+      /* its activations are gone by the end of the forward pass */
+      g_set_error (error, CT_ENGINE_ERROR, CT_ENGINE_ERROR_INVALID,
+                   _("net '%s' was built to run forward only; it cannot run backward"),
+                   net->name);
       return FALSE;
     }
   for (guint i = start + 1; i-- > end;)

@@ -39,6 +39,28 @@ G_BEGIN_DECLS
 
 typedef struct _CtNet CtNet;
 
+/* How a net keeps its blobs' memory (net-memory.c).
+ * KEEP_ALL: every blob keeps its data and diff, as Caffe does: after a
+ * pass every value can still be read, and any range of layers run.
+ * TRAINING: a blob's data lives from the layer that first writes it to the
+ * last pass (forward or backward) that reads it, its diff from the
+ * backward pass that writes it to the last that reads it, and blobs whose
+ * lives do not overlap share memory.
+ * FORWARD: the same for a net that only ever runs forward (`cortado-cli
+ * test`, deploy nets): no diffs at all, activations reused as soon as
+ * their last reader has run; backward passes are refused (unless no layer
+ * needs one). A net planned for TRAINING in which no layer needs a
+ * backward pass is planned as FORWARD.
+ * With a plan, after a whole pass only the net's inputs, outputs and
+ * loss tops and the parameters still hold their values: an observer that
+ * wants a blob copies it when its layer has run; and only whole passes
+ * may be run. */
+typedef enum {
+  CT_NET_MEMORY_KEEP_ALL = 0,
+  CT_NET_MEMORY_TRAINING,
+  CT_NET_MEMORY_FORWARD,
+} CtNetMemoryPlan;
+
 /* What a net is built for, beyond its NetParameter. */
 typedef struct {
   Caffe__Phase phase;
@@ -50,6 +72,11 @@ typedef struct {
   /* Names the source in errors about unknown text ("lenet.prototxt");
    * NULL: the net's name. */
   const char *source_name;
+  /* How the blobs' memory is planned (CtNetMemoryPlan). */
+  int memory_plan;
+  /* Build the layers for their shapes only (no parameter values), plan
+   * and allocate nothing: a net for ct_net_get_memory, which cannot run. */
+  gboolean plan_only;
 } CtNetConfig;
 
 /* Build a net from PARAM (not modified; legacy V0/V1 content is upgraded
@@ -270,6 +297,12 @@ typedef struct {
 CtNetShapes *ct_net_infer_shapes (const Caffe__NetParameter *param, const CtNetConfig *config);
 void ct_net_shapes_free (CtNetShapes *shapes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetShapes, ct_net_shapes_free)
+
+/* The bytes the net's blobs and parameters take: PLANNED as built (with
+ * the memory plan, if asked for) and UNPLANNED with every blob's data and
+ * diff in memory of its own, as Caffe keeps them. Layers' own buffers
+ * (convolution workspaces, pooling masks) are not counted. */
+void ct_net_get_memory (const CtNet *net, gsize *planned, gsize *unplanned);
 
 /* FALSE with ERROR (CT_ENGINE_ERROR_NOT_FINITE) naming the first layer
  * whose top data, bottom diff or parameters hold a NaN or an infinity,

@@ -60,11 +60,19 @@ solver_alloc (const Caffe__SolverParameter *param, const char *source_path)
 CtSolver *
 ct_solver_new (const Caffe__SolverParameter *param, const char *source_path, GError **error)
 {
+  return ct_solver_new_with_memory_plan (param, source_path, FALSE, error);
+}
+
+CtSolver *
+ct_solver_new_with_memory_plan (const Caffe__SolverParameter *param, const char *source_path,
+                                gboolean plan_memory, GError **error)
+{
   g_autoptr (CtSolver) solver = NULL;
 
   g_return_val_if_fail (param != NULL, NULL);
 
   solver = solver_alloc (param, source_path);
+  solver->plan_memory = plan_memory;
   if (solver->param == NULL)
     {
       g_set_error (error, CT_SOLVER_ERROR, CT_SOLVER_ERROR_PARAM,

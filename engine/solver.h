@@ -72,6 +72,14 @@ void ct_solver_set_stop_on_not_finite (CtSolver *solver, gboolean stop);
  * PARAM's `weights` are loaded (comma-separated lists too). */
 CtSolver *ct_solver_new (const Caffe__SolverParameter *param, const char *source_path,
                          GError **error);
+/* The same; with PLAN_MEMORY the train net is built with
+ * CT_NET_MEMORY_TRAINING and the test nets with CT_NET_MEMORY_FORWARD (see
+ * net.h): what the nets' blobs hold between passes is then only their
+ * inputs, outputs and losses. `cortado-cli train` plans; a caller that
+ * reads other blobs after a pass does not. */
+CtSolver *ct_solver_new_with_memory_plan (const Caffe__SolverParameter *param,
+                                          const char *source_path, gboolean plan_memory,
+                                          GError **error);
 void ct_solver_free (CtSolver *solver);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtSolver, ct_solver_free)
 

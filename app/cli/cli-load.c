@@ -17,6 +17,7 @@ ct_cli_load_net (const CtCliNetRequest *request, GError **error)
     .stages = request->stages,
     .seed = request->seed,
     .source_name = request->model,
+    .memory_plan = request->memory_plan,
   };
   Caffe__NetParameter *param;
   g_autoptr (CtNet) net = NULL;

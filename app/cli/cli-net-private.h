@@ -22,6 +22,7 @@ typedef struct {
   const char *const *stages;    /* NULL-terminated, or NULL */
   guint64 seed;                 /* of the fillers and random layers */
   const char *weights;          /* .caffemodel or .h5 files, comma-separated; or NULL */
+  CtNetMemoryPlan memory_plan;
   /* Told each note of upgrading an old-format net (NULL: not told), in
    * the verb's own log style. */
   void (*report_note) (const char *model, const char *note);

@@ -158,6 +158,33 @@ print_table (const CtNetShapes *shapes, const char *net_name, Caffe__Phase phase
            params_text, flops_text, memory_text);
 }
 
+/* The memory plan's bytes for PARAM built in PHASE (net.h), training and
+ * forward only; a net that cannot be built for real (a data source that
+ * is not there) has no line. */
+static void
+print_planned_memory (const Caffe__NetParameter *param, Caffe__Phase phase, const char *path)
+{
+  CtNetConfig config = { .phase = phase, .seed = 1, .source_name = path, .plan_only = TRUE };
+  g_autoptr (CtNet) training = NULL, forward = NULL;
+  g_autofree char *training_text = NULL, *unplanned_text = NULL, *forward_text = NULL;
+  gsize training_bytes, unplanned_bytes, forward_bytes;
+
+  config.memory_plan = CT_NET_MEMORY_TRAINING;
+  training = ct_net_new_with_config (param, &config, NULL);
+  config.memory_plan = CT_NET_MEMORY_FORWARD;
+  forward = ct_net_new_with_config (param, &config, NULL);
+  if (training == NULL || forward == NULL)
+    return;
+  ct_net_get_memory (training, &training_bytes, &unplanned_bytes);
+  ct_net_get_memory (forward, &forward_bytes, NULL);
+  training_text = g_format_size (training_bytes);
+  unplanned_text = g_format_size (unplanned_bytes);
+  forward_text = g_format_size (forward_bytes);
+  g_print (_("planned memory of blobs and parameters: %s training, %s forward only "
+             "(%s with every blob kept, as Caffe keeps them)\n"),
+           training_text, forward_text, unplanned_text);
+}
+
 gboolean
 ct_cli_print_shapes (const char *path, Caffe__Phase phase, gboolean tsv)
 {
@@ -186,6 +213,8 @@ ct_cli_print_shapes (const char *path, Caffe__Phase phase, gboolean tsv)
     print_tsv (shapes);
   else
     print_table (shapes, param->name != NULL ? param->name : "", phase);
+  if (!tsv && shapes->n_failed == 0 && shapes->n_skipped == 0)
+    print_planned_memory (param, phase, path);
   for (guint i = 0; i < shapes->layers->len; i++)
     {
       const CtNetShapeLayer *l = shapes->layers->pdata[i];

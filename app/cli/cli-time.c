@@ -35,6 +35,7 @@ typedef struct {
   char *gpu;
   char *fill;
   gint64 seed;
+  gboolean keep_blobs;
 } TimeOptions;
 
 static void
@@ -137,10 +138,12 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
     .stages = (const char *const *) stages,
     .seed = (guint64) o->seed,
     .report_note = log_note,
+    .memory_plan = o->keep_blobs ? CT_NET_MEMORY_KEEP_ALL : CT_NET_MEMORY_TRAINING,
   };
   g_autoptr (CtNet) net = NULL;
+  gsize planned, unplanned;
   double forward_ms = 0.0, backward_ms = 0.0, total_start, total_ms;
-  char a[G_ASCII_DTOSTR_BUF_SIZE];
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
   gboolean use_gpu = FALSE;
   float loss = 0.0f;
 
@@ -153,6 +156,12 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   CT_CLI_LOG_INFO ("CPU threads: %d", ct_engine_cpu_threads ());
   if ((net = ct_cli_load_net (&request, error)) == NULL || !fill_inputs (net, o, error))
     return FALSE;
+  /* Not in Caffe's output either: what the blobs and parameters take, as
+   * planned and as they would each with memory of their own. */
+  ct_net_get_memory (net, &planned, &unplanned);
+  CT_CLI_LOG_INFO (_("Memory of blobs and parameters: %s MB planned, %s MB unplanned"),
+                   ct_cli_format_number (a, (double) planned / 1e6),
+                   ct_cli_format_number (b, (double) unplanned / 1e6));
   /* Each layer's time waits for its kernels, so that the times are the
    * GPU's work and not only the launches. */
   if (use_gpu && !ct_net_set_use_gpu (net, TRUE, error))
@@ -221,6 +230,9 @@ ct_cli_time (int argc, char **argv)
       N_("RULE") },
     { "seed", 's', 0, G_OPTION_ARG_INT64, &o.seed,
       N_("Seed of the fillers and random layers (default 1701)"), N_("N") },
+    { "keep-blobs", 0, 0, G_OPTION_ARG_NONE, &o.keep_blobs,
+      N_("Give every blob's data and diff memory of its own, as Caffe does, instead of "
+         "sharing memory between blobs whose lives do not overlap"), NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = NULL;

@@ -359,7 +359,7 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
     CT_CLI_LOG_INFO ("Initializing solver from parameters: \n%s", text);
   if (o->weights != NULL && !progress.quiet)
     CT_CLI_LOG_INFO ("Finetuning from %s", o->weights);
-  solver = ct_solver_new (param, o->solver, error);
+  solver = ct_solver_new_with_memory_plan (param, o->solver, TRUE, error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   if (solver == NULL || (use_gpu && !ct_solver_set_use_gpu (solver, TRUE, error)))
     return FALSE;

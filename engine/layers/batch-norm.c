@@ -303,7 +303,7 @@ batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
     return FALSE;
 
   /* Later in-place layers may overwrite the top; backward needs it as it is now. */
-  if (!self->use_global_stats)
+  if (!self->use_global_stats && !layer->forward_only)
     {
       float *keep = ct_common_mutable_data_on (layer, self->x_norm, gpu, error);
 
@@ -373,6 +373,15 @@ static const CtLayerExplanation batch_norm_explanation = {
                  "of the gradient that would only shift or scale the channel."),
 };
 
+/* The normalized output, while it is kept for backward. */
+static CtBlob *
+batch_norm_kept_top (CtLayer *layer)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+
+  return self->use_global_stats || layer->forward_only ? NULL : self->x_norm;
+}
+
 const CtLayerClass ct_batch_norm_layer_class = {
   .explanation = &batch_norm_explanation,
   .type = "BatchNorm",
@@ -392,4 +401,7 @@ const CtLayerClass ct_batch_norm_layer_class = {
   .usually_in_place = TRUE,
   .flops_per_top = 2,
   .name_prefix = "bn",
+  /* backward reads its own statistics and normalized output */
+  .backward_reads_data = ct_layer_backward_reads_nothing,
+  .kept_top = batch_norm_kept_top,
 };

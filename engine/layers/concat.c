@@ -182,4 +182,5 @@ const CtLayerClass ct_concat_layer_class = {
   .gpu_forward = TRUE,
   .gpu_backward = TRUE,
   .name_prefix = "concat",
+  .backward_reads_data = ct_layer_backward_reads_nothing,
 };

@@ -61,4 +61,5 @@ const CtLayerClass ct_convolution_layer_class = {
                     " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }",
   .flops = convolution_flops,
   .name_prefix = "conv",
+  .backward_reads_data = ct_layer_backward_reads_bottoms,
 };

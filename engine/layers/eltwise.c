@@ -257,6 +257,13 @@ static const CtLayerExplanation eltwise_explanation = {
                  "the other bottoms; MAX sends it to the bottom that was largest."),
 };
 
+/* Only PROD's gradient needs the values; MAX keeps its mask. */
+static gboolean
+eltwise_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
+{
+  return ((const CtEltwiseLayer *) layer)->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD;
+}
+
 const CtLayerClass ct_eltwise_layer_class = {
   .explanation = &eltwise_explanation,
   .type = "Eltwise",
@@ -275,4 +282,5 @@ const CtLayerClass ct_eltwise_layer_class = {
   .new_layer_text = "eltwise_param { operation: SUM }",
   .flops = eltwise_flops,
   .name_prefix = "sum",
+  .backward_reads_data = eltwise_backward_reads_data,
 };

@@ -267,4 +267,5 @@ const CtLayerClass ct_inner_product_layer_class = {
                     " weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } }",
   .flops = inner_product_flops,
   .name_prefix = "fc",
+  .backward_reads_data = ct_layer_backward_reads_bottoms,
 };

@@ -48,4 +48,5 @@ CT_DEFINE_NEURON_CLASS (relu, "ReLU",
                         N_("Rectified linear unit, max(x, 0), leaky with negative_slope"),
                         CtNeuronLayer, relu_setup, relu_kernels,
                         .param_field = "relu_param", .usually_in_place = TRUE,
-                        .explanation = &relu_explanation);
+                        .explanation = &relu_explanation,
+                        .backward_reads_data = ct_layer_backward_reads_bottoms);

@@ -144,7 +144,7 @@ scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
 
   if (scale == NULL || in == NULL)
     return FALSE;
-  if (in_blob == CT_TOP (top, 0))
+  if (in_blob == CT_TOP (top, 0) && !layer->forward_only && layer->bottom_kept == NULL)
     {
       /* In place: the scale's gradient needs the bottom as it was. */
       float *saved = ct_blob_mutable_data_on (self->saved, gpu, error);
@@ -204,7 +204,8 @@ scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
     }
   if ((learned && ct_layer_param_propagate_down (layer, 0)) || (!learned && propagate_down[1]))
     {
-      const float *in = ct_blob_data_on (in_blob == CT_TOP (top, 0) ? self->saved : in_blob,
+      CtBlob *kept = layer->bottom_kept != NULL ? layer->bottom_kept : self->saved;
+      const float *in = ct_blob_data_on (in_blob == CT_TOP (top, 0) ? kept : in_blob,
                                          gpu, error);
       float *scale_diff = ct_blob_mutable_diff_on (scale, gpu, error);
 
@@ -252,6 +253,16 @@ static const CtLayerExplanation scale_explanation = {
                  "output diff, summed over the broadcast axes."),
 };
 
+/* In place, the bottom's values come from a copy (its own or the one
+ * the layer before keeps); a scale given as bottom 1 is read. */
+static gboolean
+scale_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
+{
+  if (is_top)
+    return FALSE;
+  return index > 0 || !ct_layer_in_place (layer, 0);
+}
+
 const CtLayerClass ct_scale_layer_class = {
   .explanation = &scale_explanation,
   .type = "Scale",
@@ -271,4 +282,5 @@ const CtLayerClass ct_scale_layer_class = {
   .new_layer_text = "scale_param { bias_term: true }",
   .usually_in_place = TRUE,
   .flops = scale_flops,
+  .backward_reads_data = scale_backward_reads_data,
 };

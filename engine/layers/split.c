@@ -114,4 +114,5 @@ const CtLayerClass ct_split_layer_class = {
   .backward = split_backward,
   .gpu_forward = TRUE,
   .gpu_backward = TRUE,
+  .backward_reads_data = ct_layer_backward_reads_nothing,
 };

@@ -80,7 +80,7 @@ merge_state (CtNetConfig *config, Caffe__Phase default_phase, const Caffe__NetPa
 static CtNet *
 build_net (CtSolver *solver, const Caffe__NetParameter *param, Caffe__Phase default_phase,
            const Caffe__NetState *override, guint64 seed, const char *source_name,
-           GError **error)
+           CtNetMemoryPlan plan, GError **error)
 {
   g_autoptr (GPtrArray) stages = g_ptr_array_new ();
   CtNetConfig config = { 0 };
@@ -92,6 +92,7 @@ build_net (CtSolver *solver, const Caffe__NetParameter *param, Caffe__Phase defa
   config.stages = (const char *const *) stages->pdata;
   config.seed = seed;
   config.source_name = source_name;
+  config.memory_plan = solver->plan_memory ? plan : CT_NET_MEMORY_KEEP_ALL;
   return ct_net_new_with_config (param, &config, error);
 }
 
@@ -129,7 +130,7 @@ build_train_net (CtSolver *solver, guint64 seed, GError **error)
         return FALSE;
     }
   solver->net = build_net (solver, param, CAFFE__PHASE__TRAIN, p->train_state, seed, source,
-                           &local);
+                           CT_NET_MEMORY_TRAINING, &local);
   if (loaded != NULL)
     protobuf_c_message_free_unpacked (&loaded->base, NULL);
   if (solver->net == NULL)
@@ -180,7 +181,7 @@ build_test_net (CtSolver *solver, guint i, guint64 seed, GError **error)
   CT_SOLVER_LOG (solver, "Creating test net (#%u) specified by %s", i, source);
   net = build_net (solver, param, CAFFE__PHASE__TEST,
                    p->n_test_state > 0 ? p->test_state[i] : NULL, seed,
-                   file != NULL ? file : source, &local);
+                   file != NULL ? file : source, CT_NET_MEMORY_FORWARD, &local);
   if (loaded != NULL)
     protobuf_c_message_free_unpacked (&loaded->base, NULL);
   if (net == NULL)

@@ -85,6 +85,7 @@ struct _CtSolver {
   GArray *observers;              /* CtSolverObserver */
   guint next_observer_id;
   gboolean built;                 /* ct_solver_new has finished */
+  gboolean plan_memory;           /* ct_solver_new_with_memory_plan */
   GPtrArray *build_log;           /* CtSolverLogLine*: replayed to new observers */
 };
 
