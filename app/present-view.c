@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "heatmap-view.h"
+#include "layer-catalogue.h"
 #include "present-view.h"
 
 struct _CtPresentView {
@@ -16,6 +17,7 @@ struct _CtPresentView {
   GtkLabel *title;       /* the layer */
   GtkLabel *step;        /* the step position */
   GtkLabel *subtitle;    /* blob, shape and step */
+  GtkLabel *explain;     /* what the layer computes, or what its diff means */
   GtkLabel *hint;
   CtHeatmapView *heatmap;
   char *blob;            /* the blob shown, or NULL */
@@ -53,6 +55,25 @@ pick_version (const CtRunBlob *blob, guint index, gboolean gradient)
   return picked;
 }
 
+/* What the layer's type says of itself (CtLayerClass): its formula and
+ * what it computes, or after a backward step what its diff means. */
+static void
+show_explanation (CtPresentView *self, const char *type, gboolean gradient)
+{
+  const CtLayerClass *klass = ct_layer_catalogue_lookup (type);
+  CtLayerExplanation explanation;
+  g_autofree char *text = NULL;
+
+  if (klass == NULL || !ct_layer_class_explain (klass, &explanation))
+    {
+      gtk_label_set_text (self->explain, "");
+      return;
+    }
+  text = g_strdup_printf ("%s\n%s", explanation.formula,
+                          gradient ? explanation.gradient : explanation.summary);
+  gtk_label_set_text (self->explain, text);
+}
+
 /* The layer called NAME in SNAPSHOT and its index, or NULL. */
 static const CtRunLayer *
 find_layer (CtRunSnapshot *snapshot, const char *name, guint *index)
@@ -77,6 +98,7 @@ clear (CtPresentView *self)
   g_clear_pointer (&self->step_text, g_free);
   gtk_label_set_text (self->title, _("Nothing Has Run Yet"));
   gtk_label_set_text (self->step, "");
+  gtk_label_set_text (self->explain, "");
   gtk_label_set_text (self->subtitle, _("Press F7 to run the first layer forward"));
   ct_heatmap_view_set_data (self->heatmap, NULL, NULL, 0, NULL);
 }
@@ -124,6 +146,7 @@ ct_present_view_show (CtPresentView *self, CtRunSnapshot *snapshot, const char *
                : g_strdup_printf (_("Output “%s” · %s"), blob->name, shape);
   gtk_label_set_text (self->title, title);
   gtk_label_set_text (self->step, self->step_text);
+  show_explanation (self, layer->type, gradient);
   gtk_label_set_text (self->subtitle, subtitle);
   /* the values come with the snapshot after the layer is watched: until
    * then the labels say what is coming and the old picture stays */
@@ -196,6 +219,10 @@ ct_present_view_init (CtPresentView *self)
   self->step = add_label (GTK_WIDGET (self), "present-step");
   self->title = add_label (GTK_WIDGET (self), "present-title");
   self->subtitle = add_label (GTK_WIDGET (self), "present-subtitle");
+  /* a few lines at most: the blob keeps the room */
+  self->explain = add_label (GTK_WIDGET (self), "present-explain");
+  gtk_label_set_lines (self->explain, 4);
+  gtk_label_set_ellipsize (self->explain, PANGO_ELLIPSIZE_END);
   self->heatmap = CT_HEATMAP_VIEW (heatmap);
   gtk_widget_set_hexpand (heatmap, TRUE);
   gtk_widget_set_vexpand (heatmap, TRUE);
