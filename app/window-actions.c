@@ -9,6 +9,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "window-lesson.h"
 #include "window-private.h"
 
 static void
@@ -40,6 +41,7 @@ open_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_file_filter_set_name (nets, _("Nets (prototxt)"));
   gtk_file_filter_add_pattern (nets, "*.prototxt");
   gtk_file_filter_add_pattern (nets, "*.pbtxt");
+  gtk_file_filter_add_pattern (nets, "*.lesson");
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), nets);
@@ -544,6 +546,7 @@ static const CtWindowAction win_actions[] = {
   { { .name = "open", .activate = open_activated }, { "<Control>o" } },
   { { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" } },
   { { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" } },
+  { { .name = "open-lesson", .activate = ct_window_open_lesson_activated, .parameter_type = "s" } },
   { { .name = "save", .activate = save_activated }, { "<Control>s" } },
   { { .name = "save-as", .activate = save_as_activated }, { "<Control><Shift>s" } },
   { { .name = "close", .activate = close_activated }, { "<Control>w" } },

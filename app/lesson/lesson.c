@@ -351,9 +351,12 @@ parse_action (Reader *r, const char *value, int line, int column, GError **error
     case CT_LESSON_CHANNEL:
       if (g_str_equal (words[1], "all"))
         action->number = -1;
-      else if (!parse_count (words[1], 0, G_MAXINT, &action->number))
+      /* counted from 1, as the heatmap shows them ("channel 4 of 20") */
+      else if (parse_count (words[1], 1, G_MAXINT, &action->number))
+        action->number--;
+      else
         return fail (error, CT_LESSON_ERROR_ACTION, r, line, g_array_index (columns, int, 1),
-                     _("“%s” is not a channel: write a number from 0, or “all”"), words[1]);
+                     _("“%s” is not a channel: write a number from 1, or “all”"), words[1]);
       break;
     case CT_LESSON_TRAIN:
       if (!parse_count (words[1], 1, G_MAXINT, &action->number))

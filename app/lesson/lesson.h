@@ -35,7 +35,7 @@ typedef enum {
   CT_LESSON_BACKWARD,       /* one backward step (Shift+F7) */
   CT_LESSON_PASS,           /* run the rest of the pass (F5) */
   CT_LESSON_RESET,          /* back to the start of the pass (Shift+F5) */
-  CT_LESSON_CHANNEL,        /* number: the channel shown large, -1 for all */
+  CT_LESSON_CHANNEL,        /* number: the channel shown large (from 0; written from 1), -1 for all */
   CT_LESSON_SOLVER,         /* text: a solver field path, value: its value */
   CT_LESSON_TRAIN,          /* number: iterations to train, waited for */
   CT_LESSON_RESTART,        /* train again from the same start (number: iterations) */

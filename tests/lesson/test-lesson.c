@@ -27,7 +27,7 @@ static const char good[] =
   "\r\n"
   "step: Step\n"
   "do: step-to conv1\n"
-  "do: channel 3\n"
+  "do: channel 4\n"
   "do: channel all\n"
   "do: solver base_lr 0.1\n"
   "do: train 200\n"
@@ -152,6 +152,7 @@ static const Bad bad[] = {
   { "lesson: L\nstep: S\ndo: solver base_lrr 0.1\n", "3:12: " },
   { "lesson: L\nstep: S\ndo: solver base_lr fast\n", "3:12: " },
   { "lesson: L\nstep: S\ndo: channel three\n", "3:13: “three” is not a channel" },
+  { "lesson: L\nstep: S\ndo: channel 0\n", "3:13: “0” is not a channel" },
   { "lesson: L\nstep: S\ndo: train 0\n", "3:11: “0” is not a number of iterations" },
   { "lesson: L\nstep: S\ndo: phase deploy\n", "3:11: “deploy” is not one of train, test, both" },
   { "lesson: L\nstep: S\ndo: view heatmap\n", "3:10: “heatmap” is not one of" },
