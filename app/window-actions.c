@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "window-lesson.h"
+#include "window-session.h"
 #include "window-private.h"
 
 static void
@@ -42,6 +43,7 @@ open_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_file_filter_add_pattern (nets, "*.prototxt");
   gtk_file_filter_add_pattern (nets, "*.pbtxt");
   gtk_file_filter_add_pattern (nets, "*.lesson");
+  gtk_file_filter_add_pattern (nets, "*.cortado-session");
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), nets);
@@ -547,6 +549,7 @@ static const CtWindowAction win_actions[] = {
   { { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" } },
   { { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" } },
   { { .name = "open-lesson", .activate = ct_window_open_lesson_activated, .parameter_type = "s" } },
+  { { .name = "session-save-as", .activate = ct_window_session_save_as_activated } },
   { { .name = "save", .activate = save_activated }, { "<Control>s" } },
   { { .name = "save-as", .activate = save_as_activated }, { "<Control><Shift>s" } },
   { { .name = "close", .activate = close_activated }, { "<Control>w" } },

@@ -9,6 +9,7 @@
 #include "install-dirs.h"
 #include "present-view.h"
 #include "window-lesson.h"
+#include "window-session.h"
 #include "window-private.h"
 
 #define EXAMPLES_PATH "/io/github/cortado/Cortado/examples/"
@@ -369,6 +370,8 @@ ct_window_load_file (CtWindow *self, GFile *file)
   g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
   if (ct_lesson_is_lesson_path (g_file_peek_path (file)))
     return ct_window_lesson_open (self, file);
+  if (ct_session_is_session_path (g_file_peek_path (file)))
+    return ct_window_session_open (self, file);
   /* a solver opens its net, and comes with it to the Training view */
   net_file = ct_solver_panel_net_file (file);
   if (net_file == NULL)

@@ -230,8 +230,9 @@ read_series (GKeyFile *file, const char *name, const char *group, CtSession *ses
     }
   if (n_xs != n_ys)
     {
-      g_autofree char *message = g_strdup_printf (
-        _("%" G_GSIZE_FORMAT " x values but %" G_GSIZE_FORMAT " y values"), n_xs, n_ys);
+      g_autofree char *message = g_strdup_printf (_("%u x values but %u y values"),
+                                                  (guint) MIN (n_xs, G_MAXUINT),
+                                                  (guint) MIN (n_ys, G_MAXUINT));
       return bad_value (error, name, group, "ys", message);
     }
   for (gsize i = 0; i < n_xs; i++)

@@ -9,6 +9,11 @@
  * on every layer. A lesson file opens like a net (ct_window_load_file),
  * and a bad one says where it is wrong and leaves the window as it was.
  *
+ * /gtk/session/reopen: a session saved after two short training runs
+ * (trained weights, solver, phase, batch, chosen images, the view, both
+ * runs on the plots) and opened in another window reopens to the same
+ * state, and the run there computes what it computed in the first window.
+ *
  * CT_TEST_LANGUAGE=zh_CN runs the same in Simplified Chinese (the panel's
  * strings and the lessons' own texts); CT_SCREENSHOT_DIR saves a step of
  * the convolution lesson as lesson-step[-zh_CN].png.
@@ -27,6 +32,7 @@
 #include "test-files.h"
 #include "window-lesson.h"
 #include "window-private.h"
+#include "window-session.h"
 
 #define MNIST "/usr/share/datasets/fashion-mnist"
 
@@ -398,6 +404,149 @@ test_open_file (void)
   ct_test_remove_tree (dir);
 }
 
+static void
+set_field (CtWindow *window, const char *path, const char *value)
+{
+  g_signal_emit_by_name (ct_solver_panel_get_form (window->solver_panel), "changed", path, value);
+}
+
+static void
+train_to_end (CtWindow *window)
+{
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED, 120);
+  g_assert_null (ct_window_train_get_last_error (window));
+}
+
+/* conv1's output statistics after stepping WINDOW's run to it. */
+static CtStats
+conv1_stats (CtWindow *window)
+{
+  CtRunSnapshot *snapshot;
+  const CtRunBlob *blob;
+  int steps = 0;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run-reset", NULL);
+  ct_gui_test_settle (window);
+  while (g_strcmp0 (window->run_current, "conv1") != 0)
+    {
+      g_assert_cmpint (steps++, <, 10);
+      g_action_group_activate_action (G_ACTION_GROUP (window), "run-forward", NULL);
+      WAIT_UNTIL (!ct_runner_is_busy (window->runner) && window->run_pending == NULL, 60);
+    }
+  snapshot = ct_window_run_get_snapshot (window);
+  g_assert_null (ct_run_snapshot_get_error (snapshot));
+  blob = ct_run_snapshot_find_blob (snapshot, "conv1");
+  g_assert_nonnull (blob);
+  g_assert_true (blob->has_data);
+  return blob->data_stats->stats;
+}
+
+static void
+assert_same_sessions (const CtSession *a, const CtSession *b)
+{
+  g_assert_cmpstr (a->net_text, ==, b->net_text);
+  g_assert_cmpstr (a->solver_text, ==, b->solver_text);
+  g_assert_cmpstr (a->phase, ==, b->phase);
+  g_assert_cmpstr (a->view, ==, b->view);
+  g_assert_cmpuint (a->batch, ==, b->batch);
+  g_assert_nonnull (a->weights);
+  g_assert_nonnull (b->weights);
+  g_assert_true (g_bytes_equal (a->weights, b->weights));
+  g_assert_nonnull (b->items);
+  g_assert_cmpuint (a->items->len, ==, b->items->len);
+  g_assert_cmpmem (a->items->data, a->items->len * sizeof (guint), b->items->data,
+                   b->items->len * sizeof (guint));
+  g_assert_cmpuint (a->series->len, ==, b->series->len);
+  for (guint i = 0; i < a->series->len; i++)
+    {
+      const CtSessionSeries *x = g_ptr_array_index (a->series, i);
+      const CtSessionSeries *y = g_ptr_array_index (b->series, i);
+
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpstr (x->run_label, ==, y->run_label);
+      g_assert_cmpint (x->faded, ==, y->faded);
+      g_assert_cmpint (x->color, ==, y->color);
+      g_assert_cmpuint (x->xs->len, ==, y->xs->len);
+      g_assert_cmpmem (x->xs->data, x->xs->len * sizeof (double), y->xs->data,
+                       y->xs->len * sizeof (double));
+    }
+}
+
+static void
+test_session_reopen (void)
+{
+  CtWindow *first, *second;
+  char *dir;
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtSession) saved = NULL;
+  g_autoptr (CtSession) reopened = NULL;
+  guint items[] = { 23, 5 };
+  CtStats before, after;
+  guint faded = 0;
+
+  if (!have_data ())
+    return;
+  dir = enter_data_folder ();
+  path = g_build_filename (dir, "class.cortado-session", NULL);
+  file = g_file_new_for_path (path);
+
+  first = new_window ();
+  g_assert_true (ct_window_load_example (first, "lenet-fashion"));
+  adw_view_stack_set_visible_child_name (first->view_stack, "training");
+  set_field (first, "max_iter", "20");
+  set_field (first, "test_interval", "10");
+  set_field (first, "test_iter[0]", "5");
+  set_field (first, "snapshot_after_train", "false");
+  set_field (first, "base_lr", "0.02");
+  g_action_group_activate_action (G_ACTION_GROUP (first), "train-toggle", NULL);
+  train_to_end (first);
+  set_field (first, "base_lr", "0.03");
+  g_action_group_activate_action (G_ACTION_GROUP (first), "train-restart", NULL);
+  ct_gui_test_spin (50);
+  train_to_end (first);
+  /* the trained weights went to the step view */
+  WAIT_UNTIL (ct_window_get_weights (first) != NULL, 30);
+  ct_window_inputs_set_items (first, items, G_N_ELEMENTS (items));
+  g_action_group_change_action_state (G_ACTION_GROUP (first), "phase",
+                                      g_variant_new_string ("test"));
+  ct_run_controls_set_batch (first->run_controls, 2);
+  before = conv1_stats (first);
+  g_assert_true (ct_window_session_save (first, file, &error));
+  g_assert_no_error (error);
+  saved = ct_window_session_collect (first);
+  for (guint i = 0; i < saved->series->len; i++)
+    faded += ((CtSessionSeries *) g_ptr_array_index (saved->series, i))->faded;
+  /* both runs are on the plots, the first one faded */
+  g_assert_cmpuint (faded, >, 0);
+  g_assert_cmpuint (faded, <, saved->series->len);
+
+  second = new_window ();
+  g_assert_true (ct_window_load_file (second, file));
+  ct_gui_test_settle (second);
+  reopened = ct_window_session_collect (second);
+  assert_same_sessions (saved, reopened);
+  g_assert_cmpstr (ct_document_get_text (ct_window_get_document (second)), ==,
+                   ct_document_get_text (ct_window_get_document (first)));
+  /* the same weights and images through the same net: the same conv1 */
+  after = conv1_stats (second);
+  g_test_message ("conv1 mean %.9g / %.9g, std %.9g / %.9g", before.mean, after.mean,
+                  before.std, after.std);
+  g_assert_cmpfloat (before.mean, ==, after.mean);
+  g_assert_cmpfloat (before.std, ==, after.std);
+  g_assert_cmpfloat (before.min, ==, after.min);
+  g_assert_cmpfloat (before.max, ==, after.max);
+
+  /* a damaged session says so and leaves the window as it was */
+  g_assert_true (g_file_set_contents (path, "[Session]\nversion=1\n", -1, NULL));
+  g_assert_false (ct_window_load_file (second, file));
+  g_assert_nonnull (second->error_toast);
+  close_window (first);
+  close_window (second);
+  leave_data_folder (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -420,6 +569,7 @@ main (int argc, char *argv[])
       g_test_add_func ("/gtk/lessons/convolution", test_convolution);
       g_test_add_func ("/gtk/lessons/vanishing-gradients", test_vanishing);
       g_test_add_func ("/gtk/lessons/training", test_training);
+      g_test_add_func ("/gtk/session/reopen", test_session_reopen);
     }
   status = g_test_run ();
   return ct_gui_test_finish (status, scratch, app);
