@@ -206,6 +206,7 @@ ct_window_session_open (CtWindow *self, GFile *file)
   g_action_group_change_action_state (G_ACTION_GROUP (self), "phase",
                                       g_variant_new_string (s->phase));
   ct_run_controls_set_batch (self->run_controls, s->batch);
+  ct_run_controls_set_seed (self->run_controls, s->seed);
   if (s->items != NULL && s->items->len > 0)
     ct_window_inputs_set_items (self, (const guint *) (void *) s->items->data, s->items->len);
   else if (s->input_path != NULL)

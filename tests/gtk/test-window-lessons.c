@@ -16,7 +16,8 @@
  *
  * CT_TEST_LANGUAGE=zh_CN runs the same in Simplified Chinese (the panel's
  * strings and the lessons' own texts); CT_SCREENSHOT_DIR saves a step of
- * the convolution lesson as lesson-step[-zh_CN].png.
+ * the convolution lesson as lesson-step[-zh_CN].png, and the vanishing-
+ * gradient lesson's two nets after their backward pass.
  *
  * Training reads the LeNet example's LMDBs: made here in a scratch folder
  * (the working folder, where the example's relative sources lead when
@@ -327,6 +328,7 @@ vanishing_step (CtWindow *window, guint index, gpointer data)
     {
       g_assert_cmpint (ct_window_layer_for_id (window, "sigmoid8"), >=, 0);
       *sigmoid = first_over_last (window);
+      shoot (window, "lesson-vanishing-sigmoid");
     }
 }
 
@@ -361,6 +363,7 @@ test_vanishing (void)
   g_test_message ("fc1/fc8 health: sigmoid %g, ReLU %g", sigmoid, relu);
   g_assert_cmpfloat (sigmoid, <, 0.1);
   g_assert_cmpfloat (relu, >, 10 * sigmoid);
+  shoot (window, "lesson-vanishing-relu");
   close_window (window);
   leave_data_folder (dir);
 }
@@ -449,6 +452,7 @@ assert_same_sessions (const CtSession *a, const CtSession *b)
   g_assert_cmpstr (a->phase, ==, b->phase);
   g_assert_cmpstr (a->view, ==, b->view);
   g_assert_cmpuint (a->batch, ==, b->batch);
+  g_assert_cmpuint (a->seed, ==, b->seed);
   g_assert_nonnull (a->weights);
   g_assert_nonnull (b->weights);
   g_assert_true (g_bytes_equal (a->weights, b->weights));
@@ -512,6 +516,7 @@ test_session_reopen (void)
   g_action_group_change_action_state (G_ACTION_GROUP (first), "phase",
                                       g_variant_new_string ("test"));
   ct_run_controls_set_batch (first->run_controls, 2);
+  ct_run_controls_set_seed (first->run_controls, 4242);
   before = conv1_stats (first);
   g_assert_true (ct_window_session_save (first, file, &error));
   g_assert_no_error (error);
