@@ -91,6 +91,24 @@ get_lesson (CtWindow *self)
 }
 
 static void run_actions (Lesson *l);
+static Lesson *get_lesson (CtWindow *self);
+
+/* win.lesson-next and win.lesson-back: while a lesson is open and its
+ * step is done. */
+void
+ct_window_lesson_update_actions (CtWindow *self)
+{
+  Lesson *l = get_lesson (self);
+  gboolean idle = l != NULL && l->poll == 0;
+  GAction *next = g_action_map_lookup_action (G_ACTION_MAP (self), "lesson-next");
+  GAction *back = g_action_map_lookup_action (G_ACTION_MAP (self), "lesson-back");
+
+  if (next != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (next),
+                                 idle && l->index + 1 < ct_lesson_n_steps (l->lesson));
+  if (back != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (back), idle && l->index > 0);
+}
 
 /* An action that cannot be done: the step stops there, with a toast that
  * names the lesson's line. */
@@ -340,6 +358,7 @@ run_actions (Lesson *l)
     }
   l->started = FALSE;
   ct_lesson_panel_set_busy (l->panel, FALSE);
+  ct_window_lesson_update_actions (l->window);
 }
 
 void
@@ -358,6 +377,7 @@ ct_window_lesson_go_to (CtWindow *self, guint index)
   ct_lesson_panel_show_step (l->panel, l->lesson->title, index, ct_lesson_n_steps (l->lesson),
                              step->title, step->text);
   ct_lesson_panel_set_busy (l->panel, TRUE);
+  ct_window_lesson_update_actions (self);
   run_actions (l);
 }
 
@@ -377,6 +397,7 @@ void
 ct_window_lesson_close (CtWindow *self)
 {
   g_object_set_data (G_OBJECT (self), LESSON_KEY, NULL);
+  ct_window_lesson_update_actions (self);
 }
 
 /* The window goes: nothing may wait on it any more. */
@@ -457,6 +478,24 @@ void
 ct_window_open_lesson_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
   ct_window_lesson_open_bundled (data, g_variant_get_string (param, NULL));
+}
+
+void
+ct_window_lesson_next_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  Lesson *l = get_lesson (data);
+
+  if (l != NULL && l->poll == 0 && l->index + 1 < ct_lesson_n_steps (l->lesson))
+    ct_window_lesson_go_to (data, l->index + 1);
+}
+
+void
+ct_window_lesson_back_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  Lesson *l = get_lesson (data);
+
+  if (l != NULL && l->poll == 0 && l->index > 0)
+    ct_window_lesson_go_to (data, l->index - 1);
 }
 
 const CtLesson *

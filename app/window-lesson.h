@@ -15,6 +15,9 @@ gboolean ct_window_lesson_open_bundled (CtWindow *self, const char *id);
 void ct_window_lesson_go_to (CtWindow *self, guint index);
 void ct_window_lesson_close (CtWindow *self);
 
+/* Enables win.lesson-next and win.lesson-back as the lesson allows. */
+void ct_window_lesson_update_actions (CtWindow *self);
+
 /* For tests: the lesson shown (or NULL), its step, and whether the step's
  * actions are still running; the last action that failed (or NULL). */
 const CtLesson *ct_window_lesson_get (CtWindow *self);
@@ -23,7 +26,11 @@ gboolean ct_window_lesson_is_busy (CtWindow *self);
 const char *ct_window_lesson_get_last_error (CtWindow *self);
 GtkWidget *ct_window_lesson_get_panel (CtWindow *self);
 
-/* win.open-lesson's handler (its parameter: a bundled lesson's id). */
+/* win.open-lesson's handler (its parameter: a bundled lesson's id), and
+ * win.lesson-next's and win.lesson-back's (Alt+Right, Alt+Left: a
+ * presenter's remote often sends those). */
 void ct_window_open_lesson_activated (GSimpleAction *action, GVariant *param, gpointer data);
+void ct_window_lesson_next_activated (GSimpleAction *action, GVariant *param, gpointer data);
+void ct_window_lesson_back_activated (GSimpleAction *action, GVariant *param, gpointer data);
 
 G_END_DECLS

@@ -391,9 +391,21 @@ test_open_file (void)
   g_assert_nonnull (window->error_toast);
   g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast), "bad.lesson:3:5"));
 
+  /* Alt+Right and Alt+Left only while a lesson can go there */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-next"));
   g_assert_true (ct_window_load_file (window, good_file));
   wait_step (window, 30);
   g_assert_true (selected_is (window, "fc1"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-next"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-back"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "lesson-next", NULL);
+  WAIT_UNTIL (!ct_window_lesson_is_busy (window), 30);
+  g_assert_cmpuint (ct_window_lesson_get_index (window), ==, 1);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-back"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-next"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "lesson-back", NULL);
+  wait_step (window, 30);
+  g_assert_cmpuint (ct_window_lesson_get_index (window), ==, 0);
   /* a step that cannot be done names its line, and the lesson goes on */
   ct_window_lesson_go_to (window, 1);
   WAIT_UNTIL (!ct_window_lesson_is_busy (window), 30);
