@@ -295,6 +295,7 @@ test_training (void)
     protobuf_c_message_free_unpacked (&param->base, NULL);
   }
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "training");
+  shoot (window, "lesson-training");
   close_window (window);
   leave_data_folder (dir);
 }
