@@ -28,6 +28,8 @@ typedef struct {
   guint poll;                  /* source waiting for the current action */
   int forward_steps;           /* taken by a step-to so far */
   gboolean started;            /* the current action has been started */
+  gint64 target_iter;          /* where the training action's run ends */
+  const char *error_before;    /* the training error shown when it began */
   char *last_error;
 } Lesson;
 
@@ -140,13 +142,20 @@ run_settled (CtWindow *self)
          && self->run_pending == NULL;
 }
 
+/* The run that the action started has ended: at its last iteration, or
+ * stopped, or with a new error. The last run's end may still be reported
+ * for a moment after a restart: its iteration tells them apart. */
 static gboolean
-train_settled (CtWindow *self)
+train_settled (Lesson *l)
 {
-  CtTrainState state = ct_window_train_get_state (self);
+  CtTrainState state = ct_window_train_get_state (l->window);
+  const char *error = ct_window_train_get_last_error (l->window);
 
-  return state == CT_TRAIN_STATE_FINISHED || state == CT_TRAIN_STATE_STOPPED
-         || (state == CT_TRAIN_STATE_IDLE && ct_window_train_get_last_error (self) != NULL);
+  if (error != NULL && error != l->error_before)
+    return state != CT_TRAIN_STATE_RUNNING;
+  return state == CT_TRAIN_STATE_STOPPED
+         || (state == CT_TRAIN_STATE_FINISHED
+             && ct_window_train_get_iter (l->window) >= l->target_iter);
 }
 
 static CtHeatmapView *
@@ -304,6 +313,17 @@ do_action (Lesson *l, const CtLessonAction *action)
           g_autofree char *iterations = g_strdup_printf ("%" G_GINT64_FORMAT, action->number);
 
           l->started = TRUE;
+          l->error_before = ct_window_train_get_last_error (self);
+          if (action->verb == CT_LESSON_TRAIN)
+            l->target_iter = action->number;
+          else
+            {
+              Caffe__SolverParameter *param = ct_solver_panel_dup_param (self->solver_panel);
+
+              l->target_iter = param != NULL ? param->max_iter : 0;
+              if (param != NULL)
+                protobuf_c_message_free_unpacked (&param->base, NULL);
+            }
           if (action->verb == CT_LESSON_TRAIN)
             {
               set_solver_field (self, "max_iter", iterations);
@@ -316,9 +336,10 @@ do_action (Lesson *l, const CtLessonAction *action)
             activate (self, "train-restart", NULL);
           return FALSE;
         }
-      if (!train_settled (self))
+      if (!train_settled (l))
         return FALSE;
-      if (ct_window_train_get_last_error (self) != NULL)
+      if (ct_window_train_get_last_error (self) != NULL
+          && ct_window_train_get_last_error (self) != l->error_before)
         action_failed (l, action, ct_window_train_get_last_error (self));
       return TRUE;
     default:
