@@ -30,6 +30,8 @@ typedef struct {
   gboolean started;            /* the current action has been started */
   gint64 target_iter;          /* where the training action's run ends */
   const char *error_before;    /* the training error shown when it began */
+  gboolean seen_running;       /* the action's run has been seen running */
+  int settled_polls;           /* polls in a row that saw it ended */
   char *last_error;
 } Lesson;
 
@@ -143,19 +145,31 @@ run_settled (CtWindow *self)
 }
 
 /* The run that the action started has ended: at its last iteration, or
- * stopped, or with a new error. The last run's end may still be reported
- * for a moment after a restart: its iteration tells them apart. */
+ * stopped, or with a new error. After a restart the last run's end can
+ * still be reported for a moment, with its own last iteration: an end
+ * counts once the new run was seen running and the end has lasted
+ * SETTLED_POLLS polls (the new run reports every iteration meanwhile). */
+#define SETTLED_POLLS 10
+
 static gboolean
 train_settled (Lesson *l)
 {
   CtTrainState state = ct_window_train_get_state (l->window);
   const char *error = ct_window_train_get_last_error (l->window);
+  gboolean ended;
 
+  if (state == CT_TRAIN_STATE_RUNNING || state == CT_TRAIN_STATE_PAUSED
+      || state == CT_TRAIN_STATE_BREAK)
+    l->seen_running = TRUE;
   if (error != NULL && error != l->error_before)
-    return state != CT_TRAIN_STATE_RUNNING;
-  return state == CT_TRAIN_STATE_STOPPED
-         || (state == CT_TRAIN_STATE_FINISHED
-             && ct_window_train_get_iter (l->window) >= l->target_iter);
+    ended = state != CT_TRAIN_STATE_RUNNING;
+  else
+    ended = l->seen_running
+            && (state == CT_TRAIN_STATE_STOPPED
+                || (state == CT_TRAIN_STATE_FINISHED
+                    && ct_window_train_get_iter (l->window) >= l->target_iter));
+  l->settled_polls = ended ? l->settled_polls + 1 : 0;
+  return l->settled_polls >= SETTLED_POLLS;
 }
 
 static CtHeatmapView *
@@ -314,6 +328,8 @@ do_action (Lesson *l, const CtLessonAction *action)
 
           l->started = TRUE;
           l->error_before = ct_window_train_get_last_error (self);
+          l->seen_running = FALSE;
+          l->settled_polls = 0;
           if (action->verb == CT_LESSON_TRAIN)
             l->target_iter = action->number;
           else
