@@ -315,6 +315,9 @@ do_action (Lesson *l, const CtLessonAction *action)
             return TRUE;
           }
         ct_heatmap_view_set_zoom_channel (heatmap, (int) action->number);
+        /* the inspector scrolls to the focused heatmap: the class sees it
+         * even below the layer's explanation */
+        gtk_widget_grab_focus (GTK_WIDGET (heatmap));
         return TRUE;
       }
     case CT_LESSON_SOLVER:
