@@ -29,6 +29,7 @@ struct _CtRunControls {
   GtkMenuButton *input_button;
   GtkWidget *settings_popover;
   GtkWidget *batch_spin;
+  GtkWidget *seed_spin;
   GtkWidget *device_drop;
   GtkLabel *weights_label;
   GtkLabel *input_label;
@@ -162,6 +163,13 @@ ct_run_controls_set_batch (CtRunControls *self, guint batch)
   self->batch = batch;
 }
 
+void
+ct_run_controls_set_seed (CtRunControls *self, guint64 seed)
+{
+  /* the spin button keeps it in its range, and tells seed_changed */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->seed_spin), (double) seed);
+}
+
 guint64
 ct_run_controls_get_seed (CtRunControls *self)
 {
@@ -254,6 +262,7 @@ ct_run_controls_class_init (CtRunControlsClass *klass)
   BIND (input_button);
   BIND (settings_popover);
   BIND (batch_spin);
+  BIND (seed_spin);
   BIND (device_drop);
   BIND (weights_label);
   BIND (input_label);

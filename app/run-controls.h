@@ -18,6 +18,7 @@ G_DECLARE_FINAL_TYPE (CtRunControls, ct_run_controls, CT, RUN_CONTROLS, GtkBox)
 guint ct_run_controls_get_batch (CtRunControls *self);
 void ct_run_controls_set_batch (CtRunControls *self, guint batch);
 guint64 ct_run_controls_get_seed (CtRunControls *self);
+void ct_run_controls_set_seed (CtRunControls *self, guint64 seed);
 CtRunFill ct_run_controls_get_fill (CtRunControls *self);
 /* Whether a GPU computes, and which. */
 gboolean ct_run_controls_get_use_gpu (CtRunControls *self);

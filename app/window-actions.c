@@ -9,6 +9,8 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "window-lesson.h"
+#include "window-session.h"
 #include "window-private.h"
 
 static void
@@ -40,6 +42,8 @@ open_activated (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_file_filter_set_name (nets, _("Nets (prototxt)"));
   gtk_file_filter_add_pattern (nets, "*.prototxt");
   gtk_file_filter_add_pattern (nets, "*.pbtxt");
+  gtk_file_filter_add_pattern (nets, "*.lesson");
+  gtk_file_filter_add_pattern (nets, "*.cortado-session");
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), nets);
@@ -544,6 +548,10 @@ static const CtWindowAction win_actions[] = {
   { { .name = "open", .activate = open_activated }, { "<Control>o" } },
   { { .name = "open-recent", .activate = open_recent_activated, .parameter_type = "s" } },
   { { .name = "new-example", .activate = new_example_activated, .parameter_type = "s" } },
+  { { .name = "open-lesson", .activate = ct_window_open_lesson_activated, .parameter_type = "s" } },
+  { { .name = "session-save-as", .activate = ct_window_session_save_as_activated } },
+  { { .name = "lesson-next", .activate = ct_window_lesson_next_activated }, { "<Alt>Right" } },
+  { { .name = "lesson-back", .activate = ct_window_lesson_back_activated }, { "<Alt>Left" } },
   { { .name = "save", .activate = save_activated }, { "<Control>s" } },
   { { .name = "save-as", .activate = save_as_activated }, { "<Control><Shift>s" } },
   { { .name = "close", .activate = close_activated }, { "<Control>w" } },
@@ -676,6 +684,7 @@ ct_window_init_actions (CtWindow *self)
     if (!win_actions[i].gtk_owns)
       g_action_map_add_action_entries (G_ACTION_MAP (self), &win_actions[i].entry, 1, self);
   add_scoped_shortcuts (self);
+  ct_window_lesson_update_actions (self);
   g_signal_connect (self->find_entry, "search-changed", G_CALLBACK (find_changed), self);
   g_signal_connect (self->find_entry, "next-match", G_CALLBACK (find_next_match), self);
   g_signal_connect (self->find_entry, "activate", G_CALLBACK (find_next_match), self);

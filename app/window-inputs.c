@@ -492,3 +492,15 @@ ct_window_inputs_dispose (CtWindow *self)
   g_clear_error (&in->fashion_error);
   g_clear_pointer (&self->inputs, g_free);
 }
+
+const GArray *
+ct_window_inputs_get_items (CtWindow *self)
+{
+  return self->inputs->source == SOURCE_FASHION ? self->inputs->items : NULL;
+}
+
+const char *
+ct_window_inputs_get_path (CtWindow *self)
+{
+  return self->inputs->source == SOURCE_PATH ? self->inputs->path : NULL;
+}

@@ -263,5 +263,9 @@ gboolean ct_window_inputs_take_cleared (CtWindow *self);
 void ct_window_inputs_apply (CtWindow *self, CtRunner *runner);
 GtkWindow *ct_window_inputs_show_browser (CtWindow *self);
 GtkSelectionModel *ct_window_inputs_get_browser_selection (CtWindow *self);
+/* The chosen Fashion-MNIST items (guint), or the chosen image file or
+ * folder; NULL when the input is something else (a saved session). */
+const GArray *ct_window_inputs_get_items (CtWindow *self);
+const char *ct_window_inputs_get_path (CtWindow *self);
 
 G_END_DECLS

@@ -8,6 +8,8 @@
 
 #include "install-dirs.h"
 #include "present-view.h"
+#include "window-lesson.h"
+#include "window-session.h"
 #include "window-private.h"
 
 #define EXAMPLES_PATH "/io/github/cortado/Cortado/examples/"
@@ -366,6 +368,10 @@ ct_window_load_file (CtWindow *self, GFile *file)
   g_autoptr (GFile) net_file = NULL;
 
   g_return_val_if_fail (CT_IS_WINDOW (self), FALSE);
+  if (ct_lesson_is_lesson_path (g_file_peek_path (file)))
+    return ct_window_lesson_open (self, file);
+  if (ct_session_is_session_path (g_file_peek_path (file)))
+    return ct_window_session_open (self, file);
   /* a solver opens its net, and comes with it to the Training view */
   net_file = ct_solver_panel_net_file (file);
   if (net_file == NULL)
@@ -396,6 +402,8 @@ static const struct {
   { "lenet-fashion", N_("LeNet for Fashion-MNIST") },
   { "cifar10-quick", N_("CIFAR-10 Quick") },
   { "resnet-block", N_("Residual Block") },
+  { "deep-sigmoid", N_("Deep Net with Sigmoids") },
+  { "deep-relu", N_("Deep Net with ReLU") },
 };
 
 gboolean
