@@ -15,6 +15,12 @@ ct_class_names_load (const char *path, GError **error)
 
   if (!g_file_get_contents (path, &text, NULL, error))
     return NULL;
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error (error, CT_ANALYSIS_ERROR, CT_ANALYSIS_ERROR_FILE,
+                   _("%s: the class names are not UTF-8 text"), path);
+      return NULL;
+    }
   lines = g_strsplit (text, "\n", -1);
   n = g_strv_length (lines);
   /* a last line ended by "\n" leaves an empty string behind */

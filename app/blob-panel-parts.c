@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "heatmap/blob-export.h"
+#include "class-names.h"
 #include "blob-panel-private.h"
 
 static const char *const stat_names[N_STATS] = {
@@ -30,29 +31,16 @@ class_labels (CtBlobPanel *panel)
   g_autofree char *dir = panel->document != NULL ? ct_document_dup_base_dir (panel->document)
                                                  : NULL;
   g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *kept;
 
   if (g_strcmp0 (path, panel->labels_path) == 0)
     return panel->labels;
   g_free (panel->labels_path);
   panel->labels_path = g_strdup (path);
   g_clear_pointer (&panel->labels, g_strfreev);
-  /* A few hundred bytes beside the net, read once per net file. */
-  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL)
-      || !g_utf8_validate (text, -1, NULL))
-    return NULL;
-  lines = g_strsplit (text, "\n", -1);
-  kept = g_ptr_array_new ();
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_strstrip (lines[i]);
-      if (*lines[i] != '\0')
-        g_ptr_array_add (kept, g_strdup (lines[i]));
-    }
-  g_ptr_array_add (kept, NULL);
-  panel->labels = (char **) g_ptr_array_free (kept, FALSE);
+  /* A few hundred bytes beside the net, read once per net file; a file
+   * that cannot be read names no classes (the bars show numbers). */
+  if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
+    panel->labels = ct_class_names_load (path, NULL);
   return panel->labels;
 }
 

@@ -23,6 +23,7 @@
 
 #include "draw-input.h"
 #include "atomic-write.h"
+#include "class-names.h"
 #include "image.h"
 #include "layer-catalogue.h"
 #include "runner.h"
@@ -206,23 +207,19 @@ read_labels (CtDocument *document)
 {
   g_autofree char *dir = ct_document_dup_base_dir (document);
   g_autofree char *path = dir != NULL ? g_build_filename (dir, "labels.txt", NULL) : NULL;
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *kept;
+  char **names;
 
-  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL)
-      || !g_utf8_validate (text, -1, NULL))
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS)
+      || (names = ct_class_names_load (path, NULL)) == NULL)
     return NULL;
-  lines = g_strsplit (text, "\n", -1);
-  kept = g_ptr_array_new ();
-  for (guint i = 0; lines[i] != NULL; i++)
+  for (guint i = 0; names[i] != NULL; i++)
     {
-      g_strstrip (lines[i]);
-      if (*lines[i] != '\0')
-        g_ptr_array_add (kept, g_strdup (_(lines[i])));
+      char *shown = g_strdup (_(names[i]));
+
+      g_free (names[i]);
+      names[i] = shown;
     }
-  g_ptr_array_add (kept, NULL);
-  return (char **) g_ptr_array_free (kept, FALSE);
+  return names;
 }
 
 /* The drawing as the net gets it: C×H×W floats. */

@@ -282,6 +282,37 @@ test_store (void)
   g_assert_null (ct_sample_store_get (small, 0));
 }
 
+/* labels.txt: line i names class i, a blank line keeps its number, the
+ * last newline adds no class; a file that is not UTF-8 is an error. */
+static void
+test_class_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cortado-labels-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "labels.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) names = NULL;
+  g_autofree char *third = NULL;
+  g_autofree char *tenth = NULL;
+
+  g_assert_true (g_file_set_contents (path, "cat\r\n\ndog  \n", -1, NULL));
+  names = ct_class_names_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[0], ==, "cat");
+  g_assert_cmpstr (names[1], ==, "");
+  third = ct_class_name (names, 2);
+  tenth = ct_class_name (names, 9);
+  g_assert_cmpstr (third, ==, "dog");
+  g_assert_cmpstr (tenth, ==, "9");
+
+  g_assert_true (g_file_set_contents (path, "caf\xe9\n", -1, NULL));
+  g_assert_null (ct_class_names_load (path, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "UTF-8"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -294,5 +325,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/confusion/no-classifier", test_no_classifier);
   g_test_add_func ("/analysis/confusion/tsv", test_tsv);
   g_test_add_func ("/analysis/confusion/store", test_store);
+  g_test_add_func ("/analysis/confusion/class-names", test_class_names);
   return g_test_run ();
 }
