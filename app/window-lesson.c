@@ -213,6 +213,21 @@ do_action (Lesson *l, const CtLessonAction *action)
   switch (action->verb)
     {
     case CT_LESSON_OPEN_EXAMPLE:
+    case CT_LESSON_OPEN:
+      /* another net in this window would drop the edits of this one */
+      if (ct_window_has_unsaved_changes (self))
+        {
+          action_failed (l, action, _("the net shown has unsaved changes: save them "
+                                      "(Ctrl+S), then go back a step and on again"));
+          return TRUE;
+        }
+      break;
+    default:
+      break;
+    }
+  switch (action->verb)
+    {
+    case CT_LESSON_OPEN_EXAMPLE:
       if (!ct_window_load_example (self, action->text))
         action_failed (l, action, _("there is no such example"));
       return TRUE;

@@ -412,6 +412,23 @@ test_open_file (void)
   WAIT_UNTIL (!ct_window_lesson_is_busy (window), 30);
   g_assert_nonnull (ct_window_lesson_get_last_error (window));
   g_assert_nonnull (strstr (ct_window_lesson_get_last_error (window), "mine.lesson:8"));
+  /* a step that would open another net over unsaved edits refuses, and
+   * the edits stay */
+  {
+    CtDocument *document = ct_window_get_document (window);
+    g_autofree char *edited = NULL;
+
+    ct_document_set_text (document, "name: \"edited\"\n");
+    ct_gui_test_settle (window);
+    g_assert_true (ct_window_has_unsaved_changes (window));
+    edited = g_strdup (ct_document_get_text (document));
+    ct_window_lesson_go_to (window, 0);
+    WAIT_UNTIL (!ct_window_lesson_is_busy (window), 30);
+    g_assert_nonnull (strstr (ct_window_lesson_get_last_error (window), "mine.lesson:4"));
+    g_assert_nonnull (strstr (ct_window_lesson_get_last_error (window), "unsaved"));
+    g_assert_cmpstr (ct_document_get_text (document), ==, edited);
+    ct_document_discard_draft (document);
+  }
   /* closing it brings the palette back */
   ct_window_lesson_close (window);
   g_assert_null (ct_window_lesson_get (window));
