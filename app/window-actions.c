@@ -71,7 +71,10 @@ new_example_activated (GSimpleAction *action, GVariant *param, gpointer data)
   CtWindow *self = data;
   CtWindow *target = self;
 
-  if (!ct_window_is_blank (self))
+  /* An example takes this window's place unless that would lose
+   * something: unsaved edits, or a training run and its plots. */
+  if (!ct_window_is_blank (self)
+      && (ct_window_has_unsaved_changes (self) || ct_window_train_has_run (self)))
     target = ct_window_new (CT_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
   ct_window_load_example (target, g_variant_get_string (param, NULL));
   gtk_window_present (GTK_WINDOW (target));

@@ -232,6 +232,8 @@ void ct_window_init_train (CtWindow *self);
 void ct_window_train_dispose (CtWindow *self);
 void ct_window_train_update_actions (CtWindow *self);
 void ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags);
+/* A run (going, paused or ended) is in the Training view. */
+gboolean ct_window_train_has_run (CtWindow *self);
 /* At a breakpoint, step the trainer (F7, Shift+F7) and return TRUE; else
  * FALSE: the step is the runner's. */
 gboolean ct_window_train_step (CtWindow *self, gboolean forward);

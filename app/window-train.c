@@ -588,6 +588,12 @@ ct_window_train_update_actions (CtWindow *self)
     ct_window_train_update_controls (self);
 }
 
+gboolean
+ct_window_train_has_run (CtWindow *self)
+{
+  return self->train != NULL && self->train->trainer != NULL;
+}
+
 void
 ct_window_train_document_changed (CtWindow *self, CtDocumentChange flags)
 {

@@ -439,6 +439,12 @@ ct_window_load_example (CtWindow *self, const char *example)
 
     ct_document_set_base_dir (self->document,
                               g_file_test (folder, G_FILE_TEST_IS_DIR) ? folder : NULL);
+    /* the weights of the net shown before do not go with the example */
+    if (self->weights != NULL)
+      {
+        g_clear_object (&self->weights);
+        ct_window_run_weights_changed (self);
+      }
     ct_document_load_text (self->document, text, title);
     /* an example that trains comes with its solver */
     ct_solver_panel_set_example (self->solver_panel, solver != NULL ? g_bytes_get_data (solver, NULL) : NULL,

@@ -203,6 +203,58 @@ test_present_lenet (void)
   ct_gui_test_close_window (window);
 }
 
+/* An example opens in the window when nothing would be lost there, in a
+ * new window over unsaved edits; the Open button's menu lists them. */
+static void
+test_examples (void)
+{
+  g_autofree char *net_path = data_path ("lenet_fashion_deploy_loss.prototxt");
+  g_autoptr (GFile) net_file = g_file_new_for_path (net_path);
+  CtWindow *window = ct_window_new (app);
+  GtkApplication *gtk_app = GTK_APPLICATION (app);
+  guint windows;
+  gboolean listed = FALSE;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, net_file));
+  ct_gui_test_settle (window);
+  windows = g_list_length (gtk_application_get_windows (gtk_app));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "new-example",
+                                  g_variant_new_string ("mlp"));
+  ct_gui_test_settle (window);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (gtk_app)), ==, windows);
+  g_assert_null (ct_document_get_file (ct_window_get_document (window)));
+  g_assert_nonnull (strstr (ct_document_get_text (ct_window_get_document (window)), "fc1"));
+
+  ct_document_set_text (ct_window_get_document (window), "name: \"edited\"\n");
+  ct_gui_test_settle (window);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "new-example",
+                                  g_variant_new_string ("lenet-fashion"));
+  ct_gui_test_spin (100);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (gtk_app)), ==, windows + 1);
+  g_assert_cmpstr (ct_document_get_text (ct_window_get_document (window)), ==,
+                   "name: \"edited\"\n");
+  for (GList *l = gtk_application_get_windows (gtk_app); l != NULL; l = l->next)
+    if (l->data != window && CT_IS_WINDOW (l->data)
+        && ct_document_get_file (ct_window_get_document (l->data)) == NULL
+        && strstr (ct_document_get_text (ct_window_get_document (l->data)), "conv1") != NULL)
+      {
+        ct_gui_test_close_window (l->data);
+        break;
+      }
+
+  for (int i = 0; i < g_menu_model_get_n_items (window->recent_menu); i++)
+    {
+      g_autofree char *label = NULL;
+
+      if (g_menu_model_get_item_attribute (window->recent_menu, i, G_MENU_ATTRIBUTE_LABEL, "s",
+                                           &label))
+        listed |= g_strcmp0 (label, "Examples") == 0;
+    }
+  g_assert_true (listed);
+  ct_gui_test_close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -212,6 +264,7 @@ main (int argc, char *argv[])
     {
       g_test_add_func ("/gtk/window-present/fits", test_fits);
       g_test_add_func ("/gtk/window-present/lenet", test_present_lenet);
+      g_test_add_func ("/gtk/window-present/examples", test_examples);
     }
   return ct_gui_test_finish (g_test_run (), scratch, app);
 }
