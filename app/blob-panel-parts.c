@@ -137,8 +137,34 @@ ct_blob_panel_update_histogram (CtBlobPanel *panel)
   gtk_widget_queue_draw (panel->histogram);
 }
 
+/* The class probabilities of one sample's K values: the values themselves
+ * when they already are (a Softmax layer's output), else their softmax
+ * (a classifier's scores, such as LeNet's ip2). NaNs count as 0. */
+static void
+class_probabilities (const float *values, guint k, double *probabilities)
+{
+  double sum = 0, max = -INFINITY, total = 0;
+  gboolean are = TRUE;
+
+  for (guint i = 0; i < k; i++)
+    if (!isnan (values[i]))
+      {
+        are &= values[i] >= 0 && values[i] <= 1;
+        sum += values[i];
+        max = MAX (max, values[i]);
+      }
+  are &= fabs (sum - 1) < 1e-3;
+  for (guint i = 0; i < k; i++)
+    {
+      probabilities[i] = isnan (values[i]) ? 0 : are ? values[i] : exp (values[i] - max);
+      total += probabilities[i];
+    }
+  for (guint i = 0; i < k && total > 0; i++)
+    probabilities[i] /= total;
+}
+
 /* The top five classes of the heatmap's sample, for an (N, K) output whose
- * K matches the labels beside the net. */
+ * K matches the labels beside the net, with their probabilities. */
 void
 ct_blob_panel_update_top (CtBlobPanel *panel)
 {
@@ -147,6 +173,7 @@ ct_blob_panel_update_top (CtBlobPanel *panel)
   int sample = ct_heatmap_view_get_sample (CT_HEATMAP_VIEW (panel->heatmap));
   g_autoptr (GString) text = NULL;
   const float *values;
+  g_autofree double *probabilities = NULL;
   guint k, order[5], n_order = 0;
 
   if (labels == NULL || shown->values == NULL || shown->n_axes != 2 || panel->diff
@@ -157,6 +184,8 @@ ct_blob_panel_update_top (CtBlobPanel *panel)
     }
   k = (guint) shown->dims[1];
   values = (const float *) g_bytes_get_data (shown->values, NULL) + (gsize) sample * k;
+  probabilities = g_new (double, k);
+  class_probabilities (values, k, probabilities);
   for (guint i = 0; i < k; i++)
     {
       guint at = n_order;
@@ -181,7 +210,10 @@ ct_blob_panel_update_top (CtBlobPanel *panel)
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       format_number (buf, sizeof buf, values[order[i]]);
-      g_string_append_printf (text, "\n%u. %s  %s", i + 1, labels[order[i]], buf);
+      /* TRANSLATORS: a class in the classifier's top five: rank, name,
+       * probability in percent, the layer's own value */
+      g_string_append_printf (text, _("\n%u. %s  %.1f %% (%s)"), i + 1, labels[order[i]],
+                              100 * probabilities[order[i]], buf);
     }
   gtk_label_set_text (GTK_LABEL (panel->top_label), text->str);
   gtk_widget_set_visible (panel->top_label, TRUE);

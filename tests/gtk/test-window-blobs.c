@@ -578,6 +578,7 @@ test_example_labels (void)
   CtRunSnapshot *snapshot;
   CtWindow *window;
   const float *values;
+  double total = 0;
   guint order[10];
 
   g_assert_nonnull (root);
@@ -620,13 +621,18 @@ test_example_labels (void)
           order[i] = order[j];
           order[j] = t;
         }
+  /* with the softmax of the scores, in percent */
+  for (guint i = 0; i < 10; i++)
+    total += exp ((double) values[i] - values[order[0]]);
   for (guint i = 0; i < 5; i++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       g_assert_cmpfloat (values[order[i]], >, values[order[i + 1]]);
       ct_heatmap_format_value (buf, sizeof buf, values[order[i]]);
-      g_string_append_printf (want, "\n%u. %s  %s", i + 1, names[order[i]], buf);
+      g_string_append_printf (want, "\n%u. %s  %.1f %% (%s)", i + 1, names[order[i]],
+                              100 * exp ((double) values[order[i]] - values[order[0]]) / total,
+                              buf);
     }
   g_assert_true (gtk_widget_get_visible (panel_part (window, "blob-top")));
   assert_label (window, "blob-top", want->str);
