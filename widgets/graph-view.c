@@ -844,6 +844,47 @@ ct_graph_view_class_init (CtGraphViewClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+/* How to read an edge's gradient-health strip, over the strip: the blob,
+ * its ratio ‖diff‖/‖data‖ and what the colours mean. */
+char *
+ct_graph_view_edge_health_text (const char *blob, double health)
+{
+  char ratio[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (ratio, sizeof ratio, "%.3g", health);
+  /* TRANSLATORS: the tooltip of an edge's gradient-health strip; %s is the
+   * blob, %s its ratio of gradient to value sizes */
+  return g_strdup_printf (_("Gradient health of “%s”: ‖diff‖ / ‖data‖ = %s\n"
+                            "Green (10⁻³ to 10⁻¹): a gradient that trains well. Blue, darker "
+                            "below 10⁻⁵: it vanishes, the layers below learn slowly. Orange "
+                            "above 10: it explodes. Red: NaN or infinity."),
+                          blob, ratio);
+}
+
+static gboolean
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  CtGraphView *self = CT_GRAPH_VIEW (widget);
+  double gx, gy;
+  int edge;
+  const CtGraphEdgeRun *run;
+  g_autofree char *text = NULL;
+
+  if (keyboard || self->scene == NULL || self->edge_runs->len == 0)
+    return FALSE;
+  to_graph (self, x, y, &gx, &gy);
+  edge = ct_graph_scene_edge_at (self->scene, gx, gy, 10 / self->zoom);
+  if (edge < 0 || (guint) edge >= self->edge_runs->len)
+    return FALSE;
+  run = &g_array_index (self->edge_runs, CtGraphEdgeRun, edge);
+  if (run->state != CT_GRAPH_EDGE_RUN_DIFF)
+    return FALSE;
+  text = ct_graph_view_edge_health_text (ct_graph_model_get_edge (self->model, (guint) edge)->blob,
+                                         run->health);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 ct_graph_view_init (CtGraphView *self)
 {
@@ -864,6 +905,9 @@ ct_graph_view_init (CtGraphView *self)
   self->drag_moved_from = g_array_new (FALSE, FALSE, sizeof (CtGraphPoint));
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  /* the edges' gradient-health strips say how to read them */
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip), NULL);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Net graph"), -1);

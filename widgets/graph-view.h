@@ -134,6 +134,9 @@ void ct_graph_view_set_run_states (CtGraphView *self, const char *const *ids,
                                    const CtGraphNodeState *states, guint n);
 CtGraphNodeState ct_graph_view_get_run_state (CtGraphView *self, const char *id);
 void ct_graph_view_set_edge_runs (CtGraphView *self, const CtGraphEdgeRun *runs, guint n_runs);
+/* The tooltip of an edge's gradient-health strip: BLOB's ratio HEALTH and
+ * how to read the strip's colours. */
+char *ct_graph_view_edge_health_text (const char *blob, double health);
 const CtGraphEdgeRun *ct_graph_view_get_edge_runs (CtGraphView *self, guint *n_runs);
 
 /* Folds: whether node ID shows its folded in-place layers as their own rows

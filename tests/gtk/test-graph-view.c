@@ -176,6 +176,19 @@ test_zoom (Fixture *f, gconstpointer data)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* The canvas explains the edges' gradient-health strips in a tooltip. */
+static void
+test_health_tooltip (Fixture *f, gconstpointer data)
+{
+  g_autofree char *text = ct_graph_view_edge_health_text ("conv1", 0.00123456);
+
+  g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (f->view)));
+  g_assert_nonnull (strstr (text, "“conv1”"));
+  g_assert_nonnull (strstr (text, "= 0.00123"));
+  g_assert_nonnull (strstr (text, "vanishes"));
+  g_assert_nonnull (strstr (text, "explodes"));
+}
+
 static void
 test_selection (Fixture *f, gconstpointer data)
 {
@@ -482,6 +495,8 @@ main (int argc, char **argv)
   g_test_add ("/gtk/graph-view/children", Fixture, NULL, fixture_setup, test_children,
               fixture_teardown);
   g_test_add ("/gtk/graph-view/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add ("/gtk/graph-view/health-tooltip", Fixture, NULL, fixture_setup, test_health_tooltip,
+              fixture_teardown);
   g_test_add ("/gtk/graph-view/selection", Fixture, NULL, fixture_setup, test_selection,
               fixture_teardown);
   g_test_add ("/gtk/graph-view/delete-and-find", Fixture, NULL, fixture_setup,
