@@ -163,8 +163,38 @@ class_probabilities (const float *values, guint k, double *probabilities)
     probabilities[i] /= total;
 }
 
+/* The true class of SAMPLE of the classifier output BLOB: the label that
+ * an Accuracy or SoftmaxWithLoss layer compares it with, when the run
+ * copied it (the window watches it with the classifier); else -1. */
+static int
+true_class (CtRunSnapshot *snapshot, const char *blob, int sample, guint k)
+{
+  for (guint i = 0; snapshot != NULL && i < ct_run_snapshot_n_layers (snapshot); i++)
+    {
+      const CtRunLayer *layer = ct_run_snapshot_get_layer (snapshot, i);
+      const CtRunBlob *label;
+      const CtRunVersion *version;
+      float value;
+
+      if ((g_strcmp0 (layer->type, "Accuracy") != 0
+           && g_strcmp0 (layer->type, "SoftmaxWithLoss") != 0)
+          || layer->n_bottoms < 2
+          || g_strcmp0 (ct_run_snapshot_get_blob (snapshot, layer->bottoms[0])->name, blob) != 0)
+        continue;
+      label = ct_run_snapshot_get_blob (snapshot, layer->bottoms[1]);
+      if (label->versions == NULL || label->versions->len == 0 || label->count <= sample)
+        continue;
+      version = g_ptr_array_index (label->versions, label->versions->len - 1);
+      value = ((const float *) g_bytes_get_data (version->data, NULL))[sample];
+      if (value >= 0 && value < k && value == floorf (value))
+        return (int) value;
+    }
+  return -1;
+}
+
 /* The top five classes of the heatmap's sample, for an (N, K) output whose
- * K matches the labels beside the net, with their probabilities. */
+ * K matches the labels beside the net, with their probabilities, and the
+ * true class when the run has the labels. */
 void
 ct_blob_panel_update_top (CtBlobPanel *panel)
 {
@@ -175,6 +205,7 @@ ct_blob_panel_update_top (CtBlobPanel *panel)
   const float *values;
   g_autofree double *probabilities = NULL;
   guint k, order[5], n_order = 0;
+  int truth;
 
   if (labels == NULL || shown->values == NULL || shown->n_axes != 2 || panel->diff
       || shown->dims[1] != (gint64) g_strv_length (labels) || sample >= shown->dims[0])
@@ -214,6 +245,15 @@ ct_blob_panel_update_top (CtBlobPanel *panel)
        * probability in percent, the layer's own value */
       g_string_append_printf (text, _("\n%u. %s  %.1f %% (%s)"), i + 1, labels[order[i]],
                               100 * probabilities[order[i]], buf);
+    }
+  truth = true_class (panel->snapshot, shown->name, sample, k);
+  if (truth >= 0 && n_order > 0)
+    {
+      g_string_append_c (text, '\n');
+      /* TRANSLATORS: %s is the sample's true class */
+      g_string_append_printf (text, truth == (int) order[0] ? _("True class: %s, predicted right")
+                                                            : _("True class: %s, predicted wrong"),
+                              labels[truth]);
     }
   gtk_label_set_text (GTK_LABEL (panel->top_label), text->str);
   gtk_widget_set_visible (panel->top_label, TRUE);

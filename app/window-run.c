@@ -478,6 +478,23 @@ snapshot_arrived (CtRunner *runner, CtRunSnapshot *snapshot, gpointer data)
 
 /* Watching: what the selection shows */
 
+/* The labels a classifier output TOP is scored against (an Accuracy or
+ * SoftmaxWithLoss layer's second bottom), so that the inspector can say
+ * each sample's true class. */
+static void
+add_true_labels (const Caffe__NetParameter *net, const char *top, GPtrArray *blobs)
+{
+  for (gsize i = 0; i < net->n_layer; i++)
+    {
+      const Caffe__LayerParameter *layer = net->layer[i];
+
+      if ((g_strcmp0 (layer->type, "Accuracy") == 0
+           || g_strcmp0 (layer->type, "SoftmaxWithLoss") == 0)
+          && layer->n_bottom >= 2 && g_strcmp0 (layer->bottom[0], top) == 0)
+        g_ptr_array_add (blobs, layer->bottom[1]);
+    }
+}
+
 static void
 update_watch (CtWindow *self)
 {
@@ -498,7 +515,10 @@ update_watch (CtWindow *self)
       layer = net->layer[index];
       /* its tops, and its bottoms for their gradients after backward */
       for (gsize t = 0; t < layer->n_top; t++)
-        g_ptr_array_add (blobs, layer->top[t]);
+        {
+          g_ptr_array_add (blobs, layer->top[t]);
+          add_true_labels (net, layer->top[t], blobs);
+        }
       for (gsize b = 0; b < layer->n_bottom; b++)
         g_ptr_array_add (blobs, layer->bottom[b]);
       if (layer->name != NULL)

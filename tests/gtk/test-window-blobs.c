@@ -558,12 +558,17 @@ test_example_labels (void)
     "  input_param { shape { dim: 2 dim: 4 } } }\n"
     "layer { name: 'ip2' type: 'InnerProduct' bottom: 'data' top: 'ip2'\n"
     "  inner_product_param { num_output: 10\n"
-    "    weight_filler { type: 'gaussian' std: 1 } bias_filler { type: 'constant' value: 0.5 } } }\n";
+    "    weight_filler { type: 'gaussian' std: 1 } bias_filler { type: 'constant' value: 0.5 } } }\n"
+    "layer { name: 'label' type: 'Input' top: 'label' input_param { shape { dim: 2 } } }\n"
+    "layer { name: 'accuracy' type: 'Accuracy' bottom: 'ip2' bottom: 'label' top: 'accuracy' }\n";
   static const char *const names[] = { "T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                                        "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot" };
   static const gint64 dims[] = { 2, 4 };
   static const float input[] = { 1, -2, 0.5f, 3, -1, 0.25f, 2, -0.5f };
-  static const char *const watched[] = { "ip2", NULL };
+  /* sample 1 is labelled Bag */
+  static const gint64 label_dims[] = { 2 };
+  static const float labels[] = { 0, 8 };
+  static const char *const watched[] = { "ip2", "label", NULL };
   const char *root = g_getenv ("CT_SOURCE_ROOT");
   g_autofree char *folder = NULL;
   g_autofree char *net_path = NULL;
@@ -599,9 +604,10 @@ test_example_labels (void)
   runner = ct_runner_new (param, &config, on_snapshot, &received);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   ct_runner_set_input (runner, "data", dims, 2, input);
+  ct_runner_set_input (runner, "label", label_dims, 1, labels);
   ct_runner_watch (runner, watched);
   ct_runner_run_pass (runner);
-  snapshot = wait_for (&received, CT_RUN_PASS_FORWARD, 2);
+  snapshot = wait_for (&received, CT_RUN_PASS_FORWARD, 4);
   ct_blob_panel_show_snapshot (window->blob_panel, snapshot);
   select_layer (window, "ip2");
   assert_label (window, "blob-shape", "ip2: 2 × 10");
@@ -634,6 +640,9 @@ test_example_labels (void)
                               100 * exp ((double) values[order[i]] - values[order[0]]) / total,
                               buf);
     }
+  /* and the label the Accuracy layer scores it against */
+  g_string_append_printf (want, order[0] == 8 ? "\nTrue class: Bag, predicted right"
+                                              : "\nTrue class: Bag, predicted wrong");
   g_assert_true (gtk_widget_get_visible (panel_part (window, "blob-top")));
   assert_label (window, "blob-top", want->str);
 
