@@ -10,6 +10,8 @@
 typedef struct
 {
   char *name;
+  char *output;
+  int net;
   GArray *points;
 } TestSeries;
 
@@ -31,6 +33,7 @@ test_series_free (gpointer data)
   TestSeries *series = data;
 
   g_free (series->name);
+  g_free (series->output);
   g_array_unref (series->points);
   g_free (series);
 }
@@ -138,6 +141,8 @@ test_series (CtTrainLog *log, int net, const char *name, gsize name_len)
     }
   series = g_new0 (TestSeries, 1);
   series->name = g_steal_pointer (&full);
+  series->output = g_steal_pointer (&output);
+  series->net = net;
   series->points = g_array_new (FALSE, FALSE, sizeof (CtTrainLogPoint));
   g_ptr_array_add (log->tests, series);
   return series->points;
@@ -269,6 +274,18 @@ ct_train_log_get_test (const CtTrainLog *log, guint index)
 {
   g_return_val_if_fail (index < log->tests->len, NULL);
   return ((TestSeries *) g_ptr_array_index (log->tests, index))->points;
+}
+
+const char *
+ct_train_log_get_test_output (const CtTrainLog *log, guint index, int *net)
+{
+  TestSeries *series;
+
+  g_return_val_if_fail (index < log->tests->len, NULL);
+  series = g_ptr_array_index (log->tests, index);
+  if (net != NULL)
+    *net = series->net;
+  return series->output;
 }
 
 guint64

@@ -41,6 +41,9 @@ const GArray *ct_train_log_get_lr (const CtTrainLog *log);
 guint ct_train_log_get_n_tests (const CtTrainLog *log);
 const char *ct_train_log_get_test_name (const CtTrainLog *log, guint index);
 const GArray *ct_train_log_get_test (const CtTrainLog *log, guint index);
+/* The output's own name ("accuracy"), and in *NET its test net (0 for
+ * the first). */
+const char *ct_train_log_get_test_output (const CtTrainLog *log, guint index, int *net);
 
 /* How many complete lines were read. */
 guint64 ct_train_log_get_n_lines (const CtTrainLog *log);

@@ -205,12 +205,17 @@ test_second_test_net (void)
     "I1129 06:12:01.1  1 solver.cpp:414]     Test net output #0: accuracy = 0.25\n"
     "    Test net output #1: loss = nan (* 1 = nan loss)\n";
   g_autoptr (CtTrainLog) log = ct_train_log_new ();
+  int net = -1;
 
   g_assert_cmpuint (ct_train_log_feed (log, text, strlen (text)), ==, 3);
   g_assert_cmpuint (ct_train_log_get_n_tests (log), ==, 3);
   g_assert_cmpstr (ct_train_log_get_test_name (log, 0), ==, "accuracy");
   g_assert_cmpstr (ct_train_log_get_test_name (log, 1), ==, "#1 accuracy");
   g_assert_cmpstr (ct_train_log_get_test_name (log, 2), ==, "#1 loss");
+  g_assert_cmpstr (ct_train_log_get_test_output (log, 2, &net), ==, "loss");
+  g_assert_cmpint (net, ==, 1);
+  g_assert_cmpstr (ct_train_log_get_test_output (log, 0, &net), ==, "accuracy");
+  g_assert_cmpint (net, ==, 0);
   g_assert_cmpfloat (g_array_index (ct_train_log_get_test (log, 1), CtTrainLogPoint, 0).value, ==,
                      0.25);
   g_assert_true (isnan (g_array_index (ct_train_log_get_test (log, 2), CtTrainLogPoint, 0).value));
