@@ -115,21 +115,20 @@ smoothed (CtTrainView *t, float loss)
   return t->recent_sum / t->recent_losses->len;
 }
 
+/* The series of test output NAME of test net NET, found by KEY (taken). */
 static int
-test_series (CtTrainView *t, const CtTrainProgress *p, const CtTrainTestPoint *point)
+named_test_series (CtTrainView *t, char *key, guint net, const char *name)
 {
-  g_autofree char *key = g_strdup_printf ("%u:%u", point->test_net_id, point->output);
   gpointer found = g_hash_table_lookup (t->test_series, key);
-  const char *name = "";
   g_autofree char *title = NULL;
   gboolean accuracy;
   int series;
 
   if (found != NULL)
-    return GPOINTER_TO_INT (found) - 1;
-  for (guint i = 0; p->test_names != NULL && p->test_names[i] != NULL; i++)
-    if (i == point->output)
-      name = p->test_names[i];
+    {
+      g_free (key);
+      return GPOINTER_TO_INT (found) - 1;
+    }
   accuracy = strstr (name, "accuracy") != NULL || strstr (name, "acc") != NULL;
   if (g_str_equal (name, "accuracy"))
     title = g_strdup (_("Test accuracy"));
@@ -138,19 +137,74 @@ test_series (CtTrainView *t, const CtTrainProgress *p, const CtTrainTestPoint *p
   else
     /* TRANSLATORS: a test output's series on the plot; %s is its blob name */
     title = g_strdup_printf (_("Test %s"), name);
-  if (point->test_net_id > 0)
+  if (net > 0)
     {
       /* TRANSLATORS: a series of a second test net; %s is the series, %u the net */
-      g_autofree char *more = g_strdup_printf (_("%s (test net %u)"), title,
-                                               point->test_net_id + 1);
+      g_autofree char *more = g_strdup_printf (_("%s (test net %u)"), title, net + 1);
       g_free (title);
       title = g_steal_pointer (&more);
     }
   series = ct_plot_view_add_series (t->plot, accuracy ? 1 : 0, CT_PLOT_AXIS_LEFT, title,
                                     accuracy ? CT_PLOT_COLOR_GREEN : CT_PLOT_COLOR_ORANGE,
                                     CT_PLOT_LINE_MARKS, NULL);
-  g_hash_table_insert (t->test_series, g_steal_pointer (&key), GINT_TO_POINTER (series + 1));
+  g_hash_table_insert (t->test_series, key, GINT_TO_POINTER (series + 1));
   return series;
+}
+
+static int
+test_series (CtTrainView *t, const CtTrainProgress *p, const CtTrainTestPoint *point)
+{
+  const char *name = "";
+
+  for (guint i = 0; p->test_names != NULL && p->test_names[i] != NULL; i++)
+    if (i == point->output)
+      name = p->test_names[i];
+  return named_test_series (t, g_strdup_printf ("%u:%u", point->test_net_id, point->output),
+                            point->test_net_id, name);
+}
+
+/* A training log */
+
+static void
+show_log_series (CtTrainView *t, int series, const GArray *points)
+{
+  CtPlot *plot = ct_plot_view_get_plot (t->plot);
+
+  ct_plot_series_clear (plot, series);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const CtTrainLogPoint *point = &g_array_index (points, CtTrainLogPoint, i);
+
+      ct_plot_view_append_point (t->plot, series, point->iter, point->value);
+      t->run_has_points = TRUE;
+    }
+}
+
+void
+ct_train_view_show_log (CtTrainView *t, const CtTrainLog *log)
+{
+  /* the log's loss is the one Caffe displays, already smoothed over its
+   * solver's average_loss: it is the smoothed series */
+  show_log_series (t, t->s_smooth, ct_train_log_get_loss (log));
+  show_log_series (t, t->s_lr, ct_train_log_get_lr (log));
+  for (guint i = 0; i < ct_train_log_get_n_tests (log); i++)
+    {
+      int net;
+      const char *name = ct_train_log_get_test_output (log, i, &net);
+      const GArray *points = ct_train_log_get_test (log, i);
+      char *key = g_strdup_printf ("log:%s", ct_train_log_get_test_name (log, i));
+      int series = named_test_series (t, key, net, name);
+
+      show_log_series (t, series, points);
+      if (net == 0 && points->len > 0)
+        {
+          double *value = g_new (double, 1);
+
+          *value = g_array_index (points, CtTrainLogPoint, points->len - 1).value;
+          g_hash_table_insert (t->test_values, g_strdup (name), value);
+        }
+    }
+  ct_plot_view_changed (t->plot);
 }
 
 /* Update ratios */

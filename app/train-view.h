@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "plot-view.h"
+#include "train-log.h"
 #include "trainer.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,8 @@ void ct_train_view_set_average_loss (CtTrainView *self, guint average_loss);
 /* Another net: every run is forgotten. */
 void ct_train_view_clear (CtTrainView *self);
 void ct_train_view_take (CtTrainView *self, const CtTrainProgress *p);
+/* Shows the whole of LOG (a training log followed) as the current run. */
+void ct_train_view_show_log (CtTrainView *self, const CtTrainLog *log);
 /* The line above the plots. */
 void ct_train_view_set_status (CtTrainView *self, const char *text);
 /* Why the blob followed is not shown (a message in its place). */

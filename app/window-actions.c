@@ -610,6 +610,7 @@ static const CtWindowAction win_actions[] = {
   { { .name = "train-restart", .activate = ct_window_train_restart_activated } },
   { { .name = "train-export", .activate = ct_window_train_export_activated } },
   { { .name = "train-resume-from", .activate = ct_window_train_resume_from_activated } },
+  { { .name = "train-follow-log", .activate = ct_window_train_follow_log_activated } },
   { { .name = "train-break-here", .activate = ct_window_train_break_here_activated,
       .state = "false" } },
   { { .name = "plot-export", .activate = ct_window_plot_export_activated, .parameter_type = "s" } },

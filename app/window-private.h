@@ -180,6 +180,8 @@ CT_WINDOW_ACTION_HANDLER (train_resume_from);
 CT_WINDOW_ACTION_HANDLER (train_break_here);
 CT_WINDOW_ACTION_HANDLER (plot_export);
 CT_WINDOW_ACTION_HANDLER (plot_log);
+/* window-train-follow.c */
+CT_WINDOW_ACTION_HANDLER (train_follow_log);
 #undef CT_WINDOW_ACTION_HANDLER
 
 /* window-graph.c */
@@ -245,6 +247,12 @@ gboolean ct_window_train_resume_from (CtWindow *self, const char *solverstate);
 CtTrainState ct_window_train_get_state (CtWindow *self);
 int ct_window_train_get_iter (CtWindow *self);
 CtPlotView *ct_window_train_get_plot (CtWindow *self);
+/* Plots the training log at PATH in the Training view and follows it as
+ * it grows (read once a second); FALSE with ERROR when it is no file. */
+gboolean ct_window_train_follow_log (CtWindow *self, const char *path, GError **error);
+/* Reads what was appended to the log followed now; TRUE when it added
+ * points. Tests call it instead of waiting for the timer. */
+gboolean ct_window_train_follow_poll (CtWindow *self);
 /* The last value of test output NAME ("accuracy") in this run. */
 gboolean ct_window_train_get_test_value (CtWindow *self, const char *name, double *value);
 /* The last training error shown, and the files written last (newline-

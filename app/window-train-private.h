@@ -10,6 +10,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _CtWindowFollow CtWindowFollow;
+
 struct _CtWindowTrain {
   CtWindow *window;
   CtTrainer *trainer;
@@ -24,6 +26,7 @@ struct _CtWindowTrain {
   char *last_error;            /* the last training error shown, for tests */
   char *last_files;            /* the files written last, newline-separated */
   Caffe__SolverParameter *run_param; /* the current run's settings, or NULL */
+  CtWindowFollow *follow;      /* the training log followed, or NULL */
 
   /* Header bar (window.ui). */
   GtkWidget *controls;
@@ -35,6 +38,10 @@ struct _CtWindowTrain {
 };
 
 typedef struct _CtWindowTrain CtWindowTrain;
+
+/* window-train-follow.c */
+/* Stops following a training log (nothing happens when none is). */
+void ct_window_train_follow_stop (CtWindow *self);
 
 /* window-train.c */
 gboolean ct_window_train_start (CtWindow *self, const char *resume);

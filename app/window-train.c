@@ -405,6 +405,7 @@ ct_window_train_start (CtWindow *self, const char *resume)
   if (param == NULL)
     return FALSE;
   g_clear_pointer (&t->trainer, ct_trainer_free);
+  ct_window_train_follow_stop (self);
   if (t->at_break)
     {
       t->at_break = FALSE;
@@ -562,6 +563,7 @@ ct_window_train_dispose (CtWindow *self)
     return;
   /* the trainer's callback must not reach a window being torn down */
   g_clear_pointer (&t->trainer, ct_trainer_free);
+  ct_window_train_follow_stop (self);
   if (self->view_stack != NULL)
     g_signal_handlers_disconnect_by_func (self->view_stack, view_changed, self);
   if (self->selection != NULL)
