@@ -157,3 +157,26 @@ ct_analysis_path_backward_from_class (const CtAnalysisPath *path, CtNet *net,
   diff[klass] = 1.0f;
   return ct_net_backward_from_to (net, path->score_layer, end, error);
 }
+
+gboolean
+ct_analysis_path_explain_class (const CtAnalysisPath *path, CtNet *net,
+                                const CtClassifier *classifier, const float *image, guint klass,
+                                guint end, float *score, GError **error)
+{
+  gsize n = (gsize) path->channels * path->height * path->width;
+  float *input = ct_analysis_path_batch (path, net, 1, error);
+  const float *scores;
+  guint k = 0;
+
+  if (input == NULL)
+    return FALSE;
+  memcpy (input, image, n * sizeof (float));
+  if (!ct_analysis_path_forward (path, net, error))
+    return FALSE;
+  scores = ct_analysis_path_scores (path, net, classifier, &k, error);
+  if (scores == NULL)
+    return FALSE;
+  if (score != NULL && klass < k)
+    *score = scores[klass];
+  return ct_analysis_path_backward_from_class (path, net, classifier, klass, end, error);
+}

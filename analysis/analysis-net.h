@@ -65,4 +65,11 @@ gboolean ct_analysis_path_backward_from_class (const CtAnalysisPath *path, CtNet
                                                const CtClassifier *classifier, guint klass,
                                                guint end, GError **error);
 
+/* One IMAGE (channels × height × width floats) forward, then backward from
+ * its score of CLASS down to layer END, as saliency and Grad-CAM need;
+ * *SCORE (when not NULL) gets that score. */
+gboolean ct_analysis_path_explain_class (const CtAnalysisPath *path, CtNet *net,
+                                         const CtClassifier *classifier, const float *image,
+                                         guint klass, guint end, float *score, GError **error);
+
 G_END_DECLS

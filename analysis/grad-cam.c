@@ -86,28 +86,16 @@ ct_grad_cam_compute (CtNet *net, const CtClassifier *classifier, const CtAnalysi
                      const float *image, guint klass, const char *layer_name, GError **error)
 {
   g_autoptr (CtGradCam) cam = g_new0 (CtGradCam, 1);
-  gsize n = (gsize) path->channels * path->height * path->width;
-  const float *scores, *data, *diff;
-  guint blob_id, end, k = 0;
+  const float *data, *diff;
+  guint blob_id, end;
   const gint64 *dims;
   CtBlob *blob;
-  float *input;
   gsize plane;
 
   if (!find_layer (net, path, layer_name, &blob_id, &end, error))
     return NULL;
-  input = ct_analysis_path_batch (path, net, 1, error);
-  if (input == NULL)
-    return NULL;
-  memcpy (input, image, n * sizeof (float));
-  if (!ct_analysis_path_forward (path, net, error))
-    return NULL;
-  scores = ct_analysis_path_scores (path, net, classifier, &k, error);
-  if (scores == NULL)
-    return NULL;
-  if (klass < k)
-    cam->score = scores[klass];
-  if (!ct_analysis_path_backward_from_class (path, net, classifier, klass, end, error))
+  if (!ct_analysis_path_explain_class (path, net, classifier, image, klass, end, &cam->score,
+                                       error))
     return NULL;
   blob = ct_net_get_blob (net, blob_id);
   dims = ct_blob_get_shape (blob);

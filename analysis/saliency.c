@@ -11,10 +11,7 @@ ct_saliency_gradient (CtNet *net, const CtClassifier *classifier, const CtAnalys
                       const float *image, guint klass, float *score, GError **error)
 {
   gsize n = (gsize) path->channels * path->height * path->width;
-  const float *scores;
   const float *diff;
-  float *input;
-  guint k = 0;
 
   if (!ct_net_blob_need_backward (net, path->input_blob))
     {
@@ -23,19 +20,8 @@ ct_saliency_gradient (CtNet *net, const CtClassifier *classifier, const CtAnalys
                    ct_net_get_blob_name (net, path->input_blob));
       return NULL;
     }
-  input = ct_analysis_path_batch (path, net, 1, error);
-  if (input == NULL)
-    return NULL;
-  memcpy (input, image, n * sizeof (float));
-  if (!ct_analysis_path_forward (path, net, error))
-    return NULL;
-  scores = ct_analysis_path_scores (path, net, classifier, &k, error);
-  if (scores == NULL)
-    return NULL;
-  if (score != NULL && klass < k)
-    *score = scores[klass];
-  if (!ct_analysis_path_backward_from_class (path, net, classifier, klass, path->first_layer,
-                                             error))
+  if (!ct_analysis_path_explain_class (path, net, classifier, image, klass, path->first_layer,
+                                       score, error))
     return NULL;
   diff = ct_blob_cpu_diff (ct_net_get_blob (net, path->input_blob), error);
   return diff == NULL ? NULL : g_memdup2 (diff, n * sizeof (float));
