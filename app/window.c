@@ -252,15 +252,20 @@ ct_window_update_recent_menu (CtWindow *self)
     }
   g_menu_remove_all (menu);
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  /* the examples beside the recent nets: Open is where a newcomer looks
-   * for something to open (the New button's menu has them too) */
-  {
-    GMenuModel *examples = g_menu_model_get_item_link (self->examples_menu, 1,
-                                                       G_MENU_LINK_SECTION);
+  /* the examples and lessons beside the recent nets: Open is where a
+   * newcomer looks for something to open (the New button's menu has them
+   * too, after its Empty Net) */
+  for (int i = 1; i < g_menu_model_get_n_items (self->examples_menu); i++)
+    {
+      g_autoptr (GMenuModel) group = g_menu_model_get_item_link (self->examples_menu, i,
+                                                                 G_MENU_LINK_SECTION);
+      g_autofree char *label = NULL;
 
-    g_menu_append_section (menu, _("Examples"), examples);
-    g_clear_object (&examples);
-  }
+      g_menu_model_get_item_attribute (self->examples_menu, i, G_MENU_ATTRIBUTE_LABEL, "s",
+                                       &label);
+      if (group != NULL)
+        g_menu_append_section (menu, label, group);
+    }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 }
 

@@ -213,7 +213,7 @@ test_examples (void)
   CtWindow *window = ct_window_new (app);
   GtkApplication *gtk_app = GTK_APPLICATION (app);
   guint windows;
-  gboolean listed = FALSE;
+  gboolean listed = FALSE, lessons = FALSE;
 
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (ct_window_load_file (window, net_file));
@@ -249,9 +249,13 @@ test_examples (void)
 
       if (g_menu_model_get_item_attribute (window->recent_menu, i, G_MENU_ATTRIBUTE_LABEL, "s",
                                            &label))
-        listed |= g_strcmp0 (label, "Examples") == 0;
+        {
+          listed |= g_strcmp0 (label, "Examples") == 0;
+          lessons |= g_strcmp0 (label, "Lessons") == 0;
+        }
     }
   g_assert_true (listed);
+  g_assert_true (lessons);
   ct_gui_test_close_window (window);
 }
 
