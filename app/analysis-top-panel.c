@@ -322,7 +322,9 @@ ct_analysis_top_panel_search (CtAnalysisTopPanel *self, const char *layer, guint
   SearchJob *job;
   g_autoptr (GTask) task = NULL;
 
-  if (self->net == NULL || self->cancellable != NULL)
+  /* insensitive: the owner is using the net itself */
+  if (self->net == NULL || self->cancellable != NULL
+      || !gtk_widget_get_sensitive (GTK_WIDGET (self)))
     return FALSE;
   /* the controls say what is searched, whoever asked */
   for (guint i = 0; i < self->layers->len; i++)
@@ -421,8 +423,11 @@ ct_analysis_top_panel_set_source (CtAnalysisTopPanel *self, GObject *owner, CtNe
   self->store = store;
   clear_results (self);
   fill_layers (self);
-  if (net == NULL)
+  if (net == NULL && owner == NULL)
     gtk_label_set_text (GTK_LABEL (self->status), _("Counting the test set…"));
+  else if (net == NULL)
+    gtk_label_set_text (GTK_LABEL (self->status),
+                        _("There is nothing to look through until the test set is counted."));
   else if (self->net == NULL)
     gtk_label_set_text (GTK_LABEL (self->status),
                         _("The test images were not kept (they are not images, or too many): "

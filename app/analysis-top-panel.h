@@ -22,13 +22,15 @@ GtkWidget *ct_analysis_top_panel_new (void);
 
 /* What to search: NET, PATH and STORE are OWNER's, lent while a search
  * runs (the panel holds a reference to OWNER until it ends, and OWNER
- * lends the net to nobody else meanwhile: see "busy-changed"). NET NULL:
- * nothing to search (a count is under way); results shown are dropped. */
+ * lends the net to nobody else meanwhile: see "busy-changed"; while it
+ * uses the net itself, it makes the panel insensitive). NET NULL:
+ * nothing to search (OWNER NULL: a count is under way; else it failed);
+ * results shown are dropped. */
 void ct_analysis_top_panel_set_source (CtAnalysisTopPanel *self, GObject *owner, CtNet *net,
                                        const CtAnalysisPath *path, const CtSampleStore *store);
 
 /* Start a search for CHANNEL of LAYER (as the controls would); FALSE when
- * there is nothing to search or a search runs. */
+ * there is nothing to search, a search runs or the panel is insensitive. */
 gboolean ct_analysis_top_panel_search (CtAnalysisTopPanel *self, const char *layer,
                                        guint channel);
 gboolean ct_analysis_top_panel_is_busy (CtAnalysisTopPanel *self);

@@ -442,6 +442,8 @@ count_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       set_busy (self, FALSE);
       show_error (self, _("Could not count the test set"), error);
+      ct_analysis_top_panel_set_source (CT_ANALYSIS_TOP_PANEL (self->top_panel), G_OBJECT (self),
+                                        NULL, &self->path, NULL);
       return;
     }
   g_clear_pointer (&self->net, ct_net_free);

@@ -17,7 +17,8 @@
  *   controls lists the same 12 images with the same responses as
  *   `cortado-cli top-activations` (which runs the whole net over the
  *   LMDB), the filter beside them; conv2 has no filter picture; clicking
- *   an image makes it the image picked;
+ *   an image makes it the image picked; closed while it searches, the
+ *   window goes once the search is cancelled;
  * - "Compare Weights With…": the weights against a copy whose conv1
  *   filters are 1.1 times theirs list conv1's filters first, changed by
  *   0.1 of their norm, and the rest unchanged.
@@ -201,8 +202,10 @@ check_top_activations (CtAnalysisWindow *analysis, const char *dir, const char *
   g_assert_cmpuint (index, ==, g_array_index (indices, guint64, 0));
   g_assert_cmpmem (image, 784 * sizeof (float),
                    g_array_index (result->items, CtTopActivation, 0).image, 784 * sizeof (float));
-  /* wait for the map the click started, which holds the net */
-  wait_until_sensitive (button_with_label (top, "Export PNG…"));
+  /* the map the click started holds the net: no search meanwhile */
+  if (!gtk_widget_get_sensitive (GTK_WIDGET (panel)))
+    g_assert_false (ct_analysis_top_panel_search (panel, "conv2", 0));
+  wait_until_sensitive (GTK_WIDGET (panel));
 
   /* conv2 reads pool1: no filter picture; its units see up to 14 × 14 */
   g_assert_true (ct_analysis_top_panel_search (panel, "conv2", 0));
@@ -368,7 +371,21 @@ test_analysis (void)
       g_assert_cmpfloat (data[i], ==, image[i]);
   }
   check_top_activations (analysis, dir, weights);
-  gtk_window_destroy (GTK_WINDOW (analysis));
+  /* closed while the top activations are searched: the search is
+   * cancelled, and the window (whose net the search borrows) lives until
+   * it ends, then goes */
+  {
+    CtAnalysisTopPanel *panel = CT_ANALYSIS_TOP_PANEL (
+      ct_gui_test_find_widget (top, CT_TYPE_ANALYSIS_TOP_PANEL, NULL));
+    gpointer alive = analysis;
+
+    g_object_add_weak_pointer (G_OBJECT (analysis), &alive);
+    g_assert_true (ct_analysis_top_panel_search (panel, "conv2", 2));
+    gtk_window_destroy (GTK_WINDOW (analysis));
+    for (int i = 0; i < 200 && alive != NULL; i++)
+      ct_gui_test_spin (50);
+    g_assert_null (alive);
+  }
   ct_gui_test_close_window (window);
 }
 
