@@ -7,8 +7,10 @@
 #include <glib.h>
 
 #include "analysis-error.h"
+#include "analysis-net.h"
 #include "net.h"
 #include "receptive-field.h"
+#include "sample-store.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +39,24 @@ CtTopActivations *ct_top_activations_run (CtNet *net, const char *input_name,
                                           const char *layer_name, guint channel, guint k,
                                           guint iterations, CtAnalysisProgressFunc progress,
                                           gpointer user_data, GError **error);
+
+/* The same over the images of STORE (kept while a confusion matrix was
+ * counted, so that an item's index is its place there), put into PATH's
+ * input BATCH at a time; only the layers from PATH's first up to
+ * LAYER_NAME run, so a first layer's channels take a fraction of a whole
+ * pass. */
+CtTopActivations *ct_top_activations_of_store (CtNet *net, const CtAnalysisPath *path,
+                                               const CtSampleStore *store,
+                                               const char *layer_name, guint channel, guint k,
+                                               guint batch, CtAnalysisProgressFunc progress,
+                                               gpointer user_data, GError **error);
+
+/* The filter of output channel CHANNEL (C × H × W floats, owned) when
+ * LAYER_NAME is a convolution that reads blob INPUT_BLOB itself (a first
+ * layer, whose filters are pictures in the images' own pixels); NULL for
+ * any other layer. */
+float *ct_top_activations_filter (CtNet *net, guint input_blob, const char *layer_name,
+                                  guint channel, guint *channels, guint *height, guint *width);
 
 /* The patch of ITEM as C × box_h × box_w floats. */
 float *ct_top_activation_patch (const CtTopActivations *top, const CtTopActivation *item);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis-net.h"
+#include "analysis-top-panel.h"
 #include "analysis-window.h"
 #include "attribution-export.h"
 #include "class-names.h"
@@ -57,6 +58,7 @@ struct _CtAnalysisWindow {
   GtkWidget *cell_title, *flow, *mistakes_button;
   GtkWidget *method_dropdown, *layer_dropdown, *opacity_scale, *map_picture, *map_title;
   GtkWidget *export_png_button, *export_npy_button, *step_button;
+  GtkWidget *top_panel;
 };
 
 G_DEFINE_FINAL_TYPE (CtAnalysisWindow, ct_analysis_window, GTK_TYPE_WINDOW)
@@ -88,16 +90,21 @@ class_name (CtAnalysisWindow *self, guint k)
   return ct_class_name (self->class_names, k);
 }
 
+/* BUSY: a task of the window's own runs. While the top-activations page
+ * searches, it holds the net too: nothing else may start. */
 static void
 set_busy (CtAnalysisWindow *self, gboolean busy)
 {
-  gtk_widget_set_sensitive (self->count_button, !busy);
+  gboolean any = busy || ct_analysis_top_panel_is_busy (CT_ANALYSIS_TOP_PANEL (self->top_panel));
+
+  gtk_widget_set_sensitive (self->count_button, !any);
   gtk_widget_set_sensitive (self->cancel_button, busy);
-  gtk_widget_set_sensitive (self->grid_box, !busy);
-  gtk_widget_set_sensitive (self->flow, !busy);
-  gtk_widget_set_sensitive (self->method_dropdown, !busy);
+  gtk_widget_set_sensitive (self->grid_box, !any);
+  gtk_widget_set_sensitive (self->flow, !any);
+  gtk_widget_set_sensitive (self->top_panel, !busy);
+  gtk_widget_set_sensitive (self->method_dropdown, !any);
   gtk_widget_set_sensitive (self->layer_dropdown,
-                            !busy && self->conv_layers->len > 0
+                            !any && self->conv_layers->len > 0
                               && gtk_drop_down_get_selected (GTK_DROP_DOWN (self->method_dropdown))
                                    == METHOD_GRAD_CAM);
   gtk_widget_set_visible (self->progress, busy);
@@ -435,6 +442,8 @@ count_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       set_busy (self, FALSE);
       show_error (self, _("Could not count the test set"), error);
+      ct_analysis_top_panel_set_source (CT_ANALYSIS_TOP_PANEL (self->top_panel), G_OBJECT (self),
+                                        NULL, &self->path, NULL);
       return;
     }
   g_clear_pointer (&self->net, ct_net_free);
@@ -452,6 +461,8 @@ count_done (GObject *source, GAsyncResult *result, gpointer data)
   gtk_label_set_text (GTK_LABEL (self->status), status);
   build_grid (self);
   fill_layers (self);
+  ct_analysis_top_panel_set_source (CT_ANALYSIS_TOP_PANEL (self->top_panel), G_OBJECT (self),
+                                    self->net, &self->path, self->store);
   set_busy (self, FALSE);
   gtk_widget_set_sensitive (self->mistakes_button, TRUE);
   mistakes_clicked (NULL, self);
@@ -470,6 +481,8 @@ start_count (CtAnalysisWindow *self)
   job->batches = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->batches_spin));
   job->target = (ProgressTarget) { self, self->cancellable, 0.0 };
   /* the worker will own the net: the window lets go of the old one first */
+  ct_analysis_top_panel_set_source (CT_ANALYSIS_TOP_PANEL (self->top_panel), NULL, NULL, NULL,
+                                    NULL);
   g_clear_pointer (&self->net, ct_net_free);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0.0);
   gtk_label_set_text (GTK_LABEL (self->status), _("Counting the test set…"));
@@ -602,7 +615,8 @@ explain_sample (CtAnalysisWindow *self)
   g_autoptr (GTask) task = NULL;
   guint layer;
 
-  if (self->net == NULL || self->store == NULL || self->sample < 0 || self->cancellable != NULL)
+  if (self->net == NULL || self->store == NULL || self->sample < 0 || self->cancellable != NULL
+      || ct_analysis_top_panel_is_busy (CT_ANALYSIS_TOP_PANEL (self->top_panel)))
     return;
   image = ct_sample_store_get (self->store, (guint64) self->sample);
   if (image == NULL)
@@ -752,6 +766,33 @@ compare_clicked (GtkButton *button, CtAnalysisWindow *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* The top-activations page. */
+
+static void
+top_busy_changed (CtAnalysisTopPanel *panel, gboolean busy, CtAnalysisWindow *self)
+{
+  set_busy (self, self->cancellable != NULL);
+}
+
+/* An image of the top activations clicked: it becomes the image picked,
+ * explained as the net classed it, and the step view's input. */
+static void
+top_image_activated (CtAnalysisTopPanel *panel, guint64 index, CtAnalysisWindow *self)
+{
+  GArray *samples = self->confusion != NULL ? self->confusion->samples : NULL;
+
+  self->sample = (gint64) index;
+  self->sample_class = 0;
+  for (guint i = 0; samples != NULL && i < samples->len; i++)
+    if (g_array_index (samples, CtConfusionSample, i).index == index)
+      {
+        self->sample_class = g_array_index (samples, CtConfusionSample, i).predicted;
+        break;
+      }
+  explain_sample (self);
+  g_signal_emit (self, signals[SIGNAL_STEP_THROUGH], 0);
+}
+
 /* Building the window. */
 
 static GtkWidget *
@@ -867,6 +908,7 @@ ct_analysis_window_init (CtAnalysisWindow *self)
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *grid_scroller = gtk_scrolled_window_new ();
   GtkWidget *cell_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *pages = gtk_notebook_new ();
 
   self->sample = -1;
   self->conv_layers = g_ptr_array_new_with_free_func (g_free);
@@ -904,8 +946,16 @@ ct_analysis_window_init (CtAnalysisWindow *self)
   gtk_box_append (GTK_BOX (right), scroller);
   gtk_box_append (GTK_BOX (right), build_map_panel (self));
   gtk_paned_set_end_child (GTK_PANED (paned), right);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (outer), paned);
+  gtk_notebook_append_page (GTK_NOTEBOOK (pages), paned,
+                            gtk_label_new_with_mnemonic (_("Confusion Matri_x")));
+  self->top_panel = ct_analysis_top_panel_new ();
+  gtk_widget_set_margin_top (self->top_panel, 6);
+  g_signal_connect (self->top_panel, "busy-changed", G_CALLBACK (top_busy_changed), self);
+  g_signal_connect (self->top_panel, "image-activated", G_CALLBACK (top_image_activated), self);
+  gtk_notebook_append_page (GTK_NOTEBOOK (pages), self->top_panel,
+                            gtk_label_new_with_mnemonic (_("Top Acti_vations")));
+  gtk_widget_set_vexpand (pages, TRUE);
+  gtk_box_append (GTK_BOX (outer), pages);
   gtk_window_set_child (GTK_WINDOW (self), outer);
   set_busy (self, FALSE);
 }

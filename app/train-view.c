@@ -15,6 +15,7 @@
 #include "graph/graph-render.h"
 #include "heatmap-view.h"
 #include "legend.h"
+#include "run-diff.h"
 #include "train-view.h"
 
 struct _CtTrainView {
@@ -34,10 +35,13 @@ struct _CtTrainView {
   GHashTable *test_values;     /* output name -> last value (double *) */
   GHashTable *ratios;          /* layer name -> last ratio (double *) */
   GHashTable *ratio_labels;    /* layer name -> its row's number (GtkLabel) */
+  GPtrArray *earlier;          /* EarlierRun, oldest first */
 
   /* Template children. */
   GtkLabel *status_label;
   CtPlotView *plot;
+  GtkWidget *runs_scroller;    /* how the earlier runs differ, below the plot */
+  GtkWidget *runs_box;
   GtkWidget *ratio_box;        /* the update ratios, one row per layer */
   GtkLabel *watch_label;
   CtHeatmapView *watch_heatmap;
@@ -72,8 +76,93 @@ ct_train_view_set_average_loss (CtTrainView *t, guint average_loss)
   t->average_loss = average_loss;
 }
 
+/* An earlier run: its legend label and its settings (NULL when unknown:
+ * a training log followed). */
+typedef struct {
+  char *label;
+  Caffe__SolverParameter *param;
+} EarlierRun;
+
+static void
+earlier_run_free (gpointer data)
+{
+  EarlierRun *run = data;
+
+  g_free (run->label);
+  if (run->param != NULL)
+    protobuf_c_message_free_unpacked (&run->param->base, NULL);
+  g_free (run);
+}
+
+static Caffe__SolverParameter *
+copy_solver (const Caffe__SolverParameter *param)
+{
+  gsize size = protobuf_c_message_get_packed_size (&param->base);
+  g_autofree guint8 *bytes = g_malloc (MAX (size, 1));
+
+  protobuf_c_message_pack (&param->base, bytes);
+  return caffe__solver_parameter__unpack (NULL, size, bytes);
+}
+
+/* A line under the plot for an earlier run: its legend label, then how
+ * its settings differ from the current run's (LINES), the whole list in
+ * its tooltip too, one per line. */
+static void
+add_run_row (CtTrainView *t, const char *label, GPtrArray *lines)
+{
+  g_autoptr (GString) joined = g_string_new (NULL);
+  g_autoptr (GString) tooltip = g_string_new (label);
+  g_autofree char *text = NULL;
+  GtkWidget *row = gtk_label_new (NULL);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_string_append_printf (joined, "%s%s", i > 0 ? " · " : "",
+                              (const char *) lines->pdata[i]);
+      g_string_append_printf (tooltip, "\n%s", (const char *) lines->pdata[i]);
+    }
+  if (lines->len == 0)
+    g_string_append (joined, _("the same settings"));
+  text = g_markup_printf_escaped ("<b>%s</b>: %s", label, joined->str);
+  gtk_label_set_markup (GTK_LABEL (row), text);
+  gtk_label_set_wrap (GTK_LABEL (row), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (row), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (row), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (row), TRUE);
+  gtk_widget_add_css_class (row, "caption");
+  gtk_widget_set_tooltip_text (row, tooltip->str);
+  gtk_box_append (GTK_BOX (t->runs_box), row);
+}
+
+/* Each earlier run whose settings are known, against CURRENT's (NULL:
+ * none are shown). */
+static void
+show_run_rows (CtTrainView *t, const Caffe__SolverParameter *current)
+{
+  GtkWidget *heading = gtk_widget_get_first_child (t->runs_box);
+  GtkWidget *row;
+  gboolean any = FALSE;
+
+  while ((row = gtk_widget_get_next_sibling (heading)) != NULL)
+    gtk_box_remove (GTK_BOX (t->runs_box), row);
+  for (guint i = 0; current != NULL && i < t->earlier->len; i++)
+    {
+      const EarlierRun *run = t->earlier->pdata[i];
+      g_autoptr (GPtrArray) lines = NULL;
+
+      if (run->param == NULL)
+        continue;
+      lines = ct_run_diff_lines (run->param, current);
+      add_run_row (t, run->label, lines);
+      any = TRUE;
+    }
+  gtk_widget_set_visible (t->runs_scroller, any);
+}
+
 void
-ct_train_view_new_run (CtTrainView *t, const char *earlier_label)
+ct_train_view_new_run (CtTrainView *t, const char *earlier_label,
+                       const Caffe__SolverParameter *earlier,
+                       const Caffe__SolverParameter *current)
 {
   if (t->run_has_points)
     {
@@ -82,12 +171,18 @@ ct_train_view_new_run (CtTrainView *t, const char *earlier_label)
       g_autofree char *label = earlier_label != NULL ? g_strdup (earlier_label)
                                                      : g_strdup_printf (_("run %u"), t->runs);
 
+      EarlierRun *run = g_new0 (EarlierRun, 1);
+
       ct_plot_view_fade_all (t->plot, label);
+      run->label = g_strdup (label);
+      run->param = earlier != NULL ? copy_solver (earlier) : NULL;
+      g_ptr_array_add (t->earlier, run);
       add_run_series (t);
       t->runs++;
     }
   else if (t->runs == 0)
     t->runs = 1;
+  show_run_rows (t, current);
   clear_ratios (t);
   g_array_set_size (t->recent_losses, 0);
   t->recent_next = 0;
@@ -461,6 +556,8 @@ ct_train_view_clear (CtTrainView *t)
   ct_plot_view_changed (t->plot);
   add_run_series (t);
   t->runs = 0;
+  g_ptr_array_set_size (t->earlier, 0);
+  show_run_rows (t, NULL);
   clear_ratios (t);
   gtk_widget_set_visible (GTK_WIDGET (t->watch_heatmap), FALSE);
   gtk_label_set_text (t->watch_label, _("Select a layer to follow its output while training"));
@@ -489,6 +586,7 @@ ct_train_view_finalize (GObject *object)
   g_hash_table_unref (t->test_values);
   g_hash_table_unref (t->ratios);
   g_hash_table_unref (t->ratio_labels);
+  g_ptr_array_unref (t->earlier);
   g_array_unref (t->recent_losses);
   G_OBJECT_CLASS (ct_train_view_parent_class)->finalize (object);
 }
@@ -508,6 +606,8 @@ ct_train_view_class_init (CtTrainViewClass *klass)
                                                "/io/github/cortado/Cortado/train-view.ui");
   gtk_widget_class_bind_template_child (widget_class, CtTrainView, status_label);
   gtk_widget_class_bind_template_child (widget_class, CtTrainView, plot);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, runs_scroller);
+  gtk_widget_class_bind_template_child (widget_class, CtTrainView, runs_box);
   gtk_widget_class_bind_template_child (widget_class, CtTrainView, ratio_box);
   gtk_widget_class_bind_template_child (widget_class, CtTrainView, watch_label);
   gtk_widget_class_bind_template_child (widget_class, CtTrainView, watch_heatmap);
@@ -522,6 +622,7 @@ ct_train_view_init (CtTrainView *t)
   t->ratios = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   t->ratio_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   t->recent_losses = g_array_new (FALSE, FALSE, sizeof (float));
+  t->earlier = g_ptr_array_new_with_free_func (earlier_run_free);
   gtk_widget_init_template (GTK_WIDGET (t));
   {
     /* how to read the ratios' colours, beside their heading */

@@ -19,8 +19,12 @@ CtTrainView *ct_train_view_new (void);
 
 /* A new run begins: the series shown become an earlier run (faded),
  * labelled EARLIER_LABEL (what set its settings apart: "base_lr 0.01"),
- * or "run N" when NULL. */
-void ct_train_view_new_run (CtTrainView *self, const char *earlier_label);
+ * or "run N" when NULL. EARLIER and CURRENT (either may be NULL: not
+ * known) are the two runs' settings: below the plot, every earlier run
+ * whose settings are known says, in full, how they differ from CURRENT's. */
+void ct_train_view_new_run (CtTrainView *self, const char *earlier_label,
+                            const Caffe__SolverParameter *earlier,
+                            const Caffe__SolverParameter *current);
 /* The loss is smoothed over AVERAGE_LOSS iterations, as Caffe does. */
 void ct_train_view_set_average_loss (CtTrainView *self, guint average_loss);
 /* Another net: every run is forgotten. */

@@ -84,7 +84,7 @@ ct_window_train_follow_poll (CtWindow *self)
       ct_train_log_free (f->log);
       f->log = ct_train_log_new ();
       f->offset = 0;
-      ct_train_view_new_run (self->train->view, NULL);
+      ct_train_view_new_run (self->train->view, NULL, NULL, NULL);
     }
   buffer = g_malloc (READ_PER_TICK);
   got = fseeko (file, f->offset, SEEK_SET) == 0 ? fread (buffer, 1, READ_PER_TICK, file) : 0;
@@ -128,7 +128,7 @@ ct_window_train_follow_log (CtWindow *self, const char *path, GError **error)
   f->path = g_strdup (path);
   f->log = ct_train_log_new ();
   self->train->follow = f;
-  ct_train_view_new_run (self->train->view, NULL);
+  ct_train_view_new_run (self->train->view, NULL, NULL, NULL);
   ct_train_view_set_average_loss (self->train->view, 1);
   ct_window_train_follow_poll (self);
   f->timeout_id = g_timeout_add_seconds (1, follow_tick, self);

@@ -22,6 +22,7 @@
 #include "engine-error.h"
 #include "error-place.h"
 #include "field-path.h"
+#include "run-diff.h"
 #include "solver-diff.h"
 #include "window-train-private.h"
 
@@ -367,7 +368,14 @@ begin_run (CtWindow *self, Caffe__SolverParameter *param)
   g_autofree char *label = t->run_param != NULL
                              ? ct_solver_param_diff (t->run_param, param, 3) : NULL;
 
-  ct_train_view_new_run (t->view, label);
+  if (label == NULL && t->run_param != NULL)
+    {
+      /* only the net changed: the legend says so, shortly */
+      g_autoptr (GPtrArray) lines = ct_run_diff_lines (t->run_param, param);
+
+      label = ct_run_diff_summary (lines, 1);
+    }
+  ct_train_view_new_run (t->view, label, t->run_param, param);
   ct_train_view_set_average_loss (t->view, param->average_loss);
   if (t->run_param != NULL)
     protobuf_c_message_free_unpacked (&t->run_param->base, NULL);

@@ -131,11 +131,81 @@ test_top (void)
   g_assert_error (error, CT_ANALYSIS_ERROR, CT_ANALYSIS_ERROR_BAD_ARGUMENT);
 }
 
+/* The same images kept in a store and fed two at a time: the same answer,
+ * numbered by the store; and the filter beside a first layer. */
+static void
+test_of_store (void)
+{
+  g_autoptr (CtNet) net = ct_test_analysis_net (pick_net);
+  g_autoptr (CtNet) lenet = ct_test_analysis_net (lenet_like);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtTopActivations) top = NULL;
+  g_autoptr (CtSampleStore) store = ct_sample_store_new (1 << 20);
+  const float w[] = { 1, -1 }, b[] = { 0, 0 };
+  float images[48] = { 0 };
+  CtAnalysisPath path = { .input_blob = 0, .first_layer = 1, .score_layer = 1,
+                          .channels = 1, .height = 4, .width = 4 };
+  const CtTopActivation *first, *second;
+  g_autofree float *filter = NULL;
+  guint c = 0, h = 0, fw = 0;
+
+  images[0 * 16 + 1 * 4 + 2] = 5;
+  images[1 * 16 + 3 * 4 + 0] = 9;
+  images[2 * 16 + 0] = 2;
+  images[2 * 16 + 2 * 4 + 2] = -7;
+  ct_test_set_param (net, "conv", 0, w, 2);
+  ct_test_set_param (net, "conv", 1, b, 2);
+  ct_test_set_blob (net, "data", images, 48);
+  g_assert_true (ct_sample_store_add (store, ct_net_blob_by_name (net, "data"), &error));
+  g_assert_true (ct_sample_store_add (store, ct_net_blob_by_name (net, "data"), &error));
+  g_assert_no_error (error);
+  /* scramble the input blob: the images must come from the store */
+  memset (ct_blob_mutable_cpu_data (ct_net_blob_by_name (net, "data"), NULL), 0,
+          sizeof images);
+  top = ct_top_activations_of_store (net, &path, store, "conv", 1, 3, 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (top->items->len, ==, 3);
+  first = &g_array_index (top->items, CtTopActivation, 0);
+  second = &g_array_index (top->items, CtTopActivation, 1);
+  g_assert_cmpuint (first->index, ==, 2);
+  g_assert_cmpfloat (first->value, ==, 7);
+  g_assert_cmpuint (first->y, ==, 2);
+  g_assert_cmpuint (first->x, ==, 2);
+  g_assert_cmpuint (second->index, ==, 5);
+  g_assert_cmpmem (second->image, 16 * sizeof (float), images + 32, 16 * sizeof (float));
+  g_assert_cmpfloat (g_array_index (top->items, CtTopActivation, 2).value, ==, 0);
+  g_clear_pointer (&top, ct_top_activations_free);
+  top = ct_top_activations_of_store (net, &path, store, "conv", 0, 1, 4, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_array_index (top->items, CtTopActivation, 0).index, ==, 1);
+  g_clear_pointer (&top, ct_top_activations_free);
+  top = ct_top_activations_of_store (net, &path, store, "conv", 5, 1, 4, NULL, NULL, &error);
+  g_assert_null (top);
+  g_assert_error (error, CT_ANALYSIS_ERROR, CT_ANALYSIS_ERROR_BAD_ARGUMENT);
+  g_clear_error (&error);
+
+  filter = ct_top_activations_filter (net, 0, "conv", 1, &c, &h, &fw);
+  g_assert_nonnull (filter);
+  g_assert_cmpuint (c, ==, 1);
+  g_assert_cmpuint (h, ==, 1);
+  g_assert_cmpfloat (filter[0], ==, -1);
+  g_clear_pointer (&filter, g_free);
+  filter = ct_top_activations_filter (lenet, 0, "conv1", 1, &c, &h, &fw);
+  g_assert_nonnull (filter);
+  g_assert_cmpuint (h, ==, 5);
+  g_assert_cmpuint (fw, ==, 5);
+  g_clear_pointer (&filter, g_free);
+  /* conv2 reads pool1, not the images: it has no picture in their pixels */
+  g_assert_null (ct_top_activations_filter (lenet, 0, "conv2", 0, &c, &h, &fw));
+  g_assert_null (ct_top_activations_filter (lenet, 0, "conv1", 2, &c, &h, &fw));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/top-activations/receptive-field", test_receptive_field);
   g_test_add_func ("/analysis/top-activations/top", test_top);
+  g_test_add_func ("/analysis/top-activations/of-store", test_of_store);
   return g_test_run ();
 }

@@ -1,7 +1,10 @@
 /* bench-analysis.c: the analyses of Caffe's trained LeNet on the
  * Fashion-MNIST test set: the confusion matrix over the 10,000 images
  * (goal < 3 s), and for image 0 occlusion with a 5×5 patch at stride 1
- * (576 places, goal < 1 s), saliency and Grad-CAM. Medians of a few runs;
+ * (576 places, goal < 1 s), saliency and Grad-CAM; the top activations of
+ * a conv1 and a conv2 channel over the 10,000 images as the window finds
+ * them (from the images its count kept, goal: seconds), and as
+ * `cortado-cli top-activations` does (the whole net over the LMDB). Medians of a few runs;
  * the net is built once, as the window's worker keeps it. Needs
  * dataset-fashion-mnist (skips without it) and CT_CLI to make the LMDB. */
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "occlusion.h"
 #include "run-inputs.h"
 #include "saliency.h"
+#include "top-activations.h"
 #include "test-files.h"
 
 #define FASHION "/usr/share/datasets/fashion-mnist/"
@@ -113,6 +117,59 @@ bench_one_image (void)
           ct_bench_median (sal, 5), ct_bench_median (cam, 5));
 }
 
+/* Top activations: the window's way (the images kept, the layers up to
+ * the channel's) and the CLI's (every layer, the data read again). */
+static void
+bench_top (void)
+{
+  g_autofree char *model = reference ("lenet_train_test.prototxt");
+  g_autofree char *weights = reference ("fashion_lenet_iter_10000.caffemodel");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtNet) net = ct_analysis_load_net (model, weights, CAFFE__PHASE__TEST, FALSE,
+                                                &error);
+  g_autoptr (CtSampleStore) store = ct_sample_store_new ((gsize) 512 * 1024 * 1024);
+  g_autoptr (CtConfusion) conf = NULL;
+  const char *layers[] = { "conv1", "conv2" };
+  CtClassifier c;
+  CtAnalysisPath path;
+
+  g_assert_no_error (error);
+  g_assert_true (ct_classifier_find (net, NULL, &c, &error));
+  g_assert_true (ct_analysis_path_init (&path, net, &c, NULL, &error));
+  conf = ct_confusion_run_keeping (net, &c, 100, path.input_blob, store, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (store->count, ==, 10000);
+  for (guint l = 0; l < G_N_ELEMENTS (layers); l++)
+    {
+      double kept[3], kept_cpu[3], whole[3], whole_cpu[3];
+
+      for (int r = 0; r < 3; r++)
+        {
+          gint64 t0 = g_get_monotonic_time ();
+          double c0 = cpu_seconds ();
+          g_autoptr (CtTopActivations) a = ct_top_activations_of_store (
+            net, &path, store, layers[l], 3, 12, 100, NULL, NULL, &error);
+          gint64 t1 = g_get_monotonic_time ();
+          double c1 = cpu_seconds ();
+          g_autoptr (CtTopActivations) b = ct_top_activations_run (net, NULL, layers[l], 3, 12,
+                                                                   100, NULL, NULL, &error);
+
+          g_assert_no_error (error);
+          kept[r] = (t1 - t0) / 1e6;
+          kept_cpu[r] = c1 - c0;
+          whole[r] = (g_get_monotonic_time () - t1) / 1e6;
+          whole_cpu[r] = cpu_seconds () - c1;
+          g_assert_cmpuint (a->items->len, ==, 12);
+          g_assert_cmpuint (b->items->len, ==, 12);
+        }
+      printf ("top activations, %s channel 3, 10,000 images: %.3f s (%.3f s of CPU) from the "
+              "images kept; %.3f s (%.3f s of CPU) running the whole net over the LMDB "
+              "(medians of 3)\n", layers[l], ct_bench_median (kept, 3),
+              ct_bench_median (kept_cpu, 3), ct_bench_median (whole, 3),
+              ct_bench_median (whole_cpu, 3));
+    }
+}
+
 int
 main (void)
 {
@@ -133,6 +190,7 @@ main (void)
     return 1;
   bench_confusion ();
   bench_one_image ();
+  bench_top ();
   if (chdir (cwd) != 0)
     return 1;
   ct_test_remove_tree (dir);

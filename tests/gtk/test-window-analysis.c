@@ -13,15 +13,24 @@
  *   counts, the window cancels its worker;
  * - "Step Through This Image" makes the image picked the first sample of
  *   the TEST Data layer's batch in the step view;
+ * - "Top Activations": channel 3 of conv1 found through the page's
+ *   controls lists the same 12 images with the same responses as
+ *   `cortado-cli top-activations` (which runs the whole net over the
+ *   LMDB), the filter beside them; conv2 has no filter picture; clicking
+ *   an image makes it the image picked; closed while it searches, the
+ *   window goes once the search is cancelled;
  * - "Compare Weights With…": the weights against a copy whose conv1
  *   filters are 1.1 times theirs list conv1's filters first, changed by
  *   0.1 of their norm, and the rest unchanged.
  *
  * With CT_SCREENSHOT_DIR set, the window is saved there as
- * analysis-saliency.png, analysis-grad-cam.png and analysis-occlusion.png. */
+ * analysis-saliency.png, analysis-grad-cam.png, analysis-occlusion.png and
+ * analysis-top.png. */
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "analysis-top-panel.h"
 #include "analysis-window.h"
 #include "binary-io.h"
 #include "caffe.pb-c.h"
@@ -102,6 +111,127 @@ make_test_set (const char *dir)
                                NULL, NULL, &status, &error));
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* The indices and responses `cortado-cli top-activations` gives for
+ * CHANNEL of conv1 over the test set of DIR. */
+static void
+cli_top (const char *dir, const char *weights, guint channel, GArray *indices, GArray *values)
+{
+  g_autofree char *weights_arg = g_strdup_printf ("--weights=%s", weights);
+  g_autofree char *channel_arg = g_strdup_printf ("--channel=%u", channel);
+  const char *argv[] = { g_getenv ("CT_CLI"), "top-activations",
+                         "--model=lenet_train_test.prototxt", weights_arg, "--layer=conv1",
+                         channel_arg, "--top=12", "--iterations=100", NULL };
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], "\t", -1);
+      guint64 index = g_ascii_strtoull (f[1], NULL, 10);
+      double value = g_ascii_strtod (f[2], NULL);
+
+      g_array_append_val (indices, index);
+      g_array_append_val (values, value);
+    }
+}
+
+/* The "Top Activations" page, against the CLI. */
+static void
+check_top_activations (CtAnalysisWindow *analysis, const char *dir, const char *weights)
+{
+  GtkWidget *top = GTK_WIDGET (analysis);
+  CtAnalysisTopPanel *panel = CT_ANALYSIS_TOP_PANEL (
+    ct_gui_test_find_widget (top, CT_TYPE_ANALYSIS_TOP_PANEL, NULL));
+  GtkWidget *notebook = ct_gui_test_find_widget (top, GTK_TYPE_NOTEBOOK, NULL);
+  GtkWidget *find = button_with_label (GTK_WIDGET (panel), "Find");
+  GtkWidget *spin = ct_gui_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_SPIN_BUTTON, NULL);
+  g_autoptr (GArray) indices = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  const CtTopActivations *result;
+  GtkWidget *flow, *first;
+  guint64 index = 0;
+  guint c = 0, h = 0, w = 0;
+  const float *image;
+
+  g_assert_nonnull (panel);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 1);
+  /* conv1 comes first in the layer list; the first spin is the channel */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 3);
+  g_assert_true (gtk_widget_get_sensitive (find));
+  g_signal_emit_by_name (find, "clicked");
+  g_assert_true (ct_analysis_top_panel_is_busy (panel));
+  for (int i = 0; i < 600 && ct_analysis_top_panel_is_busy (panel); i++)
+    ct_gui_test_spin (50);
+  g_assert_false (ct_analysis_top_panel_is_busy (panel));
+  result = ct_analysis_top_panel_get_result (panel);
+  g_assert_nonnull (result);
+  g_assert_true (ct_analysis_top_panel_has_filter (panel));
+  cli_top (dir, weights, 3, indices, values);
+  g_assert_cmpuint (indices->len, ==, 12);
+  g_assert_cmpuint (result->items->len, ==, 12);
+  for (guint i = 0; i < 12; i++)
+    {
+      const CtTopActivation *item = &g_array_index (result->items, CtTopActivation, i);
+      double want = g_array_index (values, double, i);
+
+      g_assert_cmpuint (item->index, ==, g_array_index (indices, guint64, i));
+      g_assert_cmpfloat_with_epsilon (item->value, want, 1e-4 * MAX (1.0, fabs (want)));
+      /* conv1's units see 5 × 5 pixels, fewer at the edges of the image */
+      g_assert_cmpint (item->box_h, <=, 5);
+      g_assert_cmpint (item->box_w, <=, 5);
+    }
+  screenshot (top, "analysis-top.png");
+
+  /* clicking an image picks it: the step view can take it */
+  flow = ct_gui_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_FLOW_BOX, NULL);
+  first = ct_gui_test_find_widget (flow, GTK_TYPE_BUTTON, NULL);
+  g_assert_nonnull (first);
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (first), "Image "));
+  g_signal_emit_by_name (first, "clicked");
+  image = ct_analysis_window_get_sample (analysis, &index, &c, &h, &w);
+  g_assert_nonnull (image);
+  g_assert_cmpuint (index, ==, g_array_index (indices, guint64, 0));
+  g_assert_cmpmem (image, 784 * sizeof (float),
+                   g_array_index (result->items, CtTopActivation, 0).image, 784 * sizeof (float));
+  /* the map the click started holds the net: no search meanwhile */
+  if (!gtk_widget_get_sensitive (GTK_WIDGET (panel)))
+    g_assert_false (ct_analysis_top_panel_search (panel, "conv2", 0));
+  wait_until_sensitive (GTK_WIDGET (panel));
+
+  /* conv2 reads pool1: no filter picture; its units see up to 14 × 14 */
+  g_assert_true (ct_analysis_top_panel_search (panel, "conv2", 0));
+  for (int i = 0; i < 600 && ct_analysis_top_panel_is_busy (panel); i++)
+    ct_gui_test_spin (50);
+  result = ct_analysis_top_panel_get_result (panel);
+  g_assert_cmpuint (result->items->len, ==, 12);
+  g_assert_false (ct_analysis_top_panel_has_filter (panel));
+  g_assert_cmpint (g_array_index (result->items, CtTopActivation, 0).box_h, <=, 14);
+  g_assert_cmpfloat (g_array_index (result->items, CtTopActivation, 0).value, >=,
+                     g_array_index (result->items, CtTopActivation, 11).value);
+  screenshot (top, "analysis-top-conv2.png");
+  if (g_getenv ("CT_SCREENSHOT_DIR") != NULL)
+    {
+      /* the smallest screen the window is made for */
+      gtk_window_set_default_size (GTK_WINDOW (top), 1280, 720);
+      screenshot (top, "analysis-top-720.png");
+    }
+
+  /* a search cancelled leaves the page as it was, ready again */
+  g_assert_true (ct_analysis_top_panel_search (panel, "conv2", 1));
+  ct_analysis_top_panel_cancel (panel);
+  for (int i = 0; i < 600 && ct_analysis_top_panel_is_busy (panel); i++)
+    ct_gui_test_spin (50);
+  g_assert_true (gtk_widget_get_sensitive (find));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 0);
 }
 
 static void
@@ -240,7 +370,22 @@ test_analysis (void)
     for (guint i = 0; i < 784; i++)
       g_assert_cmpfloat (data[i], ==, image[i]);
   }
-  gtk_window_destroy (GTK_WINDOW (analysis));
+  check_top_activations (analysis, dir, weights);
+  /* closed while the top activations are searched: the search is
+   * cancelled, and the window (whose net the search borrows) lives until
+   * it ends, then goes */
+  {
+    CtAnalysisTopPanel *panel = CT_ANALYSIS_TOP_PANEL (
+      ct_gui_test_find_widget (top, CT_TYPE_ANALYSIS_TOP_PANEL, NULL));
+    gpointer alive = analysis;
+
+    g_object_add_weak_pointer (G_OBJECT (analysis), &alive);
+    g_assert_true (ct_analysis_top_panel_search (panel, "conv2", 2));
+    gtk_window_destroy (GTK_WINDOW (analysis));
+    for (int i = 0; i < 200 && alive != NULL; i++)
+      ct_gui_test_spin (50);
+    g_assert_null (alive);
+  }
   ct_gui_test_close_window (window);
 }
 

@@ -20,7 +20,9 @@
  *   faded;
  * - Restart repeats the run bit for bit; a .solverstate resumes it;
  * - Restart after base_lr 0.01 -> 0.1 starts from the same loss at the new
- *   rate, the earlier run labelled "base_lr 0.01";
+ *   rate, the earlier run labelled "base_lr 0.01", and below the plot
+ *   each earlier run says in full how its settings (solver and net)
+ *   differ from the current run's;
  * - the net opened alone brings lenet_solver.prototxt beside it;
  * - a huge base_lr stops training with a toast naming the layer, which the
  *   graph marks.
@@ -537,6 +539,42 @@ test_restart_changed (void)
   g_assert_cmpfloat (ct_plot_series_get_ys (plot, loss)[19], !=,
                      ct_plot_series_get_ys (plot, before)[19]);
   g_assert_cmpstr (ct_plot_series_get_run_label (plot, before), ==, "base_lr 0.01");
+  g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL,
+                                             "base_lr 0.01: base_lr 0.01→0.1"));
+
+  /* a third run with another momentum and a wider conv1: below the plot,
+   * each earlier run says how it differs from this one, in full */
+  {
+    const Caffe__NetParameter *net = ct_document_get_net (ct_window_get_document (window));
+    g_autoptr (GError) error = NULL;
+    g_autofree char *path = NULL;
+    GtkWidget *row;
+
+    for (gsize i = 0; i < net->n_layer && path == NULL; i++)
+      if (g_strcmp0 (net->layer[i]->name, "conv1") == 0)
+        path = g_strdup_printf ("layer[%" G_GSIZE_FORMAT "].convolution_param.num_output", i);
+    g_assert_nonnull (path);
+    g_assert_true (ct_document_set_field (ct_window_get_document (window), path, "24", &error));
+    g_assert_no_error (error);
+    set_field (window, "momentum", "0.8");
+    g_action_group_activate_action (G_ACTION_GROUP (window), "train-restart", NULL);
+    WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED
+                  && ct_window_train_get_iter (window) == 20
+                  && ct_plot_series_get_n_points (plot, find_series (plot, "Loss", FALSE))
+                       == 20,
+                30);
+    row = ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL,
+                                   "base_lr 0.01: base_lr 0.01→0.1 · momentum 0.9→0.8 · net "
+                                   "changed: conv1 num_output 20→24");
+    g_assert_nonnull (row);
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (row), ==,
+                     "base_lr 0.01\nbase_lr 0.01→0.1\nmomentum 0.9→0.8\n"
+                     "net changed: conv1 num_output 20→24");
+    g_assert_nonnull (ct_gui_test_find_widget (GTK_WIDGET (window), GTK_TYPE_LABEL,
+                                               "momentum 0.9: momentum 0.9→0.8 · net changed: "
+                                               "conv1 num_output 20→24"));
+    g_assert_true (gtk_widget_get_mapped (row));
+  }
   adw_view_stack_set_visible_child_name (window->view_stack, "training");
   shoot (window, "training-restart.png");
   close_window (window);
