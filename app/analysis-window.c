@@ -347,13 +347,17 @@ static void
 build_grid (CtAnalysisWindow *self)
 {
   guint n = self->confusion->n_classes;
+  GtkWidget *corner;
 
   if (self->grid != NULL)
     gtk_box_remove (GTK_BOX (self->grid_box), self->grid);
   self->grid = gtk_grid_new ();
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 2);
-  gtk_grid_attach (GTK_GRID (self->grid), grid_label (_("True \\ predicted"), TRUE, FALSE), 0, 0,
+  corner = grid_label (_("True \\ predicted"), TRUE, FALSE);
+  /* the first column's header runs into the second's otherwise */
+  gtk_widget_set_margin_end (corner, 8);
+  gtk_grid_attach (GTK_GRID (self->grid), corner, 0, 0,
                    1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), grid_label (_("Recall"), TRUE, TRUE), (int) n + 1, 0,
                    1, 1);
@@ -848,7 +852,8 @@ build_map_panel (CtAnalysisWindow *self)
   const char *translated[4] = { _(methods[0]), _(methods[1]), _(methods[2]), NULL };
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *exports = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  /* the buttons wrap rather than be cut when the pane is narrow */
+  GtkWidget *exports = gtk_flow_box_new ();
 
   self->method_dropdown = gtk_drop_down_new_from_strings (translated);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->method_dropdown),
@@ -889,9 +894,17 @@ build_map_panel (CtAnalysisWindow *self)
   gtk_widget_set_sensitive (self->export_png_button, FALSE);
   gtk_widget_set_sensitive (self->export_npy_button, FALSE);
   gtk_widget_set_sensitive (self->step_button, FALSE);
-  gtk_box_append (GTK_BOX (exports), self->export_png_button);
-  gtk_box_append (GTK_BOX (exports), self->export_npy_button);
-  gtk_box_append (GTK_BOX (exports), self->step_button);
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (exports), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (exports), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (exports), 6);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (exports), 3);
+  gtk_flow_box_append (GTK_FLOW_BOX (exports), self->export_png_button);
+  gtk_flow_box_append (GTK_FLOW_BOX (exports), self->export_npy_button);
+  gtk_flow_box_append (GTK_FLOW_BOX (exports), self->step_button);
+  /* Tab goes to the buttons, not to the flow box's own children */
+  for (GtkWidget *child = gtk_widget_get_first_child (exports); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
   gtk_box_append (GTK_BOX (box), row);
   gtk_box_append (GTK_BOX (box), self->map_title);
   gtk_box_append (GTK_BOX (box), self->map_picture);
@@ -924,6 +937,8 @@ ct_analysis_window_init (CtAnalysisWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (grid_scroller), self->grid_box);
   gtk_paned_set_start_child (GTK_PANED (paned), grid_scroller);
   gtk_paned_set_resize_start_child (GTK_PANED (paned), TRUE);
+  /* the matrix scrolls; the image panel keeps what it needs */
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 860);
 
   self->cell_title = gtk_label_new (NULL);
@@ -942,6 +957,8 @@ ct_analysis_window_init (CtAnalysisWindow *self)
                                   _("Images of the chosen cell"), -1);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->flow);
   gtk_widget_set_vexpand (scroller, TRUE);
+  /* two rows of thumbnails at least, beside the map below */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 170);
   gtk_box_append (GTK_BOX (right), cell_row);
   gtk_box_append (GTK_BOX (right), scroller);
   gtk_box_append (GTK_BOX (right), build_map_panel (self));
