@@ -362,6 +362,161 @@ ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
   return CT_STATUS_OK;
 }
 
+/* Scale's passes are bound by memory: they run on the pool, the backward
+ * pass a block of channels at a time, small enough for a core's cache, so
+ * that its sums read the block from memory and the gradient that follows
+ * finds it in the cache. Each channel's sums run in the order of
+ * ct_cpu_bias_backward's and ct_cpu_scale_backward's loops, whatever the
+ * block or thread: the same bits. */
+#define SCALE_BLOCK_FLOATS ((int64_t) 1 << 16)
+#define SCALE_BLOCK_CHANNELS 256
+
+static inline int64_t
+at_least_one (int64_t n)
+{
+  return n > 0 ? n : 1;
+}
+
+typedef struct {
+  int64_t outer, dim, inner;
+  const float *top_diff, *bottom_data, *scale, *bias;
+  int accumulate;
+  float *scale_diff, *bias_diff, *out;
+} ScaleBias;
+
+/* Rows [BEGIN, END) of OUTER * DIM rows of INNER: out = x * s (+ b). */
+static void
+scale_bias_forward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const ScaleBias *a = data;
+  const int64_t dim = a->dim, inner = a->inner;
+
+  for (int64_t r = begin; r < end; r++)
+    {
+      const float *x = a->bottom_data + r * inner;
+      float *y = a->out + r * inner;
+      float s = a->scale[r % dim];
+
+      if (a->bias != NULL)
+        {
+          float b = a->bias[r % dim];
+
+          for (int64_t i = 0; i < inner; i++)
+            y[i] = x[i] * s + b;
+        }
+      else
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] * s;
+    }
+}
+
+CtStatus
+ct_cpu_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner, const float *bottom,
+                           const float *scale, const float *bias, float *top)
+{
+  ScaleBias a = { outer, dim, inner, NULL, bottom, scale, bias, 0, NULL, NULL, top };
+  CtStatus status;
+
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (inner < N_LANES)
+    {
+      /* Rows too short for a pool's chunk: the plain kernels. */
+      status = ct_cpu_scale_forward (outer, dim, inner, bottom, scale, top);
+      if (status != CT_STATUS_OK || bias == NULL)
+        return status;
+      return ct_cpu_bias_forward (outer, dim, inner, top, bias, top);
+    }
+  ct_cpu_parallel_for (outer * dim, at_least_one (CT_PARALLEL_ELEMENT_GRAIN / inner),
+                       scale_bias_forward_range, &a);
+  return CT_STATUS_OK;
+}
+
+/* Channels [D0, D0 + ND) of ct_cpu_scale_bias_backward (ND <=
+ * SCALE_BLOCK_CHANNELS), rows in memory order. */
+static void
+scale_bias_backward_block (const ScaleBias *a, int64_t d0, int64_t nd)
+{
+  const int64_t outer = a->outer, dim = a->dim, inner = a->inner;
+  float bias_total[SCALE_BLOCK_CHANNELS] = { 0 }, scale_total[SCALE_BLOCK_CHANNELS] = { 0 };
+
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t k = 0; k < nd; k++)
+      {
+        int64_t at = (o * dim + d0 + k) * inner;
+
+        if (a->bias_diff != NULL)
+          bias_total[k] += sum_row (inner, a->top_diff + at);
+        if (a->scale_diff != NULL)
+          scale_total[k] += dot_row (inner, a->top_diff + at, a->bottom_data + at);
+      }
+  for (int64_t k = 0; k < nd; k++)
+    {
+      if (a->bias_diff != NULL)
+        a->bias_diff[d0 + k] += bias_total[k];
+      if (a->scale_diff != NULL)
+        a->scale_diff[d0 + k] = (a->accumulate ? a->scale_diff[d0 + k] : 0.0f) + scale_total[k];
+    }
+  if (a->out == NULL)
+    return;
+  /* The block's diff is in the cache now; BOTTOM_DIFF may be TOP_DIFF. */
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = d0; d < d0 + nd; d++)
+      {
+        int64_t at = (o * dim + d) * inner;
+        const float *g = a->top_diff + at;
+        float *dx = a->out + at;
+        float s = a->scale[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          dx[i] = g[i] * s;
+      }
+}
+
+static void
+scale_bias_backward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const ScaleBias *a = data;
+  int64_t length = a->outer * a->inner;
+  int64_t step = at_least_one (SCALE_BLOCK_FLOATS / at_least_one (length));
+
+  if (step > SCALE_BLOCK_CHANNELS)
+    step = SCALE_BLOCK_CHANNELS;
+  for (int64_t d = begin; d < end; d += step)
+    scale_bias_backward_block (a, d, end - d < step ? end - d : step);
+}
+
+CtStatus
+ct_cpu_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner, const float *top_diff,
+                            const float *bottom_data, const float *scale, int accumulate,
+                            float *scale_diff, float *bias_diff, float *bottom_diff)
+{
+  ScaleBias a = { outer, dim, inner, top_diff, bottom_data, scale, NULL, accumulate,
+                  scale_diff, bias_diff, bottom_diff };
+  int64_t length;
+  CtStatus status = CT_STATUS_OK;
+
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (inner < N_LANES)
+    {
+      /* Channels as columns: the plain kernels, in the order the sums
+       * need (BOTTOM_DIFF may be TOP_DIFF). */
+      if (bias_diff != NULL)
+        status = ct_cpu_bias_backward (outer, dim, inner, top_diff, 1, bias_diff);
+      if (status == CT_STATUS_OK && scale_diff != NULL)
+        status = ct_cpu_scale_backward (outer, dim, inner, top_diff, bottom_data, accumulate,
+                                        scale_diff);
+      if (status == CT_STATUS_OK && bottom_diff != NULL)
+        status = ct_cpu_scale_forward (outer, dim, inner, top_diff, scale, bottom_diff);
+      return status;
+    }
+  length = outer * inner;
+  ct_cpu_parallel_for (dim, at_least_one (CT_PARALLEL_ELEMENT_GRAIN / at_least_one (length)),
+                       scale_bias_backward_range, &a);
+  return CT_STATUS_OK;
+}
+
 CtStatus
 ct_cpu_gather_rows (int64_t n, int64_t row, const int64_t *indices, const float *src, float *dst)
 {
