@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "normalization.h"
 #include "parallel.h"
 #include "streaming.h"
@@ -93,19 +97,49 @@ run_sum_sq_dev (const float *x, float m, int64_t n)
   return combine (lanes);
 }
 
-/* Sum of X[i] * Y[i]. */
-static double
-run_dot (const float *x, const float *y, int64_t n)
+/* The sums of DY and of DY * Y over a run, added to *SUM and *DOT: the
+ * values run_sum and a dot product in the same lanes give. One loop reads
+ * both arrays side by side, so that their loads from memory overlap; in
+ * SSE2 registers, since the compiler vectorises the two sets of lanes in
+ * one loop poorly. */
+static void
+run_sum_and_dot (const float *dy, const float *y, int64_t n, double *sum, double *dot)
 {
-  float lanes[LANES] = { 0 };
+  float s[LANES] = { 0 }, d[LANES] = { 0 };
   int64_t i = 0;
 
+#ifdef __SSE2__
+  __m128 s0 = _mm_setzero_ps (), s1 = _mm_setzero_ps ();
+  __m128 d0 = _mm_setzero_ps (), d1 = _mm_setzero_ps ();
+
+  for (; i + LANES <= n; i += LANES)
+    {
+      __m128 g0 = _mm_loadu_ps (dy + i), g1 = _mm_loadu_ps (dy + i + 4);
+
+      s0 = _mm_add_ps (s0, g0);
+      s1 = _mm_add_ps (s1, g1);
+      d0 = _mm_add_ps (d0, _mm_mul_ps (g0, _mm_loadu_ps (y + i)));
+      d1 = _mm_add_ps (d1, _mm_mul_ps (g1, _mm_loadu_ps (y + i + 4)));
+    }
+  _mm_storeu_ps (s, s0);
+  _mm_storeu_ps (s + 4, s1);
+  _mm_storeu_ps (d, d0);
+  _mm_storeu_ps (d + 4, d1);
+#else
   for (; i + LANES <= n; i += LANES)
     for (int k = 0; k < LANES; k++)
-      lanes[k] += x[i + k] * y[i + k];
+      {
+        s[k] += dy[i + k];
+        d[k] += dy[i + k] * y[i + k];
+      }
+#endif
   for (; i < n; i++)
-    lanes[0] += x[i] * y[i];
-  return combine (lanes);
+    {
+      s[0] += dy[i];
+      d[0] += dy[i] * y[i];
+    }
+  *sum += combine (s);
+  *dot += combine (d);
 }
 
 /* Y = X - M over a run, returning the sum of squares of Y. */
@@ -319,10 +353,7 @@ normalize_backward_block (const Backward *a, int64_t c0, int64_t nc)
       {
         int64_t base = (o * channels + c0 + c) * inner;
 
-        /* Two loops the compiler vectorises well, the second reading
-         * the row from the first-level cache. */
-        sum_dy[c] += run_sum (a->dy + base, inner);
-        sum_dy_y[c] += run_dot (a->dy + base, a->y + base, inner);
+        run_sum_and_dot (a->dy + base, a->y + base, inner, &sum_dy[c], &sum_dy_y[c]);
       }
   /* Every DY of the block is read above before any DX is written, so DX
    * may be DY. */
