@@ -36,6 +36,13 @@ CtStatus ct_cuda_copy_blocks (int64_t num, int64_t block,
                               const float *src, int64_t src_stride,
                               float *dst, int64_t dst_stride);
 
+/* Eltwise SUM with every coefficient 1: Y = ((0 + X[0]) + X[1]) + ... +
+ * X[N - 1] element by element (N >= 1), the bits of setting Y to 0 and
+ * adding each X with ct_cpu_axpy (alpha 1), in one pass over memory on the
+ * pool instead of N + 1. Y must not be one of the X. */
+CtStatus ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
+CtStatus ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
+
 /* Eltwise MAX over two bottoms: top = max (a, b), mask = 0 where a wins
  * and 1 otherwise (ties go to B, as in Caffe). */
 CtStatus ct_cpu_eltwise_max_first (int64_t n, const float *a, const float *b,

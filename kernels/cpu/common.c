@@ -167,6 +167,51 @@ ct_cpu_copy_blocks (int64_t num, int64_t block, const float *src, int64_t src_st
   return CT_STATUS_OK;
 }
 
+typedef struct {
+  int n;
+  const float *const *x;
+  float *y;
+} EltwiseSum;
+
+/* Blocks of this many floats stay in the first-level cache while the
+ * bottoms are added into them one after the other. */
+#define ELTWISE_SUM_BLOCK 1024
+
+static void
+eltwise_sum_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const EltwiseSum *s = data;
+
+  for (int64_t b0 = begin; b0 < end; b0 += ELTWISE_SUM_BLOCK)
+    {
+      const int64_t len = end - b0 < ELTWISE_SUM_BLOCK ? end - b0 : ELTWISE_SUM_BLOCK;
+      const float *x0 = s->x[0] + b0;
+      float *y = s->y + b0;
+
+      /* 0 + x, as the sum that starts from a zeroed top: -0 becomes +0. */
+      for (int64_t i = 0; i < len; i++)
+        y[i] = 0.0f + x0[i];
+      for (int k = 1; k < s->n; k++)
+        {
+          const float *xk = s->x[k] + b0;
+
+          for (int64_t i = 0; i < len; i++)
+            y[i] = y[i] + xk[i];
+        }
+    }
+}
+
+CtStatus
+ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  EltwiseSum s = { n, x, y };
+
+  if (!valid_count (count) || n < 1)
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, &s);
+  return CT_STATUS_OK;
+}
+
 CtStatus
 ct_cpu_eltwise_max_first (int64_t n, const float *a, const float *b, float *top, int32_t *mask)
 {

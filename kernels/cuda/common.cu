@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "blas.h"
 #include "common.h"
 #include "cuda-private.cuh"
 #include "segment-sum.cuh"
@@ -89,6 +90,21 @@ eltwise_max_backward_kernel (int64_t n, const float *top_diff, const int32_t *ma
                              int32_t index, float *bottom_diff)
 {
   CT_CUDA_LOOP (i, n) bottom_diff[i] = mask[i] == index ? top_diff[i] : 0.0f;
+}
+
+/* The sum as the layer ran it before the CPU fused it: a zeroed top and
+ * one axpy per bottom, the same bits. */
+extern "C" CtStatus
+ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  CtStatus status;
+
+  if (count < 0 || n < 1)
+    return CT_STATUS_INVALID;
+  status = ct_cuda_set (count, 0.0f, y);
+  for (int k = 0; k < n && status == CT_STATUS_OK; k++)
+    status = ct_cuda_axpy (count, 1.0f, x[k], y);
+  return status;
 }
 
 extern "C" CtStatus

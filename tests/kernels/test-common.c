@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "blas.h"
 #include "common.h"
 
 static float *
@@ -176,6 +177,41 @@ test_scale_bias (void)
                    ==, CT_STATUS_INVALID);
 }
 
+/* Eltwise's one-pass unit sum gives the bits of a zeroed top and one
+ * axpy per bottom, signed zeros included, over several chunks of the
+ * pool and a ragged last block. */
+static void
+test_eltwise_sum (void)
+{
+  const int64_t count = 200003;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1703);
+  float *x[3];
+  g_autofree float *want = g_new (float, count);
+  g_autofree float *got = g_new (float, count);
+
+  for (int k = 0; k < 3; k++)
+    {
+      x[k] = random_floats (rand, count);
+      /* every pair of signed zeros at the start */
+      for (int64_t i = 0; i < 8; i++)
+        x[k][i] = (i >> k) & 1 ? -0.0f : 0.0f;
+    }
+  for (int n = 1; n <= 3; n++)
+    {
+      g_assert_cmpint (ct_cpu_set (count, 0.0f, want), ==, CT_STATUS_OK);
+      for (int k = 0; k < n; k++)
+        g_assert_cmpint (ct_cpu_axpy (count, 1.0f, x[k], want), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_eltwise_sum (count, n, (const float *const *) x, got), ==,
+                       CT_STATUS_OK);
+      assert_same_bits (got, want, count, "eltwise sum");
+    }
+  g_assert_false (signbit (got[7]));
+  g_assert_cmpint (ct_cpu_eltwise_sum (count, 0, (const float *const *) x, got), ==,
+                   CT_STATUS_INVALID);
+  for (int k = 0; k < 3; k++)
+    g_free (x[k]);
+}
+
 static void
 test_reduce (void)
 {
@@ -318,6 +354,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/kernels/common/broadcast", test_broadcast);
   g_test_add_func ("/kernels/common/scale-bias", test_scale_bias);
+  g_test_add_func ("/kernels/common/eltwise-sum", test_eltwise_sum);
   g_test_add_func ("/kernels/common/reduce", test_reduce);
   g_test_add_func ("/kernels/common/copies", test_copies);
   g_test_add_func ("/kernels/common/indices", test_indices);
