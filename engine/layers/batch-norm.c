@@ -32,9 +32,9 @@ typedef struct {
   float eps;
   gint64 channels;
   CtBlob *mean;      /* [channels]: this forward's mean */
-  CtBlob *variance;  /* [channels]: this forward's (biased) variance */
+  CtBlob *variance;  /* [channels]: the (biased) variance this forward normalises with */
   CtBlob *std;       /* [channels]: sqrt(variance + eps), kept for backward */
-  CtBlob *x_norm;  /* the output of the last batch-statistics forward, for backward */
+  CtBlob *x_norm;    /* the output of the last batch-statistics forward, for backward */
 } CtBatchNormLayer;
 
 /* Caffe's LayerSetUp adds a ParamSpec { lr_mult: 0 } for every statistics
