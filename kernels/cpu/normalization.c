@@ -238,22 +238,41 @@ ct_cpu_channel_center (int64_t outer, int64_t channels, int64_t inner,
   return CT_STATUS_OK;
 }
 
+typedef struct {
+  int64_t channels, inner;
+  const float *x, *divisor;
+  float *y;
+} Divide;
+
+/* Rows [BEGIN, END) of the OUTER * CHANNELS rows of ct_cpu_channel_divide. */
+static void
+divide_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Divide *a = data;
+  const int64_t inner = a->inner;
+
+  for (int64_t r = begin; r < end; r++)
+    {
+      const float *x = a->x + r * inner;
+      float *y = a->y + r * inner;
+      float d = a->divisor[r % a->channels];
+
+      /* A true division, as Caffe's, not a multiplication by 1 / d. */
+      for (int64_t i = 0; i < inner; i++)
+        y[i] = x[i] / d;
+    }
+}
+
 CtStatus
 ct_cpu_channel_divide (int64_t outer, int64_t channels, int64_t inner,
                        const float *x, const float *divisor, float *y)
 {
+  Divide a = { channels, inner, x, divisor, y };
+
   if (!valid_grid (outer, channels, inner))
     return CT_STATUS_INVALID;
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t c = 0; c < channels; c++)
-      {
-        int64_t base = (o * channels + c) * inner;
-        float d = divisor[c];
-
-        /* A true division, as Caffe's, not a multiplication by 1 / d. */
-        for (int64_t i = base; i < base + inner; i++)
-          y[i] = x[i] / d;
-      }
+  if (inner > 0)
+    ct_cpu_parallel_for (outer * channels, channel_grain (inner), divide_range, &a);
   return CT_STATUS_OK;
 }
 
