@@ -36,6 +36,13 @@ CtStatus ct_cuda_copy_blocks (int64_t num, int64_t block,
                               const float *src, int64_t src_stride,
                               float *dst, int64_t dst_stride);
 
+/* Eltwise SUM with every coefficient 1: Y = ((0 + X[0]) + X[1]) + ... +
+ * X[N - 1] element by element (N >= 1), the bits of setting Y to 0 and
+ * adding each X with ct_cpu_axpy (alpha 1), in one pass over memory on the
+ * pool instead of N + 1. Y must not be one of the X. */
+CtStatus ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
+CtStatus ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
+
 /* Eltwise MAX over two bottoms: top = max (a, b), mask = 0 where a wins
  * and 1 otherwise (ties go to B, as in Caffe). */
 CtStatus ct_cpu_eltwise_max_first (int64_t n, const float *a, const float *b,
@@ -111,6 +118,29 @@ CtStatus ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
 CtStatus ct_cuda_scale_backward (int64_t outer, int64_t dim, int64_t inner,
                                  const float *top_diff, const float *bottom_data,
                                  int accumulate, float *scale_diff);
+
+/* Scale's passes in one call each, for a Scale with or without a bias.
+ * Forward: top = bottom * scale[d] (+ bias[d] when BIAS is not NULL); TOP
+ * may be BOTTOM. Backward: BIAS_DIFF[d] += the sum of TOP_DIFF, SCALE_DIFF
+ * as ct_cpu_scale_backward (added when ACCUMULATE), BOTTOM_DIFF =
+ * TOP_DIFF * SCALE[d], each only when not NULL; BOTTOM_DIFF may be
+ * TOP_DIFF. The values of the kernels above called in turn, bit for bit;
+ * on the CPU the passes share their reads where a core's cache holds a
+ * block of channels. */
+CtStatus ct_cpu_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner,
+                                    const float *bottom, const float *scale,
+                                    const float *bias, float *top);
+CtStatus ct_cuda_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner,
+                                     const float *bottom, const float *scale,
+                                     const float *bias, float *top);
+CtStatus ct_cpu_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner,
+                                     const float *top_diff, const float *bottom_data,
+                                     const float *scale, int accumulate, float *scale_diff,
+                                     float *bias_diff, float *bottom_diff);
+CtStatus ct_cuda_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner,
+                                      const float *top_diff, const float *bottom_data,
+                                      const float *scale, int accumulate, float *scale_diff,
+                                      float *bias_diff, float *bottom_diff);
 
 /* dst row i = src row indices[i], rows of ROW floats, for N rows. */
 CtStatus ct_cpu_gather_rows (int64_t n, int64_t row, const int64_t *indices,

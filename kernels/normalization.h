@@ -52,6 +52,23 @@ CtStatus ct_cuda_channel_normalize_backward (int64_t outer, int64_t channels, in
                                              const float *y, const float *dy,
                                              const float *s, float *dx);
 
+/* BatchNorm's forward pass in one call: with BATCH_STATS, MEAN[c] and
+ * VARIANCE[c] (the biased variance) are computed from X and written,
+ * otherwise they are read; STD[c] = sqrt (VARIANCE[c] + EPS) and
+ * Y = (X - MEAN[c]) / STD[c]; KEEP, when not NULL, receives a copy of Y.
+ * The values of ct_cpu_channel_mean, ct_cpu_channel_center,
+ * ct_cpu_batch_norm_std and ct_cpu_channel_divide in turn, bit for bit,
+ * in one read of X from memory where a core's cache holds a block of
+ * channels (cpu/normalization.c). Y may be X; STD may not be VARIANCE. */
+CtStatus ct_cpu_batch_norm_forward (int64_t outer, int64_t channels, int64_t inner,
+                                    int batch_stats, float eps, const float *x,
+                                    float *mean, float *variance, float *std,
+                                    float *y, float *keep);
+CtStatus ct_cuda_batch_norm_forward (int64_t outer, int64_t channels, int64_t inner,
+                                     int batch_stats, float eps, const float *x,
+                                     float *mean, float *variance, float *std,
+                                     float *y, float *keep);
+
 /* Standard deviations from N variances: BatchNorm's sqrt(var + eps) and
  * MVN's sqrt(var) + eps. STD may be VARIANCE. */
 CtStatus ct_cpu_batch_norm_std (int64_t n, float eps, const float *variance, float *std);

@@ -31,9 +31,10 @@ typedef struct {
   float moving_average_fraction;
   float eps;
   gint64 channels;
-  CtBlob *mean;    /* [channels]: this forward's mean */
-  CtBlob *std;     /* [channels]: variance, then sqrt(variance + eps), kept for backward */
-  CtBlob *x_norm;  /* the output of the last batch-statistics forward, for backward */
+  CtBlob *mean;      /* [channels]: this forward's mean */
+  CtBlob *variance;  /* [channels]: the (biased) variance this forward normalises with */
+  CtBlob *std;       /* [channels]: sqrt(variance + eps), kept for backward */
+  CtBlob *x_norm;    /* the output of the last batch-statistics forward, for backward */
 } CtBatchNormLayer;
 
 /* Caffe's LayerSetUp adds a ParamSpec { lr_mult: 0 } for every statistics
@@ -149,8 +150,10 @@ batch_norm_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **er
     g_autoptr (GError) local = NULL;
 
     g_clear_pointer (&self->mean, ct_blob_free);
+    g_clear_pointer (&self->variance, ct_blob_free);
     g_clear_pointer (&self->std, ct_blob_free);
     if ((self->mean = ct_blob_new_with_shape (dims, 1, &local)) == NULL
+        || (self->variance = ct_blob_new_with_shape (dims, 1, &local)) == NULL
         || (self->std = ct_blob_new_with_shape (dims, 1, &local)) == NULL)
       return ct_layer_fail (layer, error, local->code, "%s", local->message);
   }
@@ -214,7 +217,7 @@ stored_statistics (CtLayer *layer, gboolean gpu, GError **error)
                                       error)) == NULL)
       return FALSE;
   if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
-      || (var = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL)
+      || (var = ct_common_mutable_data_on (layer, self->variance, gpu, error)) == NULL)
     return FALSE;
   factor = weight[0] == 0.0f ? 0.0f : 1.0f / weight[0];
   return ct_neuron_check (layer, (gpu ? ct_cuda_scale : ct_cpu_scale) (self->channels, factor,
@@ -224,7 +227,7 @@ stored_statistics (CtLayer *layer, gboolean gpu, GError **error)
                              error);
 }
 
-/* Fold this batch's mean and (biased) variance, in self->std, into the sums.
+/* Fold this batch's mean and (biased) variance into the sums.
  * The weight, one float, is updated on the CPU. */
 static gboolean
 update_moving_averages (CtLayer *layer, gint64 count, gboolean gpu, GError **error)
@@ -245,7 +248,7 @@ update_moving_averages (CtLayer *layer, gint64 count, gboolean gpu, GError **err
                                               gpu, error)) == NULL)
       return FALSE;
   if ((mean = ct_common_data_on (layer, self->mean, gpu, error)) == NULL
-      || (var = ct_common_data_on (layer, self->std, gpu, error)) == NULL)
+      || (var = ct_common_data_on (layer, self->variance, gpu, error)) == NULL)
     return FALSE;
   weight[0] = weight[0] * f + 1.0f;
   return ct_neuron_check (layer, (gpu ? ct_cuda_axpby : ct_cpu_axpby) (self->channels, 1.0f,
@@ -263,8 +266,9 @@ batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
   CtBlob *b = CT_BOTTOM (bottom, 0);
   const float *x;
-  float *y, *mean, *std;
-  gint64 n = ct_blob_count (b), outer, inner, C = self->channels;
+  float *y, *mean, *var, *std, *keep = NULL;
+  gint64 n = ct_blob_count (b), outer, inner;
+  gboolean batch_stats = !self->use_global_stats;
 
   /* In place, X and Y are one array: the bottom is read first. */
   x = ct_common_data_on (layer, b, gpu, error);
@@ -275,43 +279,24 @@ batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
     return FALSE;
   grid (self, b, &outer, &inner);
 
-  if (self->use_global_stats)
-    {
-      if (!stored_statistics (layer, gpu, error)
-          || (mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
-          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
-                                          outer, C, inner, x, mean, y, NULL), error))
-        return FALSE;
-    }
-  else
-    {
-      if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
-          || (std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL
-          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_mean : ct_cpu_channel_mean) (
-                                          outer, C, inner, x, mean), error)
-          || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_center : ct_cpu_channel_center) (
-                                          outer, C, inner, x, mean, y, std), error)
-          || !update_moving_averages (layer, n, gpu, error))
-        return FALSE;
-    }
-
-  if ((std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL
-      || !ct_neuron_check (layer, (gpu ? ct_cuda_batch_norm_std : ct_cpu_batch_norm_std) (
-                                      C, self->eps, std, std), error)
-      || !ct_neuron_check (layer, (gpu ? ct_cuda_channel_divide : ct_cpu_channel_divide) (
-                                      outer, C, inner, y, std, y), error))
+  if (!batch_stats && !stored_statistics (layer, gpu, error))
     return FALSE;
-
+  if ((mean = ct_common_mutable_data_on (layer, self->mean, gpu, error)) == NULL
+      || (var = ct_common_mutable_data_on (layer, self->variance, gpu, error)) == NULL
+      || (std = ct_common_mutable_data_on (layer, self->std, gpu, error)) == NULL)
+    return FALSE;
   /* Later in-place layers may overwrite the top; backward needs it as it is now. */
-  if (!self->use_global_stats && !layer->forward_only)
+  if (batch_stats && !layer->forward_only)
     {
-      float *keep = ct_common_mutable_data_on (layer, self->x_norm, gpu, error);
-
+      keep = ct_common_mutable_data_on (layer, self->x_norm, gpu, error);
       if (keep == NULL && n > 0)
         return FALSE;
-      return ct_neuron_check (layer, (gpu ? ct_cuda_copy : ct_cpu_copy) (n, y, keep), error);
     }
-  return TRUE;
+  if (!ct_neuron_check (layer, (gpu ? ct_cuda_batch_norm_forward : ct_cpu_batch_norm_forward) (
+                                   outer, self->channels, inner, batch_stats, self->eps, x, mean,
+                                   var, std, y, keep), error))
+    return FALSE;
+  return !batch_stats || update_moving_averages (layer, n, gpu, error);
 }
 
 static gboolean
@@ -356,6 +341,7 @@ batch_norm_finalize (CtLayer *layer)
   CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
 
   g_clear_pointer (&self->mean, ct_blob_free);
+  g_clear_pointer (&self->variance, ct_blob_free);
   g_clear_pointer (&self->std, ct_blob_free);
   g_clear_pointer (&self->x_norm, ct_blob_free);
 }

@@ -82,6 +82,17 @@ eltwise_reshape (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **err
                                 ct_blob_num_axes (first), error);
 }
 
+/* A SUM whose coefficients are all 1 (ResNet's shortcuts), into a top
+ * that is none of the bottoms, is one pass of its own. */
+static gboolean
+unit_sum (const CtEltwiseLayer *self, GPtrArray *bottom, GPtrArray *top)
+{
+  for (guint i = 0; i < bottom->len; i++)
+    if (self->coeffs[i] != 1.0f || CT_BOTTOM (bottom, i) == CT_TOP (top, 0))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                  GError **error)
@@ -110,6 +121,9 @@ eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
           return FALSE;
       return TRUE;
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
+      if (unit_sum (self, bottom, top))
+        return ct_common_check (layer, (gpu ? ct_cuda_eltwise_sum : ct_cpu_eltwise_sum) (
+                                           count, (int) bottom->len, in, out), error);
       if (!ct_common_check (layer, (gpu ? ct_cuda_set : ct_cpu_set) (count, 0.0f, out), error))
         return FALSE;
       for (guint i = 0; i < bottom->len; i++)

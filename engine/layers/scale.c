@@ -140,6 +140,7 @@ scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
   const float *scale = ct_blob_data_on (scale_blob (layer, bottom), gpu, error);
   const float *in = ct_blob_data_on (in_blob, gpu, error);
+  const float *bias = NULL;
   float *out;
 
   if (scale == NULL || in == NULL)
@@ -154,24 +155,16 @@ scale_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                                           ct_blob_count (in_blob), in, saved), error))
         return FALSE;
     }
+  if (p->bias_term
+      && (bias = ct_blob_data_on (g_ptr_array_index (layer->blobs, self->bias_index), gpu,
+                                  error)) == NULL)
+    return FALSE;
   out = ct_blob_mutable_data_on (CT_TOP (top, 0), gpu, error);
   if (out == NULL)
     return FALSE;
-  if (!ct_common_check (layer, (gpu ? ct_cuda_scale_forward : ct_cpu_scale_forward) (
-                                   self->outer, self->dim, self->inner, in, scale, out), error))
-    return FALSE;
-  if (p->bias_term)
-    {
-      const float *bias = ct_blob_data_on (g_ptr_array_index (layer->blobs, self->bias_index),
-                                           gpu, error);
-
-      if (bias == NULL)
-        return FALSE;
-      return ct_common_check (layer, (gpu ? ct_cuda_bias_forward : ct_cpu_bias_forward) (
-                                         self->outer, self->dim, self->inner, out, bias, out),
-                              error);
-    }
-  return TRUE;
+  return ct_common_check (layer, (gpu ? ct_cuda_scale_bias_forward : ct_cpu_scale_bias_forward) (
+                                     self->outer, self->dim, self->inner, in, scale, bias, out),
+                          error);
 }
 
 static gboolean
@@ -184,50 +177,40 @@ scale_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
   CtBlob *scale = scale_blob (layer, bottom);
   CtBlob *in_blob = CT_BOTTOM (bottom, 0);
   const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  const float *in = NULL, *s = NULL;
+  float *bias_diff = NULL, *scale_diff = NULL, *in_diff = NULL;
 
   if (top_diff == NULL)
     return FALSE;
-  /* Parameter and scale gradients first: in place, the bottom's diff below
-   * overwrites the top's. */
   if (p->bias_term && ct_layer_param_propagate_down (layer, self->bias_index))
     {
-      float *bias_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs,
-                                                                     self->bias_index),
-                                                  gpu, error);
-
+      bias_diff = ct_blob_mutable_diff_on (g_ptr_array_index (layer->blobs, self->bias_index),
+                                           gpu, error);
       if (bias_diff == NULL)
-        return FALSE;
-      if (!ct_common_check (layer, (gpu ? ct_cuda_bias_backward : ct_cpu_bias_backward) (
-                                       self->outer, self->dim, self->inner, top_diff, TRUE,
-                                       bias_diff), error))
         return FALSE;
     }
   if ((learned && ct_layer_param_propagate_down (layer, 0)) || (!learned && propagate_down[1]))
     {
       CtBlob *kept = layer->bottom_kept != NULL ? layer->bottom_kept : self->saved;
-      const float *in = ct_blob_data_on (in_blob == CT_TOP (top, 0) ? kept : in_blob,
-                                         gpu, error);
-      float *scale_diff = ct_blob_mutable_diff_on (scale, gpu, error);
 
+      in = ct_blob_data_on (in_blob == CT_TOP (top, 0) ? kept : in_blob, gpu, error);
+      scale_diff = ct_blob_mutable_diff_on (scale, gpu, error);
       if (in == NULL || scale_diff == NULL)
-        return FALSE;
-      if (!ct_common_check (layer, (gpu ? ct_cuda_scale_backward : ct_cpu_scale_backward) (
-                                       self->outer, self->dim, self->inner, top_diff, in,
-                                       learned, scale_diff), error))
         return FALSE;
     }
   if (propagate_down[0])
     {
-      const float *s = ct_blob_data_on (scale, gpu, error);
-      float *in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
-
+      s = ct_blob_data_on (scale, gpu, error);
+      in_diff = ct_blob_mutable_diff_on (in_blob, gpu, error);
       if (s == NULL || in_diff == NULL)
         return FALSE;
-      return ct_common_check (layer, (gpu ? ct_cuda_scale_forward : ct_cpu_scale_forward) (
-                                         self->outer, self->dim, self->inner, top_diff, s,
-                                         in_diff), error);
     }
-  return TRUE;
+  /* One call: the sums are taken before the bottom's diff, which in place
+   * overwrites the top's, is written. */
+  return ct_common_check (layer, (gpu ? ct_cuda_scale_bias_backward
+                                      : ct_cpu_scale_bias_backward) (
+                                     self->outer, self->dim, self->inner, top_diff, in, s,
+                                     learned, scale_diff, bias_diff, in_diff), error);
 }
 
 static void

@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "common.h"
 #include "parallel.h"
 
@@ -57,6 +61,57 @@ dot_row (int64_t n, const float *x, const float *y)
   for (; i < n; i++)
     total += x[i] * y[i];
   return total;
+}
+
+/* sum_row (N, G) into *SUM and dot_row (N, G, X) into *DOT, bit for bit,
+ * in one loop that reads both arrays side by side so that their loads
+ * from memory overlap (SSE2 registers: the compiler vectorises the two
+ * sets of lanes in one loop poorly). */
+static void
+sum_and_dot_row (int64_t n, const float *g, const float *x, float *sum, float *dot)
+{
+  float s[N_LANES] = { 0 }, d[N_LANES] = { 0 };
+  float sum_total = 0.0f, dot_total = 0.0f;
+  int64_t i = 0;
+
+#ifdef __SSE2__
+  __m128 s0 = _mm_setzero_ps (), s1 = _mm_setzero_ps ();
+  __m128 d0 = _mm_setzero_ps (), d1 = _mm_setzero_ps ();
+
+  _Static_assert (N_LANES == 8, "two SSE2 registers of lanes");
+  for (; i + N_LANES <= n; i += N_LANES)
+    {
+      __m128 g0 = _mm_loadu_ps (g + i), g1 = _mm_loadu_ps (g + i + 4);
+
+      s0 = _mm_add_ps (s0, g0);
+      s1 = _mm_add_ps (s1, g1);
+      d0 = _mm_add_ps (d0, _mm_mul_ps (g0, _mm_loadu_ps (x + i)));
+      d1 = _mm_add_ps (d1, _mm_mul_ps (g1, _mm_loadu_ps (x + i + 4)));
+    }
+  _mm_storeu_ps (s, s0);
+  _mm_storeu_ps (s + 4, s1);
+  _mm_storeu_ps (d, d0);
+  _mm_storeu_ps (d + 4, d1);
+#else
+  for (; i + N_LANES <= n; i += N_LANES)
+    for (int l = 0; l < N_LANES; l++)
+      {
+        s[l] += g[i + l];
+        d[l] += g[i + l] * x[i + l];
+      }
+#endif
+  for (int l = 0; l < N_LANES; l++)
+    {
+      sum_total += s[l];
+      dot_total += d[l];
+    }
+  for (; i < n; i++)
+    {
+      sum_total += g[i];
+      dot_total += g[i] * x[i];
+    }
+  *sum = sum_total;
+  *dot = dot_total;
 }
 
 static float
@@ -109,6 +164,51 @@ ct_cpu_copy_blocks (int64_t num, int64_t block, const float *src, int64_t src_st
    * between the pool's threads, a range of blocks each. */
   grain = block >= CT_PARALLEL_ELEMENT_GRAIN ? 1 : CT_PARALLEL_ELEMENT_GRAIN / block;
   ct_cpu_parallel_for (num, grain, copy_blocks_range, &job);
+  return CT_STATUS_OK;
+}
+
+typedef struct {
+  int n;
+  const float *const *x;
+  float *y;
+} EltwiseSum;
+
+/* Blocks of this many floats stay in the first-level cache while the
+ * bottoms are added into them one after the other. */
+#define ELTWISE_SUM_BLOCK 1024
+
+static void
+eltwise_sum_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const EltwiseSum *s = data;
+
+  for (int64_t b0 = begin; b0 < end; b0 += ELTWISE_SUM_BLOCK)
+    {
+      const int64_t len = end - b0 < ELTWISE_SUM_BLOCK ? end - b0 : ELTWISE_SUM_BLOCK;
+      const float *x0 = s->x[0] + b0;
+      float *y = s->y + b0;
+
+      /* 0 + x, as the sum that starts from a zeroed top: -0 becomes +0. */
+      for (int64_t i = 0; i < len; i++)
+        y[i] = 0.0f + x0[i];
+      for (int k = 1; k < s->n; k++)
+        {
+          const float *xk = s->x[k] + b0;
+
+          for (int64_t i = 0; i < len; i++)
+            y[i] = y[i] + xk[i];
+        }
+    }
+}
+
+CtStatus
+ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  EltwiseSum s = { n, x, y };
+
+  if (!valid_count (count) || n < 1)
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, &s);
   return CT_STATUS_OK;
 }
 
@@ -359,6 +459,169 @@ ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
         }
       scale_diff[d] += total;
     }
+  return CT_STATUS_OK;
+}
+
+/* Scale's passes are bound by memory: they run on the pool, the backward
+ * pass a block of channels at a time, small enough for a core's cache, so
+ * that its sums read the block from memory and the gradient that follows
+ * finds it in the cache. Each channel's sums run in the order of
+ * ct_cpu_bias_backward's and ct_cpu_scale_backward's loops, whatever the
+ * block or thread: the same bits. */
+#define SCALE_BLOCK_FLOATS ((int64_t) 1 << 16)
+#define SCALE_BLOCK_CHANNELS 256
+
+static inline int64_t
+at_least_one (int64_t n)
+{
+  return n > 0 ? n : 1;
+}
+
+typedef struct {
+  int64_t outer, dim, inner;
+  const float *top_diff, *bottom_data, *scale, *bias;
+  int accumulate;
+  float *scale_diff, *bias_diff, *out;
+} ScaleBias;
+
+/* Rows [BEGIN, END) of OUTER * DIM rows of INNER: out = x * s (+ b). */
+static void
+scale_bias_forward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const ScaleBias *a = data;
+  const int64_t dim = a->dim, inner = a->inner;
+
+  for (int64_t r = begin; r < end; r++)
+    {
+      const float *x = a->bottom_data + r * inner;
+      float *y = a->out + r * inner;
+      float s = a->scale[r % dim];
+
+      if (a->bias != NULL)
+        {
+          float b = a->bias[r % dim];
+
+          for (int64_t i = 0; i < inner; i++)
+            y[i] = x[i] * s + b;
+        }
+      else
+        for (int64_t i = 0; i < inner; i++)
+          y[i] = x[i] * s;
+    }
+}
+
+CtStatus
+ct_cpu_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner, const float *bottom,
+                           const float *scale, const float *bias, float *top)
+{
+  ScaleBias a = { outer, dim, inner, NULL, bottom, scale, bias, 0, NULL, NULL, top };
+  CtStatus status;
+
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (inner < N_LANES)
+    {
+      /* Rows too short for a pool's chunk: the plain kernels. */
+      status = ct_cpu_scale_forward (outer, dim, inner, bottom, scale, top);
+      if (status != CT_STATUS_OK || bias == NULL)
+        return status;
+      return ct_cpu_bias_forward (outer, dim, inner, top, bias, top);
+    }
+  ct_cpu_parallel_for (outer * dim, at_least_one (CT_PARALLEL_ELEMENT_GRAIN / inner),
+                       scale_bias_forward_range, &a);
+  return CT_STATUS_OK;
+}
+
+/* Channels [D0, D0 + ND) of ct_cpu_scale_bias_backward (ND <=
+ * SCALE_BLOCK_CHANNELS), rows in memory order. */
+static void
+scale_bias_backward_block (const ScaleBias *a, int64_t d0, int64_t nd)
+{
+  const int64_t outer = a->outer, dim = a->dim, inner = a->inner;
+  float bias_total[SCALE_BLOCK_CHANNELS] = { 0 }, scale_total[SCALE_BLOCK_CHANNELS] = { 0 };
+
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t k = 0; k < nd; k++)
+      {
+        int64_t at = (o * dim + d0 + k) * inner;
+
+        if (a->bias_diff != NULL && a->scale_diff != NULL)
+          {
+            float sum, dot;
+
+            sum_and_dot_row (inner, a->top_diff + at, a->bottom_data + at, &sum, &dot);
+            bias_total[k] += sum;
+            scale_total[k] += dot;
+          }
+        else if (a->bias_diff != NULL)
+          bias_total[k] += sum_row (inner, a->top_diff + at);
+        else if (a->scale_diff != NULL)
+          scale_total[k] += dot_row (inner, a->top_diff + at, a->bottom_data + at);
+      }
+  for (int64_t k = 0; k < nd; k++)
+    {
+      if (a->bias_diff != NULL)
+        a->bias_diff[d0 + k] += bias_total[k];
+      if (a->scale_diff != NULL)
+        a->scale_diff[d0 + k] = (a->accumulate ? a->scale_diff[d0 + k] : 0.0f) + scale_total[k];
+    }
+  if (a->out == NULL)
+    return;
+  /* The block's diff is in the cache now; BOTTOM_DIFF may be TOP_DIFF. */
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t d = d0; d < d0 + nd; d++)
+      {
+        int64_t at = (o * dim + d) * inner;
+        const float *g = a->top_diff + at;
+        float *dx = a->out + at;
+        float s = a->scale[d];
+
+        for (int64_t i = 0; i < inner; i++)
+          dx[i] = g[i] * s;
+      }
+}
+
+static void
+scale_bias_backward_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const ScaleBias *a = data;
+  int64_t length = a->outer * a->inner;
+  int64_t step = at_least_one (SCALE_BLOCK_FLOATS / at_least_one (length));
+
+  if (step > SCALE_BLOCK_CHANNELS)
+    step = SCALE_BLOCK_CHANNELS;
+  for (int64_t d = begin; d < end; d += step)
+    scale_bias_backward_block (a, d, end - d < step ? end - d : step);
+}
+
+CtStatus
+ct_cpu_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner, const float *top_diff,
+                            const float *bottom_data, const float *scale, int accumulate,
+                            float *scale_diff, float *bias_diff, float *bottom_diff)
+{
+  ScaleBias a = { outer, dim, inner, top_diff, bottom_data, scale, NULL, accumulate,
+                  scale_diff, bias_diff, bottom_diff };
+  int64_t length;
+  CtStatus status = CT_STATUS_OK;
+
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  if (inner < N_LANES)
+    {
+      /* Channels as columns: the plain kernels, in the order the sums
+       * need (BOTTOM_DIFF may be TOP_DIFF). */
+      if (bias_diff != NULL)
+        status = ct_cpu_bias_backward (outer, dim, inner, top_diff, 1, bias_diff);
+      if (status == CT_STATUS_OK && scale_diff != NULL)
+        status = ct_cpu_scale_backward (outer, dim, inner, top_diff, bottom_data, accumulate,
+                                        scale_diff);
+      if (status == CT_STATUS_OK && bottom_diff != NULL)
+        status = ct_cpu_scale_forward (outer, dim, inner, top_diff, scale, bottom_diff);
+      return status;
+    }
+  length = outer * inner;
+  ct_cpu_parallel_for (dim, at_least_one (CT_PARALLEL_ELEMENT_GRAIN / at_least_one (length)),
+                       scale_bias_backward_range, &a);
   return CT_STATUS_OK;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "blas.h"
 #include "common.h"
 #include "cuda-private.cuh"
 #include "segment-sum.cuh"
@@ -89,6 +90,21 @@ eltwise_max_backward_kernel (int64_t n, const float *top_diff, const int32_t *ma
                              int32_t index, float *bottom_diff)
 {
   CT_CUDA_LOOP (i, n) bottom_diff[i] = mask[i] == index ? top_diff[i] : 0.0f;
+}
+
+/* The sum as the layer ran it before the CPU fused it: a zeroed top and
+ * one axpy per bottom, the same bits. */
+extern "C" CtStatus
+ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  CtStatus status;
+
+  if (count < 0 || n < 1)
+    return CT_STATUS_INVALID;
+  status = ct_cuda_set (count, 0.0f, y);
+  for (int k = 0; k < n && status == CT_STATUS_OK; k++)
+    status = ct_cuda_axpy (count, 1.0f, x[k], y);
+  return status;
 }
 
 extern "C" CtStatus
@@ -393,6 +409,39 @@ ct_cuda_scale_backward (int64_t outer, int64_t dim, int64_t inner, const float *
                         const float *bottom_data, int accumulate, float *scale_diff)
 {
   return channel_sum (outer, dim, inner, top_diff, bottom_data, accumulate, scale_diff);
+}
+
+/* Scale's passes as the kernels above, one after the other: the same
+ * values as before the CPU fused its passes. */
+extern "C" CtStatus
+ct_cuda_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner, const float *bottom,
+                            const float *scale, const float *bias, float *top)
+{
+  CtStatus status = ct_cuda_scale_forward (outer, dim, inner, bottom, scale, top);
+
+  if (status != CT_STATUS_OK || bias == nullptr)
+    return status;
+  return ct_cuda_bias_forward (outer, dim, inner, top, bias, top);
+}
+
+extern "C" CtStatus
+ct_cuda_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner, const float *top_diff,
+                             const float *bottom_data, const float *scale, int accumulate,
+                             float *scale_diff, float *bias_diff, float *bottom_diff)
+{
+  CtStatus status = CT_STATUS_OK;
+
+  if (!valid_counts (outer, dim, inner))
+    return CT_STATUS_INVALID;
+  /* The sums first: BOTTOM_DIFF may be TOP_DIFF. */
+  if (bias_diff != nullptr)
+    status = ct_cuda_bias_backward (outer, dim, inner, top_diff, 1, bias_diff);
+  if (status == CT_STATUS_OK && scale_diff != nullptr)
+    status = ct_cuda_scale_backward (outer, dim, inner, top_diff, bottom_data, accumulate,
+                                     scale_diff);
+  if (status == CT_STATUS_OK && bottom_diff != nullptr)
+    status = ct_cuda_scale_forward (outer, dim, inner, top_diff, scale, bottom_diff);
+  return status;
 }
 
 /* Row gathers and scatters. */

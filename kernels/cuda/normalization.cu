@@ -9,6 +9,7 @@
  * it: Y may be X and DX may be DY, as on the CPU. */
 #include <cstdint>
 
+#include "blas.h"
 #include "cuda-private.cuh"
 #include "normalization.h"
 #include "segment-sum.cuh"
@@ -191,4 +192,30 @@ ct_cuda_mvn_std (int64_t n, float eps, const float *variance, float *std)
     return CT_STATUS_OK;
   mvn_std_kernel<<<ct_cuda_blocks (n), CT_CUDA_THREADS>>> (n, eps, variance, std);
   return ct_cuda_launch_status ();
+}
+
+/* BatchNorm's forward pass as the kernels above, one after the other:
+ * the same values as before the CPU fused its passes. One kernel for the
+ * GPU too is still to be written and measured. */
+extern "C" CtStatus
+ct_cuda_batch_norm_forward (int64_t outer, int64_t channels, int64_t inner, int batch_stats,
+                            float eps, const float *x, float *mean, float *variance,
+                            float *std, float *y, float *keep)
+{
+  CtStatus status = CT_STATUS_OK;
+
+  if (!valid_grid (outer, channels, inner))
+    return CT_STATUS_INVALID;
+  if (batch_stats)
+    status = ct_cuda_channel_mean (outer, channels, inner, x, mean);
+  if (status == CT_STATUS_OK)
+    status = ct_cuda_channel_center (outer, channels, inner, x, mean, y,
+                                     batch_stats ? variance : nullptr);
+  if (status == CT_STATUS_OK)
+    status = ct_cuda_batch_norm_std (channels, eps, variance, std);
+  if (status == CT_STATUS_OK)
+    status = ct_cuda_channel_divide (outer, channels, inner, y, std, y);
+  if (status == CT_STATUS_OK && keep != nullptr)
+    status = ct_cuda_copy (outer * channels * inner, y, keep);
+  return status;
 }

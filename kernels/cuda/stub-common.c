@@ -121,3 +121,24 @@ ct_cuda_argmax (int64_t num, int64_t dim, int64_t axis_dist, int64_t top_k, int 
 {
   return CT_STATUS_NO_DEVICE;
 }
+
+CtStatus
+ct_cuda_scale_bias_forward (int64_t outer, int64_t dim, int64_t inner, const float *bottom,
+                            const float *scale, const float *bias, float *top)
+{
+  return CT_STATUS_NO_DEVICE;
+}
+
+CtStatus
+ct_cuda_scale_bias_backward (int64_t outer, int64_t dim, int64_t inner, const float *top_diff,
+                             const float *bottom_data, const float *scale, int accumulate,
+                             float *scale_diff, float *bias_diff, float *bottom_diff)
+{
+  return CT_STATUS_NO_DEVICE;
+}
+
+CtStatus
+ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
+{
+  return CT_STATUS_NO_DEVICE;
+}

@@ -1,11 +1,13 @@
 /* test-common.c: the kernels of kernels/common.h against naive loops in
  * double precision (broadcasts, reductions, tiles, block copies, gathers,
- * ArgMax) and their refusal of negative counts. */
+ * ArgMax), Scale's one-call passes against the broadcasts they fuse, and
+ * their refusal of negative counts. */
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "blas.h"
 #include "common.h"
 
 static float *
@@ -93,6 +95,121 @@ test_broadcast (void)
   g_assert_cmpuint (cases, ==, 2 * G_N_ELEMENTS (shapes));
   g_assert_cmpint (ct_cpu_bias_forward (-1, 1, 1, NULL, NULL, NULL), ==, CT_STATUS_INVALID);
   g_assert_cmpint (ct_cpu_scale_backward (1, -2, 1, NULL, NULL, 0, NULL), ==, CT_STATUS_INVALID);
+}
+
+static void
+assert_same_bits (const float *got, const float *want, int64_t n, const char *what)
+{
+  if (n > 0 && memcmp (got, want, (size_t) n * sizeof (float)) != 0)
+    g_error ("%s: not the bits of the separate kernels", what);
+}
+
+/* Scale's one-call passes give the bits of the kernels above called in
+ * turn: rows shorter than the sums' lanes (the plain kernels), channels in
+ * several blocks and several chunks of the pool, in place or not, with and
+ * without each output. */
+static void
+test_scale_bias (void)
+{
+  static const int64_t shapes[][3] = { { 2, 3, 5 }, { 3, 7, 1 }, { 4, 40, 49 },
+                                       { 2, 70, 1024 }, { 2, 600, 9 }, { 2, 1, 70000 } };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1702);
+
+  for (gsize s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (int variant = 0; variant < 4; variant++)
+      {
+        int64_t outer = shapes[s][0], dim = shapes[s][1], inner = shapes[s][2];
+        int64_t n = outer * dim * inner;
+        gboolean with_bias = variant & 1, accumulate = variant & 2;
+        g_autofree float *x = random_floats (rand, n);
+        g_autofree float *g = random_floats (rand, n);
+        g_autofree float *scale = random_floats (rand, dim);
+        g_autofree float *bias = random_floats (rand, dim);
+        g_autofree float *start = random_floats (rand, dim);
+        g_autofree float *want = g_new (float, n);
+        g_autofree float *got = g_memdup2 (x, n * sizeof (float));
+        g_autofree float *want_scale = g_memdup2 (start, dim * sizeof (float));
+        g_autofree float *want_bias = g_memdup2 (start, dim * sizeof (float));
+        g_autofree float *scale_diff = g_memdup2 (start, dim * sizeof (float));
+        g_autofree float *bias_diff = g_memdup2 (start, dim * sizeof (float));
+        g_autofree float *in_place = g_memdup2 (g, n * sizeof (float));
+
+        g_assert_cmpint (ct_cpu_scale_forward (outer, dim, inner, x, scale, want), ==,
+                         CT_STATUS_OK);
+        if (with_bias)
+          g_assert_cmpint (ct_cpu_bias_forward (outer, dim, inner, want, bias, want), ==,
+                           CT_STATUS_OK);
+        /* in place */
+        g_assert_cmpint (ct_cpu_scale_bias_forward (outer, dim, inner, got, scale,
+                                                    with_bias ? bias : NULL, got), ==,
+                         CT_STATUS_OK);
+        assert_same_bits (got, want, n, "forward");
+
+        g_assert_cmpint (ct_cpu_bias_backward (outer, dim, inner, g, TRUE, want_bias), ==,
+                         CT_STATUS_OK);
+        g_assert_cmpint (ct_cpu_scale_backward (outer, dim, inner, g, x, accumulate,
+                                                want_scale), ==, CT_STATUS_OK);
+        g_assert_cmpint (ct_cpu_scale_forward (outer, dim, inner, g, scale, want), ==,
+                         CT_STATUS_OK);
+        g_assert_cmpint (ct_cpu_scale_bias_backward (outer, dim, inner, g, x, scale, accumulate,
+                                                     scale_diff, with_bias ? bias_diff : NULL,
+                                                     got), ==, CT_STATUS_OK);
+        assert_same_bits (got, want, n, "bottom diff");
+        assert_same_bits (scale_diff, want_scale, dim, "scale diff");
+        assert_same_bits (bias_diff, with_bias ? want_bias : start, dim, "bias diff");
+
+        /* In place, the sums see the top's diff before it is overwritten;
+         * outputs left out are left alone. */
+        memcpy (scale_diff, start, dim * sizeof (float));
+        g_assert_cmpint (ct_cpu_scale_bias_backward (outer, dim, inner, in_place, x, scale,
+                                                     accumulate, scale_diff, NULL, in_place),
+                         ==, CT_STATUS_OK);
+        assert_same_bits (in_place, want, n, "bottom diff in place");
+        assert_same_bits (scale_diff, want_scale, dim, "scale diff in place");
+        memcpy (bias_diff, start, dim * sizeof (float));
+        g_assert_cmpint (ct_cpu_scale_bias_backward (outer, dim, inner, g, NULL, NULL, 0, NULL,
+                                                     bias_diff, NULL), ==, CT_STATUS_OK);
+        assert_same_bits (bias_diff, want_bias, dim, "bias diff alone");
+      }
+  g_assert_cmpint (ct_cpu_scale_bias_forward (1, -1, 1, NULL, NULL, NULL, NULL), ==,
+                   CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_scale_bias_backward (-1, 1, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL),
+                   ==, CT_STATUS_INVALID);
+}
+
+/* Eltwise's one-pass unit sum gives the bits of a zeroed top and one
+ * axpy per bottom, signed zeros included, over several chunks of the
+ * pool and a ragged last block. */
+static void
+test_eltwise_sum (void)
+{
+  const int64_t count = 200003;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1703);
+  float *x[3];
+  g_autofree float *want = g_new (float, count);
+  g_autofree float *got = g_new (float, count);
+
+  for (int k = 0; k < 3; k++)
+    {
+      x[k] = random_floats (rand, count);
+      /* every pair of signed zeros at the start */
+      for (int64_t i = 0; i < 8; i++)
+        x[k][i] = (i >> k) & 1 ? -0.0f : 0.0f;
+    }
+  for (int n = 1; n <= 3; n++)
+    {
+      g_assert_cmpint (ct_cpu_set (count, 0.0f, want), ==, CT_STATUS_OK);
+      for (int k = 0; k < n; k++)
+        g_assert_cmpint (ct_cpu_axpy (count, 1.0f, x[k], want), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_eltwise_sum (count, n, (const float *const *) x, got), ==,
+                       CT_STATUS_OK);
+      assert_same_bits (got, want, count, "eltwise sum");
+    }
+  g_assert_false (signbit (got[7]));
+  g_assert_cmpint (ct_cpu_eltwise_sum (count, 0, (const float *const *) x, got), ==,
+                   CT_STATUS_INVALID);
+  for (int k = 0; k < 3; k++)
+    g_free (x[k]);
 }
 
 static void
@@ -236,6 +353,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/kernels/common/broadcast", test_broadcast);
+  g_test_add_func ("/kernels/common/scale-bias", test_scale_bias);
+  g_test_add_func ("/kernels/common/eltwise-sum", test_eltwise_sum);
   g_test_add_func ("/kernels/common/reduce", test_reduce);
   g_test_add_func ("/kernels/common/copies", test_copies);
   g_test_add_func ("/kernels/common/indices", test_indices);
