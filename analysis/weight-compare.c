@@ -127,8 +127,9 @@ ct_weight_pair_new (const Caffe__NetParameter *a, const Caffe__NetParameter *b,
   if (pa == NULL || pb == NULL)
     {
       g_set_error (error, CT_ANALYSIS_ERROR, CT_ANALYSIS_ERROR_BAD_ARGUMENT,
-                   _("layer '%s' has no blob %u in the %s model"), layer, index,
-                   pa == NULL ? _("first") : _("second"));
+                   pa == NULL ? _("layer '%s' has no blob %u in the first model")
+                              : _("layer '%s' has no blob %u in the second model"),
+                   layer, index);
       return NULL;
     }
   pair->a = read_blob (pa, pair->shape, &pair->n_axes, &pair->count, error);

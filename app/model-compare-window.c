@@ -408,7 +408,8 @@ build_legend (CtModelCompareWindow *self)
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->legend), draw_legend, NULL, NULL);
   gtk_accessible_update_property (
     GTK_ACCESSIBLE (self->legend), GTK_ACCESSIBLE_PROPERTY_LABEL,
-    _("Colour scale: from dark blue (a relative change of 10⁻⁶ or less) to yellow (1 or more)"),
+    _("Colour scale: from dark purple (a relative change of 10⁻⁶ or less) to yellow "
+      "(1 or more)"),
     -1);
   self->clear_button = gtk_button_new_with_mnemonic (_("C_lear Colours on the Graph"));
   gtk_widget_set_tooltip_text (self->clear_button,

@@ -174,8 +174,8 @@ ct_net_compare_window_new (GtkWindow *parent, const char *other, GPtrArray *forw
   g_autofree char *there = ct_net_diff_to_text (forward);
   g_autofree char *back = ct_net_diff_to_text (backward);
   /* TRANSLATORS: headings of the two directions of a net comparison */
-  g_autofree char *text = g_strdup_printf (_("From %s to this net:\n%s\nFrom this net back to %s:\n%s"),
-                                           other, there, other, back);
+  g_autofree char *text = g_strdup_printf (
+    _("From %s to this net:\n%s\nFrom this net back to %s:\n%s"), other, there, other, back);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_label_set_text (GTK_LABEL (self->summary), summary);
