@@ -51,6 +51,7 @@ ct_git_show_file (const char *path, const char *rev, GCancellable *cancellable, 
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *spec = NULL;
   g_autofree char *inside = NULL;
+  char *text;
   g_autoptr (GError) local = NULL;
   const char *check[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
   const char *show[] = { "git", "show", NULL, NULL };
@@ -77,5 +78,19 @@ ct_git_show_file (const char *path, const char *rev, GCancellable *cancellable, 
     }
   spec = g_strdup_printf ("%s:./%s", rev, name);
   show[2] = spec;
-  return run_git (dir, show, CT_GIT_ERROR_NO_REVISION, cancellable, error);
+  text = run_git (dir, show, CT_GIT_ERROR_NO_REVISION, cancellable, &local);
+  if (text == NULL && g_error_matches (local, CT_GIT_ERROR, CT_GIT_ERROR_NO_REVISION))
+    {
+      const char *why = local->message;
+
+      if (g_str_has_prefix (why, "fatal: "))
+        why += strlen ("fatal: ");
+      /* TRANSLATORS: the file, the revision, and git's own words */
+      g_set_error (error, CT_GIT_ERROR, CT_GIT_ERROR_NO_REVISION,
+                   _("Could not read %s at revision %s: %s"), name, rev, why);
+      return NULL;
+    }
+  if (text == NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
+  return text;
 }
