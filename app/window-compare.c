@@ -6,7 +6,8 @@
  * the document's text with its saved file, another prototxt or the file
  * at a git revision (read by git on a worker, files/git-revision.h) in a
  * CtNetCompareWindow, and colour the layers added, renamed and changed.
- * Each window's "Clear Colours" takes the marks off the graph. */
+ * Each window's "Clear Colours" takes the marks off the graph, and so does
+ * closing the window whose marks the graph shows: the legend goes with it. */
 #include <glib/gi18n-lib.h>
 
 #include "git-revision.h"
@@ -17,12 +18,36 @@
 #include "weight-compare.h"
 #include "window-private.h"
 
+#define MARKS_OWNER "ct-compare-marks-owner"
+
 /* Weights */
 
 static void
 clear_marks (GtkWindow *compare, CtWindow *self)
 {
   ct_graph_view_clear_marks (self->graph_view);
+  g_object_set_data (G_OBJECT (self), MARKS_OWNER, NULL);
+}
+
+/* The graph's marks now come from COMPARE. */
+static void
+own_marks (CtWindow *self, GtkWindow *compare)
+{
+  g_object_set_data (G_OBJECT (self), MARKS_OWNER, compare);
+}
+
+static void
+compare_destroyed (GtkWindow *compare, CtWindow *self)
+{
+  if (g_object_get_data (G_OBJECT (self), MARKS_OWNER) == compare)
+    clear_marks (compare, self);
+}
+
+static void
+watch_compare (CtWindow *self, GtkWindow *compare)
+{
+  g_signal_connect_object (compare, "clear-marks", G_CALLBACK (clear_marks), self, 0);
+  g_signal_connect_object (compare, "destroy", G_CALLBACK (compare_destroyed), self, 0);
 }
 
 static void
@@ -47,6 +72,7 @@ weights_compared (CtModelCompareWindow *compare, CtWindow *self)
       marks[i].note = notes->pdata[i];
     }
   ct_graph_view_set_marks (self->graph_view, marks, layers->len);
+  own_marks (self, GTK_WINDOW (compare));
   if (selected[0] != NULL)
     ct_model_compare_window_select_layer (compare, selected[0]);
 }
@@ -69,7 +95,7 @@ ct_window_compare_weights (CtWindow *self, const char *other)
   compare = ct_model_compare_window_new (GTK_WINDOW (self), g_file_peek_path (self->weights),
                                          other);
   g_signal_connect_object (compare, "compared", G_CALLBACK (weights_compared), self, 0);
-  g_signal_connect_object (compare, "clear-marks", G_CALLBACK (clear_marks), self, 0);
+  watch_compare (self, GTK_WINDOW (compare));
   g_signal_connect_object (self->selection, "changed", G_CALLBACK (selection_for_weights),
                            compare, 0);
   gtk_window_present (GTK_WINDOW (compare));
@@ -203,7 +229,8 @@ net_done (GObject *source, GAsyncResult *result, gpointer data)
   mark_net_diff (self, job->forward);
   compare = ct_net_compare_window_new (GTK_WINDOW (self), job->other, job->forward,
                                        job->backward);
-  g_signal_connect_object (compare, "clear-marks", G_CALLBACK (clear_marks), self, 0);
+  own_marks (self, GTK_WINDOW (compare));
+  watch_compare (self, GTK_WINDOW (compare));
   gtk_window_present (GTK_WINDOW (compare));
 }
 
