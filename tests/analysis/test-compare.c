@@ -298,6 +298,7 @@ test_git (void)
   text = ct_git_show_file (path, "HEAD", NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (text, ==, net_b);
+  g_clear_pointer (&text, g_free);
 
   g_assert_null (ct_git_show_file (path, "HEAD~7", NULL, &error));
   g_assert_error (error, CT_GIT_ERROR, CT_GIT_ERROR_NO_REVISION);
