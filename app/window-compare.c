@@ -86,6 +86,18 @@ selection_for_weights (CtSelection *selection, guint flags, CtModelCompareWindow
     ct_model_compare_window_select_layer (compare, ids[0]);
 }
 
+void
+ct_window_show_weights_compare (CtWindow *self, CtModelCompareWindow *compare)
+{
+  g_signal_connect_object (compare, "compared", G_CALLBACK (weights_compared), self, 0);
+  watch_compare (self, GTK_WINDOW (compare));
+  g_signal_connect_object (self->selection, "changed", G_CALLBACK (selection_for_weights),
+                           compare, 0);
+  /* compared already: "compared" has been emitted */
+  if (ct_model_compare_window_get_layers (compare) != NULL)
+    weights_compared (compare, self);
+}
+
 CtModelCompareWindow *
 ct_window_compare_weights (CtWindow *self, const char *other)
 {
@@ -94,10 +106,7 @@ ct_window_compare_weights (CtWindow *self, const char *other)
   g_return_val_if_fail (self->weights != NULL, NULL);
   compare = ct_model_compare_window_new (GTK_WINDOW (self), g_file_peek_path (self->weights),
                                          other);
-  g_signal_connect_object (compare, "compared", G_CALLBACK (weights_compared), self, 0);
-  watch_compare (self, GTK_WINDOW (compare));
-  g_signal_connect_object (self->selection, "changed", G_CALLBACK (selection_for_weights),
-                           compare, 0);
+  ct_window_show_weights_compare (self, compare);
   gtk_window_present (GTK_WINDOW (compare));
   return compare;
 }

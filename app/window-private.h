@@ -194,6 +194,9 @@ CT_WINDOW_ACTION_HANDLER (train_follow_log);
  * the document's text against the file PATH, or (with REV) against PATH
  * as git revision REV holds it. */
 struct _CtModelCompareWindow *ct_window_compare_weights (CtWindow *self, const char *other);
+/* Show COMPARE's comparison on the graph (as win.compare-weights does),
+ * for one opened elsewhere (the analysis window's "Compare Weights With…"). */
+void ct_window_show_weights_compare (CtWindow *self, struct _CtModelCompareWindow *compare);
 void ct_window_compare_net (CtWindow *self, const char *path, const char *rev);
 
 /* window-graph.c */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "analysis-window.h"
 #include "blob.h"
 #include "git-revision.h"
 #include "gui-test.h"
@@ -175,6 +176,7 @@ test_weights (void)
   const char *conv2[] = { "conv2", NULL };
   Caffe__NetParameter *a, *b;
   CtModelCompareWindow *compare;
+  CtAnalysisWindow *analysis;
   CtWindow *window;
   CtGraphView *view;
   GtkWidget *clear;
@@ -265,10 +267,23 @@ test_weights (void)
     clear = gtk_widget_get_parent (clear);
   g_signal_emit_by_name (clear, "clicked");
   g_assert_cmpuint (ct_graph_view_n_marks (view), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (compare));
+
+  /* the analysis window's "Compare Weights With…" shows on the graph too,
+   * until its comparison window closes */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.analyze", NULL));
+  analysis = wait_for_toplevel (CT_TYPE_ANALYSIS_WINDOW);
+  compare = ct_model_compare_window_new (GTK_WINDOW (analysis), weights, after);
+  g_signal_emit_by_name (analysis, "compare-opened", compare);
+  for (int i = 0; i < 300 && ct_model_compare_window_get_layers (compare) == NULL; i++)
+    ct_gui_test_spin (50);
+  g_assert_cmpuint (ct_graph_view_n_marks (view), ==, G_N_ELEMENTS (layers));
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_assert_cmpuint (ct_graph_view_n_marks (view), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (analysis));
 
   protobuf_c_message_free_unpacked (&a->base, NULL);
   protobuf_c_message_free_unpacked (&b->base, NULL);
-  gtk_window_destroy (GTK_WINDOW (compare));
   ct_gui_test_close_window (window);
 }
 
