@@ -148,8 +148,8 @@ ct_model_diff_compute (const Caffe__NetParameter *a, const Caffe__NetParameter *
   return g_steal_pointer (&diff);
 }
 
-static Caffe__NetParameter *
-read_model (const char *path, GError **error)
+Caffe__NetParameter *
+ct_model_read (const char *path, GError **error)
 {
   ProtobufCMessage *msg = ct_binary_read_file (&caffe__net_parameter__descriptor, path, error);
 
@@ -166,8 +166,8 @@ read_model (const char *path, GError **error)
 CtModelDiff *
 ct_model_diff_files (const char *path_a, const char *path_b, GError **error)
 {
-  Caffe__NetParameter *a = read_model (path_a, error);
-  Caffe__NetParameter *b = a == NULL ? NULL : read_model (path_b, error);
+  Caffe__NetParameter *a = ct_model_read (path_a, error);
+  Caffe__NetParameter *b = a == NULL ? NULL : ct_model_read (path_b, error);
   CtModelDiff *diff = NULL;
 
   if (b != NULL)

@@ -41,6 +41,9 @@ CtModelDiff *ct_model_diff_compute (const Caffe__NetParameter *a, const Caffe__N
 /* Two .caffemodel files (V1 models upgraded). Errors name the file. */
 CtModelDiff *ct_model_diff_files (const char *path_a, const char *path_b, GError **error);
 
+/* A .caffemodel, read and upgraded (V1 models); errors name the file. */
+Caffe__NetParameter *ct_model_read (const char *path, GError **error);
+
 gboolean ct_model_diff_is_equal (const CtModelDiff *diff);
 
 /* The blobs ordered by relative change, largest first (borrowed pointers). */

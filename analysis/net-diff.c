@@ -382,6 +382,40 @@ ct_net_diff_files (const char *path_a, const char *path_b, GError **error)
   return out;
 }
 
+static void
+ct_proto_message_free (gpointer msg)
+{
+  protobuf_c_message_free_unpacked (msg, NULL);
+}
+
+static ProtobufCMessage *
+parse_net_text (const char *text, const char *name, GError **error)
+{
+  ProtobufCMessage *msg = ct_text_parse (&caffe__net_parameter__descriptor, text, -1, name,
+                                         CT_TEXT_LENIENT, error);
+
+  if (msg != NULL && !ct_proto_upgrade (msg, CT_PROTO_KIND_NET, name, NULL, error))
+    g_clear_pointer (&msg, ct_proto_message_free);
+  return msg;
+}
+
+GPtrArray *
+ct_net_diff_texts (const char *text_a, const char *name_a, const char *text_b,
+                   const char *name_b, GError **error)
+{
+  ProtobufCMessage *a = parse_net_text (text_a, name_a, error);
+  ProtobufCMessage *b = a != NULL ? parse_net_text (text_b, name_b, error) : NULL;
+  GPtrArray *out = NULL;
+
+  if (b != NULL)
+    out = ct_net_diff_compute (a, b);
+  if (a != NULL)
+    protobuf_c_message_free_unpacked (a, NULL);
+  if (b != NULL)
+    protobuf_c_message_free_unpacked (b, NULL);
+  return out;
+}
+
 char *
 ct_net_diff_to_text (GPtrArray *entries)
 {

@@ -41,6 +41,11 @@ GPtrArray *ct_net_diff_compute (const ProtobufCMessage *a, const ProtobufCMessag
  * file; two files of different kinds are an error. */
 GPtrArray *ct_net_diff_files (const char *path_a, const char *path_b, GError **error);
 
+/* Two nets given as prototxt text (read leniently and upgraded); NAME_A
+ * and NAME_B name them in errors ("lenet.prototxt:12:7: ..."). */
+GPtrArray *ct_net_diff_texts (const char *text_a, const char *name_a, const char *text_b,
+                              const char *name_b, GError **error);
+
 /* One line per entry:
  *   - layer 'conv2' (Convolution)
  *   + layer 'conv3' (Convolution)

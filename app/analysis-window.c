@@ -65,6 +65,7 @@ G_DEFINE_FINAL_TYPE (CtAnalysisWindow, ct_analysis_window, GTK_TYPE_WINDOW)
 
 enum {
   SIGNAL_STEP_THROUGH,
+  SIGNAL_COMPARE_OPENED,
   N_SIGNALS
 };
 
@@ -748,8 +749,13 @@ compare_response (GtkNativeDialog *chooser, int response, CtAnalysisWindow *self
       g_autofree char *path = g_file_get_path (file);
 
       if (path != NULL)
-        gtk_window_present (GTK_WINDOW (
-          ct_model_compare_window_new (GTK_WINDOW (self), self->weights_path, path)));
+        {
+          CtModelCompareWindow *compare =
+            ct_model_compare_window_new (GTK_WINDOW (self), self->weights_path, path);
+
+          g_signal_emit (self, signals[SIGNAL_COMPARE_OPENED], 0, compare);
+          gtk_window_present (GTK_WINDOW (compare));
+        }
     }
   g_object_unref (chooser);
 }
@@ -1016,6 +1022,9 @@ ct_analysis_window_class_init (CtAnalysisWindowClass *klass)
   signals[SIGNAL_STEP_THROUGH] =
     g_signal_new ("step-through", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_COMPARE_OPENED] =
+    g_signal_new ("compare-opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, CT_TYPE_MODEL_COMPARE_WINDOW);
 }
 
 CtAnalysisWindow *

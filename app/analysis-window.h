@@ -32,4 +32,8 @@ guint64 ct_analysis_window_get_total (CtAnalysisWindow *self);
 const float *ct_analysis_window_get_sample (CtAnalysisWindow *self, guint64 *index,
                                             guint *channels, guint *height, guint *width);
 
+/* "Compare Weights With…" opens a CtModelCompareWindow and emits
+ * "compare-opened" (CtModelCompareWindow *) with it, so that the workbench
+ * shows the comparison on its graph too. */
+
 G_END_DECLS

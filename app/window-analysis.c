@@ -8,11 +8,15 @@
  * view when the window can feed it: when it is the same-numbered item of
  * the Fashion-MNIST test set (the bundled example's TEST data), which the
  * step view then puts first in the Data layer's batch, the phase shown
- * switched to TEST. Other images are refused with a reason. */
+ * switched to TEST. Other images are refused with a reason.
+ *
+ * "Compare Weights With…" there shows its comparison on the graph as
+ * win.compare-weights does (window-compare.c). */
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
 #include "analysis-window.h"
+#include "model-compare-window.h"
 #include "run-inputs.h"
 #include "window-private.h"
 
@@ -70,6 +74,12 @@ step_through (CtAnalysisWindow *analysis, CtWindow *self)
   gtk_window_present (GTK_WINDOW (self));
 }
 
+static void
+compare_opened (CtAnalysisWindow *analysis, CtModelCompareWindow *compare, CtWindow *self)
+{
+  ct_window_show_weights_compare (self, compare);
+}
+
 void
 ct_window_analyze_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -98,5 +108,6 @@ ct_window_analyze_activated (GSimpleAction *action, GVariant *param, gpointer da
                                    g_file_peek_path (self->weights), labels);
   protobuf_c_message_free_unpacked (&net->base, NULL);
   g_signal_connect_object (window, "step-through", G_CALLBACK (step_through), self, 0);
+  g_signal_connect_object (window, "compare-opened", G_CALLBACK (compare_opened), self, 0);
   gtk_window_present (GTK_WINDOW (window));
 }

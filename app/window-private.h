@@ -161,6 +161,11 @@ CT_WINDOW_ACTION_HANDLER (open_weights);
 CT_WINDOW_ACTION_HANDLER (use_fillers);
 /* window-analysis.c */
 CT_WINDOW_ACTION_HANDLER (analyze);
+/* window-compare.c */
+CT_WINDOW_ACTION_HANDLER (compare_weights);
+CT_WINDOW_ACTION_HANDLER (compare_saved);
+CT_WINDOW_ACTION_HANDLER (compare_file);
+CT_WINDOW_ACTION_HANDLER (compare_revision);
 /* window-inputs.c */
 CT_WINDOW_ACTION_HANDLER (open_image);
 CT_WINDOW_ACTION_HANDLER (open_folder);
@@ -183,6 +188,16 @@ CT_WINDOW_ACTION_HANDLER (plot_log);
 /* window-train-follow.c */
 CT_WINDOW_ACTION_HANDLER (train_follow_log);
 #undef CT_WINDOW_ACTION_HANDLER
+
+/* window-compare.c: what the actions do, without their dialogs. The
+ * weights loaded against OTHER, a caffemodel (weights must be loaded);
+ * the document's text against the file PATH, or (with REV) against PATH
+ * as git revision REV holds it. */
+struct _CtModelCompareWindow *ct_window_compare_weights (CtWindow *self, const char *other);
+/* Show COMPARE's comparison on the graph (as win.compare-weights does),
+ * for one opened elsewhere (the analysis window's "Compare Weights With…"). */
+void ct_window_show_weights_compare (CtWindow *self, struct _CtModelCompareWindow *compare);
+void ct_window_compare_net (CtWindow *self, const char *path, const char *rev);
 
 /* window-graph.c */
 void ct_window_init_graph (CtWindow *self);

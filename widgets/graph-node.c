@@ -63,6 +63,7 @@ ct_graph_node_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_t *cr;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GdkTexture) texture = NULL;
+  const GraphMark *mark;
 
   if (view == NULL || view->scene == NULL || self->index >= ct_graph_model_n_nodes (view->model)
       || width <= 0 || height <= 0)
@@ -81,6 +82,9 @@ ct_graph_node_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   ct_graph_render_node (cr, view->scene, self->index, node_state (view, self),
                         ct_graph_view_folded_selected (view, self->index),
                         ct_graph_view_palette (widget));
+  mark = ct_graph_view_lookup_mark (view, self->id);
+  if (mark != NULL)
+    ct_graph_render_node_mark (cr, view->scene, self->index, &mark->color);
   /* the ports belong to the node's picture: they move with it */
   if (view->zoom >= PORT_MIN_ZOOM)
     ct_graph_render_ports (cr, view->scene, self->index, ct_graph_view_palette (widget));
@@ -330,6 +334,9 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
 {
   g_autofree char *label = g_strdup_printf ("%s, %s", n->name, n->type);
   g_autoptr(GString) tip = g_string_new (NULL);
+  const GraphMark *mark = node->view != NULL ? ct_graph_view_lookup_mark (node->view, n->id)
+                                              : NULL;
+  g_autofree char *description = NULL;
 
   if (n->error != NULL)
     g_string_append (tip, n->error);
@@ -349,7 +356,11 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
         g_string_append_printf (tip, "\n%s", f->error);
     }
   if (n->error != NULL)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (node), tip->str);
+    {
+      if (mark != NULL)
+        g_string_append_printf (tip, "\n%s", mark->note);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (node), tip->str);
+    }
   else
     {
       g_autofree char *escaped = NULL;
@@ -365,12 +376,20 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
                                                           f->error != NULL ? f->error : "");
           g_string_append (tip, row);
         }
+      if (mark != NULL)
+        {
+          g_autofree char *note = g_markup_escape_text (mark->note, -1);
+          g_string_append_printf (tip, "\n%s", note);
+        }
       gtk_widget_set_tooltip_markup (GTK_WIDGET (node), tip->str);
     }
+  /* a comparison's note is read out with the node, after any error */
+  description = g_strjoin (n->error != NULL && mark != NULL ? "\n" : "",
+                           n->error != NULL ? n->error : "",
+                           mark != NULL ? mark->note : "", NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (node),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  n->error != NULL ? n->error : "",
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);
   if (n->error != NULL)
     gtk_accessible_update_state (GTK_ACCESSIBLE (node), GTK_ACCESSIBLE_STATE_INVALID,
@@ -378,6 +397,18 @@ node_widget_update (CtGraphNodeWidget *node, const CtGraphNode *n)
   else
     gtk_accessible_reset_state (GTK_ACCESSIBLE (node), GTK_ACCESSIBLE_STATE_INVALID);
   update_folded (node, n);
+}
+
+void
+ct_graph_view_refresh_node (CtGraphView *self, int index)
+{
+  CtGraphNodeWidget *child;
+
+  if (self->model == NULL || index < 0 || (guint) index >= self->children->len)
+    return;
+  child = g_ptr_array_index (self->children, index);
+  node_widget_update (child, ct_graph_model_get_node (self->model, (guint) index));
+  gtk_widget_queue_draw (GTK_WIDGET (child));
 }
 
 void

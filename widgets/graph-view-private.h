@@ -83,6 +83,8 @@ struct _CtGraphView {
    * one CtGraphEdgeRun per model edge (empty: no run shown). */
   GHashTable *run_states;
   GArray *edge_runs;
+  /* Comparison marks: host node id (owned) -> GraphMark* (owned). */
+  GHashTable *marks;
 
   /* Transform: widget = (graph - origin) * zoom. */
   double zoom;
@@ -197,6 +199,16 @@ void ct_graph_view_pin (CtGraphView *self, const char *id, double x, double y);
 /* Palette from the theme: a light foreground colour means a dark theme. */
 const CtGraphPalette *ct_graph_view_palette (GtkWidget *widget);
 void ct_graph_view_redraw_node (CtGraphView *self, int index);
+
+/* graph-view-marks.c: a node's comparison mark (NULL: none), and its
+ * tooltip and description brought up to date with it. */
+typedef struct {
+  CtGraphColor color;
+  char *note;
+} GraphMark;
+const GraphMark *ct_graph_view_lookup_mark (CtGraphView *self, const char *id);
+void ct_graph_view_mark_free (gpointer mark);
+void ct_graph_view_refresh_node (CtGraphView *self, int index);
 void ct_graph_view_redraw_all_nodes (CtGraphView *self);
 /* One child per node of the model, in model order, reusing those whose id
  * is known. */

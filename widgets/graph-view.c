@@ -720,6 +720,7 @@ ct_graph_view_finalize (GObject *object)
   g_free (self->highlight);
   g_hash_table_unref (self->run_states);
   g_array_unref (self->edge_runs);
+  g_hash_table_unref (self->marks);
   G_OBJECT_CLASS (ct_graph_view_parent_class)->finalize (object);
 }
 
@@ -899,6 +900,8 @@ ct_graph_view_init (CtGraphView *self)
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->run_states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->edge_runs = g_array_new (FALSE, TRUE, sizeof (CtGraphEdgeRun));
+  self->marks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       ct_graph_view_mark_free);
   self->children_by_id = g_hash_table_new (g_str_hash, g_str_equal);
   self->children = g_ptr_array_new ();
   self->drag_moved = g_array_new (FALSE, FALSE, sizeof (guint));

@@ -139,6 +139,25 @@ void ct_graph_view_set_edge_runs (CtGraphView *self, const CtGraphEdgeRun *runs,
 char *ct_graph_view_edge_health_text (const char *blob, double health);
 const CtGraphEdgeRun *ct_graph_view_get_edge_runs (CtGraphView *self, guint *n_runs);
 
+/* Comparison marks, as plain data: a colour over a node (graph-render.h's
+ * ct_graph_render_node_mark) and a note added to its tooltip and
+ * accessible description ("changed: num_output 20 -> 50"). What the colour
+ * means is the app's: a comparison of weights or of two nets. Setting
+ * marks replaces every mark; N = 0 clears them. A folded layer's id marks
+ * its host node (notes of one host are joined, the last colour wins).
+ * Marks of ids that a new model still has are kept. */
+typedef struct {
+  const char *id;
+  CtGraphColor color;
+  const char *note;
+} CtGraphNodeMark;
+void ct_graph_view_set_marks (CtGraphView *self, const CtGraphNodeMark *marks, guint n);
+void ct_graph_view_clear_marks (CtGraphView *self);
+/* Node ID's mark: its note (borrowed), or NULL when it has none; COLOR
+ * (may be NULL) gets its colour. */
+const char *ct_graph_view_get_mark (CtGraphView *self, const char *id, CtGraphColor *color);
+guint ct_graph_view_n_marks (CtGraphView *self);
+
 /* Folds: whether node ID shows its folded in-place layers as their own rows
  * (expanded) or as a compact badge line (default). For the sidecar file. */
 void ct_graph_view_set_expanded (CtGraphView *self, const char *id, gboolean expanded);

@@ -106,6 +106,11 @@ void ct_graph_health_color (double health, CtGraphColor *out);
 void ct_graph_render_node (cairo_t *cr, const CtGraphScene *scene, guint node,
                            CtGraphNodeState state, guint32 folded_selected,
                            const CtGraphPalette *palette);
+/* A comparison's mark over node NODE's box (after ct_graph_render_node()):
+ * the body below the header tinted with COLOR and a stripe of it down the
+ * left side. */
+void ct_graph_render_node_mark (cairo_t *cr, const CtGraphScene *scene, guint node,
+                                const CtGraphColor *color);
 /* One node's ports (drawn over edges and the box border). */
 void ct_graph_render_ports (cairo_t *cr, const CtGraphScene *scene, guint node,
                             const CtGraphPalette *palette);

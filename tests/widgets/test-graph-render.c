@@ -225,6 +225,55 @@ test_error_outline_and_hits (void)
   g_assert_cmpint (ct_graph_scene_edge_at (scene, p.x + 500, p.y, 8), ==, -1);
 }
 
+/* A comparison's mark: a solid stripe down the node's left side, below
+ * the header, in the mark's colour, and the body tinted; nothing else. */
+static void
+test_node_mark (void)
+{
+  g_autoptr(CtGraphModel) model = ct_graph_model_new ();
+  g_autoptr(CtGraphScene) scene = NULL;
+  const CtGraphPalette *palette = ct_graph_palette_get (FALSE);
+  CtGraphColor mark = { 0x26 / 255.0, 0xa2 / 255.0, 0x69 / 255.0, 1.0 };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  Image image = { 0 };
+  double x, y, w, h;
+  guint a;
+
+  a = ct_graph_model_add_node (model, "conv", "conv", "Convolution", CT_GRAPH_FAMILY_VISION);
+  scene = ct_graph_scene_new (model, CT_GRAPH_RANKDIR_TB, NULL, NULL, NULL);
+  image_render (&image, scene, palette);
+  g_assert_cmpuint (count_color (&image, color_rgb (&mark)), ==, 0);
+  cairo_surface_destroy (image.surface);
+
+  ct_graph_scene_node_box (scene, a, &x, &y, &w, &h);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) ceil (x + w) + 20,
+                                        (int) ceil (y + h) + 20);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_translate (cr, 10, 10);
+  ct_graph_render_node (cr, scene, a, CT_GRAPH_NODE_STATE_NONE, 0, palette);
+  ct_graph_render_node_mark (cr, scene, a, &mark);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  image.surface = surface;
+  image.width = cairo_image_surface_get_width (surface);
+  image.height = cairo_image_surface_get_height (surface);
+  image.stride = cairo_image_surface_get_stride (surface);
+  image.data = cairo_image_surface_get_data (surface);
+  /* the stripe, 6 px wide, from the header (22 px) to the bottom */
+  g_assert_cmpuint (image_pixel (&image, (int) (x + 3) + 10, (int) (y + h / 2 + 11) + 10), ==,
+                    color_rgb (&mark));
+  g_assert_cmpuint (count_color (&image, color_rgb (&mark)), >, 5 * (guint) (h - 22 - 8));
+  /* the header keeps its family colour; the body is tinted, not white */
+  g_assert_cmpuint (image_pixel (&image, (int) (x + w / 2) + 10, (int) (y + 4) + 10), ==,
+                    color_rgb (&palette->family[CT_GRAPH_FAMILY_VISION]));
+  g_assert_cmpuint (image_pixel (&image, (int) (x + w - 4) + 10, (int) (y + h - 4) + 10), !=,
+                    color_rgb (&palette->node_body));
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_dark_palette (void)
 {
@@ -370,6 +419,7 @@ main (int argc, char **argv)
   g_test_add_func ("/widgets/graph-render/lenet-pixels", test_lenet_pixels);
   g_test_add_func ("/widgets/graph-render/error-outline-and-hits", test_error_outline_and_hits);
   g_test_add_func ("/widgets/graph-render/dark-palette", test_dark_palette);
+  g_test_add_func ("/widgets/graph-render/node-mark", test_node_mark);
   g_test_add_func ("/widgets/graph-render/expanded", test_expanded);
   g_test_add_func ("/widgets/graph-render/files", test_files);
   g_test_add_func ("/widgets/graph-render/cli-draw", test_cli_draw);
