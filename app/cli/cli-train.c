@@ -503,6 +503,7 @@ train_in_threads (const TrainOptions *o, guint n, gboolean gpus, GError **error)
           g_clear_error (&first);
           first = g_steal_pointer (&threads[r].error);
           if (n > 1)
+            /* TRANSLATORS: solver R of N solvers in threads of one process, then the error */
             g_prefix_error (&first, _("solver %u of %u: "), r, n);
         }
       g_clear_error (&threads[r].error);

@@ -134,8 +134,8 @@ threads_sum_start (CtComm *comm, float *buf, gsize n, GError **error)
       {
         /* every rank sees the same counts, so every rank fails here */
         g_set_error (error, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_SETUP,
-                     _("solver %u sums %" G_GSIZE_FORMAT " values but solver %u sums %"
-                       G_GSIZE_FORMAT), me, n, r, g->counts[r]);
+                     _("solver %u sums %lu values but solver %u sums %lu"), me,
+                     (unsigned long) n, r, (unsigned long) g->counts[r]);
         return NULL;
       }
   /* my slice: the sum over every rank, added in rank order */
