@@ -205,6 +205,9 @@ gpu_to_use (const TrainOptions *o, const Caffe__SolverParameter *param)
 {
   if (o->gpu != NULL)
     return g_strdup (o->gpu);
+  /* --cpu_solvers is on the CPU, whatever the solver says */
+  if (o->cpu_solvers > 1)
+    return NULL;
   if (!param->has_solver_mode || param->solver_mode != CAFFE__SOLVER_PARAMETER__SOLVER_MODE__GPU)
     return NULL;
   if (!CT_HAVE_CUDA)
