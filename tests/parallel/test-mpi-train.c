@@ -647,16 +647,14 @@ test_threads_signals (void)
 }
 
 /* A record only rank 1 reads is corrupt: every rank ends, the error names
- * rank 1 and the record. */
+ * rank 1 (solver 1 of the threads) and the record. */
 static void
-test_bad_record (void)
+check_bad_record (gboolean threads)
 {
   g_autofree char *dir = NULL, *db = NULL;
   g_autoptr (GBytes) junk = g_bytes_new_static ("\xff\xff\xff not a Datum", 17);
   g_auto (Run) run = { 0 };
 
-  if (!can_run ())
-    return;
   dir = ct_test_make_temp_dir ();
   db = g_build_filename (dir, "train_db", NULL);
   ct_test_write_db (db, CT_DB_LMDB, 256, 1, 28, 28);
@@ -667,12 +665,25 @@ test_bad_record (void)
   write_example (dir, lenet.example, lenet.net, lenet.train_db, lenet.test_db, lenet.old_batch,
                  32, "b32.prototxt");
   write_solver (dir, "bad", "b32.prototxt", 100, NULL);
-  run = train (dir, 2, "bad", NULL, 60);
+  run = train (dir, threads ? -2 : 2, "bad", threads ? "--cpu_solvers=2" : NULL, 60);
   g_assert_cmpint (run.status, !=, -1);
   g_assert_cmpint (run.status, !=, 0);
-  g_assert_nonnull (strstr (run.log, "rank 1 of 2"));
+  g_assert_nonnull (strstr (run.log, threads ? "solver 1 of 2" : "rank 1 of 2"));
   g_assert_nonnull (strstr (run.log, "00000101"));
   ct_test_remove_tree (dir);
+}
+
+static void
+test_bad_record (void)
+{
+  if (can_run ())
+    check_bad_record (FALSE);
+}
+
+static void
+test_threads_bad_record (void)
+{
+  check_bad_record (TRUE);
 }
 
 /* One rank on GPU 0 through NCCL (mpirun -np 1) trains as the plain GPU
@@ -731,6 +742,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/threads/same-weights/cifar10-quick", &cifar,
                         check_same_weights_threads);
   g_test_add_func ("/threads/signals", test_threads_signals);
+  g_test_add_func ("/threads/bad-record", test_threads_bad_record);
   g_test_add_func ("/threads/too-many-gpus", test_too_many_gpus);
   g_test_add_func ("/threads/two-gpus", test_two_gpus);
   return g_test_run ();
