@@ -28,6 +28,7 @@ static gboolean snapshot_asked; /* a snapshot asked for before that */
 static CtSolverAction int_action, hup_action;
 static gboolean stopping;
 static sigset_t old_mask;
+static struct sigaction old_int, old_hup;
 static GMutex lock;
 
 static void
@@ -38,13 +39,16 @@ signal_set (sigset_t *set)
   sigaddset (set, SIGHUP);
 }
 
-/* What the signal does with no solver: its default action, ending the
- * process as it would have before cortado-cli blocked it. */
+/* What the signal does with no solver: what it would have done before
+ * cortado-cli blocked it (ending the process, unless it was ignored). */
 static void
 default_action (int signum)
 {
+  const struct sigaction *old = signum == SIGINT ? &old_int : &old_hup;
   sigset_t one;
 
+  if (old->sa_handler == SIG_IGN)
+    return;
   sigemptyset (&one);
   sigaddset (&one, signum);
   signal (signum, SIG_DFL);
@@ -92,6 +96,7 @@ watch (void *data)
 gboolean
 ct_cli_signals_start (CtSolverAction on_int, CtSolverAction on_hup)
 {
+  struct sigaction sa;
   sigset_t set;
 
   g_return_val_if_fail (!watching, FALSE);
@@ -102,8 +107,19 @@ ct_cli_signals_start (CtSolverAction on_int, CtSolverAction on_hup)
   snapshot_asked = FALSE;
   signal_set (&set);
   pthread_sigmask (SIG_BLOCK, &set, &old_mask);
+  /* An ignored signal never reaches sigwait, and a shell starts background
+   * jobs with SIGINT ignored (nohup ignores SIGHUP): the effects hold
+   * there too, as Caffe's handlers do. Blocked everywhere, the default
+   * action never runs. */
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGHUP, &sa, &old_hup);
   if (pthread_create (&watcher, NULL, watch, NULL) != 0)
     {
+      sigaction (SIGINT, &old_int, NULL);
+      sigaction (SIGHUP, &old_hup, NULL);
       pthread_sigmask (SIG_SETMASK, &old_mask, NULL);
       return FALSE;
     }
@@ -136,6 +152,9 @@ ct_cli_signals_stop (void)
   pthread_kill (watcher, SIGHUP);
   pthread_join (watcher, NULL);
   watching = FALSE;
+  /* an ignored signal that is pending is dropped here */
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
   /* Once training began, the signals stay blocked: one that came while the
    * solver was freed, or comes now, must not kill a run that ended well
    * (the process exits soon, dropping it). Before, the mask is as it was. */

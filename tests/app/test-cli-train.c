@@ -443,8 +443,19 @@ read_until (GDataInputStream *stream, const char *needle, GString *log)
   return FALSE;
 }
 
+/* What a shell's background job and nohup start with. */
 static void
-test_signals (void)
+ignore_signals (gpointer data)
+{
+  signal (SIGINT, SIG_IGN);
+  signal (SIGHUP, SIG_IGN);
+}
+
+/* SIGHUP snapshots, SIGINT stops after a snapshot; with IGNORED, the same
+ * though cortado-cli started with both signals ignored (as Caffe's tool,
+ * cortado-cli takes them whatever it inherited). */
+static void
+check_signals (gboolean ignored)
 {
   g_autofree char *dir = setup_dir ("");
   g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
@@ -457,6 +468,8 @@ test_signals (void)
 
   g_subprocess_launcher_set_cwd (launcher, dir);
   g_subprocess_launcher_set_environ (launcher, env);
+  if (ignored)
+    g_subprocess_launcher_set_child_setup (launcher, ignore_signals, NULL, NULL);
   /* long enough never to end by itself within the test's time */
   proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CT_CLI"), "train",
                                       "--solver=solver.prototxt", "--iterations=100000000",
@@ -477,6 +490,18 @@ test_signals (void)
   g_assert_cmpuint (count_lines (log->str, "Snapshotting to binary proto file "
                                            "out/tiny_iter_\\d+\\.caffemodel"), ==, 2);
   ct_test_remove_tree (dir);
+}
+
+static void
+test_signals (void)
+{
+  check_signals (FALSE);
+}
+
+static void
+test_signals_ignored (void)
+{
+  check_signals (TRUE);
 }
 
 /* A LeNet-shaped net on random data: its matrix products run in oneDNN's
@@ -674,6 +699,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli-train/no-gpu", test_no_gpu);
   g_test_add_func ("/app/cli-train/test-verb", test_test_verb);
   g_test_add_func ("/app/cli-train/signals", test_signals);
+  g_test_add_func ("/app/cli-train/signals-ignored", test_signals_ignored);
   g_test_add_func ("/app/cli-train/signal-storm", test_signal_storm);
   g_test_add_func ("/app/cli-train/comma-locale", test_comma_locale);
   g_test_add_func ("/app/cli-train/reference-lenet", test_reference_lenet);
