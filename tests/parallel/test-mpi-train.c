@@ -652,7 +652,8 @@ static void
 check_bad_record (gboolean threads)
 {
   g_autofree char *dir = NULL, *db = NULL;
-  g_autoptr (GBytes) junk = g_bytes_new_static ("\xff\xff\xff not a Datum", 17);
+  static const char junk_text[] = "\xff\xff\xff not a Datum";
+  g_autoptr (GBytes) junk = g_bytes_new_static (junk_text, sizeof junk_text - 1);
   g_auto (Run) run = { 0 };
 
   dir = ct_test_make_temp_dir ();
