@@ -18,6 +18,8 @@ struct _CtWindowTrain {
   CtTrainState state;
   gboolean built;              /* the trainer was started (its solver exists) */
   int iter, max_iter;
+  gboolean run_on_gpu;         /* the current run computes on GPU run_gpu_device */
+  int run_gpu_device;
   char *breakpoint;            /* the layer training pauses before, or NULL */
   gboolean at_break;           /* a breakpoint's snapshot is shown in the step view */
   char *watch_blob;            /* the blob followed, or NULL */

@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "devices.h"
 #include "engine-error.h"
 #include "error-place.h"
 #include "field-path.h"
@@ -358,6 +359,21 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
 
 /* Starting, and the state of the controls */
 
+/* "Training…", with the device the run computes on. */
+static char *
+running_status (const CtWindowTrain *t)
+{
+  int threads = ct_engine_cpu_threads ();
+
+  if (t->run_on_gpu)
+    /* TRANSLATORS: the status while training; %d is the GPU's number */
+    return g_strdup_printf (_("Training on GPU %d…"), t->run_gpu_device);
+  /* TRANSLATORS: the status while training; %d is the number of CPU threads */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Training on the CPU (%d thread)…",
+                                       "Training on the CPU (%d threads)…", threads),
+                          threads);
+}
+
 /* The run shown becomes an earlier one, labelled by the settings that set
  * it apart from PARAM's (the next run's); PARAM (taken) becomes the
  * current run's. */
@@ -429,9 +445,15 @@ ct_window_train_start (CtWindow *self, const char *resume)
   t->state = CT_TRAIN_STATE_RUNNING;
   t->iter = 0;
   t->built = TRUE;
+  t->run_on_gpu = config.use_gpu;
+  t->run_gpu_device = config.gpu_device;
   ct_window_dismiss_error (self);
   ct_trainer_start (t->trainer);
-  ct_train_view_set_status (t->view, _("Training…"));
+  {
+    g_autofree char *status = running_status (t);
+
+    ct_train_view_set_status (t->view, status);
+  }
   ct_window_train_update_controls (self);
   return TRUE;
 }
@@ -486,7 +508,7 @@ ct_window_train_update_controls (CtWindow *self)
     {
       icon = "media-playback-pause-symbolic";
       tip = _("Pause Training (F4)");
-      status = _("Training…");
+      status = owned = running_status (t);
     }
   else if (state == CT_TRAIN_STATE_PAUSED || state == CT_TRAIN_STATE_BREAK)
     {

@@ -5,12 +5,19 @@
  * folder is opened without the lock file. Writers start with a small memory
  * map and double it whenever a commit finds it full.
  *
+ * LMDB allows one environment per database and process: a second one
+ * takes the process's own lock for a first opener's and resets the lock
+ * file, and the first one's readers then see an empty database (2 solvers
+ * in threads, or a TRAIN and a TEST net on one database). So readers of
+ * one folder share one environment, each with its own read transaction.
+ *
  * LMDB reads through a memory map: a page past the end of a data.mdb that
  * was cut short (a copy that did not finish, a full disk) would kill the
  * process with SIGBUS. So the pages the environment says it uses must all
  * be in the file, when a reader opens it and again before each move of a
  * cursor, since the file can be cut while it is open. */
 #include <errno.h>
+#include <stdlib.h>
 #include <lmdb.h>
 #include <sys/stat.h>
 #include <glib/gi18n-lib.h>
@@ -20,10 +27,21 @@
 
 #define INITIAL_MAP_SIZE ((gsize) 16 << 20)
 
+/* One environment shared by the readers of a folder. */
+typedef struct {
+  char *key;       /* the folder's canonical path */
+  MDB_env *env;
+  guint refs;
+} SharedEnv;
+
 typedef struct {
   CtDb parent;
   MDB_env *env;
+  SharedEnv *shared;   /* NULL for a writer */
 } LmdbDb;
+
+static GMutex shared_lock;
+static GHashTable *shared_envs;   /* canonical path -> SharedEnv */
 
 typedef struct {
   CtDbCursor parent;
@@ -89,8 +107,8 @@ check_span (MDB_env *env, const char *path, guint64 needed, const CtDbCursor *cu
   return FALSE;
 }
 
-static CtDb *
-lmdb_open (const char *path, CtDbMode mode, GError **error)
+static LmdbDb *
+open_env (const char *path, CtDbMode mode, GError **error)
 {
   LmdbDb *db = g_new0 (LmdbDb, 1);
   unsigned int flags = 0;
@@ -141,14 +159,70 @@ lmdb_open (const char *path, CtDbMode mode, GError **error)
       g_free (db);
       return NULL;
     }
-  return &db->parent;
+  return db;
+}
+
+static CtDb *
+lmdb_open (const char *path, CtDbMode mode, GError **error)
+{
+  g_autofree char *key = NULL;
+  SharedEnv *shared;
+  LmdbDb *db;
+
+  if (mode != CT_DB_READ)
+    {
+      db = open_env (path, mode, error);
+      return db != NULL ? &db->parent : NULL;
+    }
+  key = realpath (path, NULL);
+  if (key == NULL)
+    key = g_canonicalize_filename (path, NULL);
+  g_mutex_lock (&shared_lock);
+  if (shared_envs == NULL)
+    shared_envs = g_hash_table_new (g_str_hash, g_str_equal);
+  shared = g_hash_table_lookup (shared_envs, key);
+  if (shared != NULL)
+    {
+      db = g_new0 (LmdbDb, 1);
+      db->env = shared->env;
+    }
+  else if ((db = open_env (path, mode, error)) != NULL)
+    {
+      shared = g_new0 (SharedEnv, 1);
+      shared->key = g_steal_pointer (&key);
+      shared->env = db->env;
+      g_hash_table_insert (shared_envs, shared->key, shared);
+    }
+  if (db != NULL)
+    {
+      shared->refs++;
+      db->shared = shared;
+    }
+  g_mutex_unlock (&shared_lock);
+  return db != NULL ? &db->parent : NULL;
 }
 
 static void
 lmdb_close (CtDb *db)
 {
-  mdb_env_close (((LmdbDb *) db)->env);
-  g_free (db);
+  LmdbDb *self = (LmdbDb *) db;
+  SharedEnv *shared = self->shared;
+
+  if (shared == NULL)
+    mdb_env_close (self->env);
+  else
+    {
+      g_mutex_lock (&shared_lock);
+      if (--shared->refs == 0)
+        {
+          g_hash_table_remove (shared_envs, shared->key);
+          mdb_env_close (shared->env);
+          g_free (shared->key);
+          g_free (shared);
+        }
+      g_mutex_unlock (&shared_lock);
+    }
+  g_free (self);
 }
 
 static void

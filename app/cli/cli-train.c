@@ -5,9 +5,14 @@
  * Caffe (parse_log, plot_training_log) read Cortado's logs. On a terminal a
  * progress line (iteration, loss, lr, speed, time left) sits below the log.
  *
- * --gpu=N trains on GPU N (Caffe's "all" or a list: the first of them,
- * with a warning, since Cortado computes on one GPU); without the flag a
- * solver whose solver_mode is GPU trains on its device_id, as in Caffe.
+ * --gpu=N trains on GPU N; without the flag a solver whose solver_mode is
+ * GPU trains on its device_id, as in Caffe. --gpu=0,1 (or "all") without
+ * a launcher trains as Caffe does on several GPUs: one solver per GPU, each
+ * in a thread of this process with the prototxt's batch, data-parallel as
+ * the MPI ranks below are (the threads' communicator hands out NCCL's
+ * unique id, NCCL sums the gradients). --cpu_solvers=N runs the same
+ * threads with N solvers on the CPU, summing through memory, so that the
+ * multi-GPU driver can be checked on a machine without GPUs.
  *
  * Started by an MPI launcher (`mpirun -np N cortado-cli train ...`), each
  * process is one rank of a data-parallel run (engine/parallel): rank R
@@ -22,14 +27,15 @@
  *
  * --iterations N, Cortado's own, overrides max_iter. SIGINT snapshots and
  * stops, SIGHUP snapshots and goes on, unless the effect flags say
- * otherwise; both are carried out between iterations. */
-#include <signal.h>
+ * otherwise; both are carried out between iterations (cli-signals.c takes
+ * them). */
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "cli-caffe-private.h"
 #include "cli-private.h"
+#include "cli-signals-private.h"
 #include "comm.h"
 #include "data-parallel.h"
 #include "data-shard.h"
@@ -42,6 +48,7 @@ typedef struct {
   char *weights;
   char *snapshot;
   char *gpu;
+  int cpu_solvers;
   int iterations;
   char **stages;
   int level;
@@ -63,23 +70,8 @@ options_clear (TrainOptions *o)
 
 /* ---- signals ---- */
 
-static CtSolver *volatile signal_solver;
-static volatile sig_atomic_t sigint_action;
-static volatile sig_atomic_t sighup_action;
-
-static void
-on_signal (int signum)
-{
-  CtSolver *solver = signal_solver;
-  sig_atomic_t action = signum == SIGINT ? sigint_action : sighup_action;
-
-  /* one atomic store: safe in a signal handler */
-  if (solver != NULL && action != CT_SOLVER_ACTION_NONE)
-    ct_solver_request (solver, (CtSolverAction) action);
-}
-
 static gboolean
-parse_effect (const char *text, CtSolverAction fallback, volatile sig_atomic_t *action)
+parse_effect (const char *text, CtSolverAction fallback, CtSolverAction *action)
 {
   if (text == NULL)
     *action = fallback;
@@ -92,28 +84,6 @@ parse_effect (const char *text, CtSolverAction fallback, volatile sig_atomic_t *
   else
     return FALSE;
   return TRUE;
-}
-
-static void
-install_signals (CtSolver *solver, struct sigaction *old_int, struct sigaction *old_hup)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  signal_solver = solver;
-  sigaction (SIGINT, &sa, old_int);
-  sigaction (SIGHUP, &sa, old_hup);
-}
-
-static void
-restore_signals (const struct sigaction *old_int, const struct sigaction *old_hup)
-{
-  sigaction (SIGINT, old_int, NULL);
-  sigaction (SIGHUP, old_hup, NULL);
-  signal_solver = NULL;
 }
 
 /* ---- observers ---- */
@@ -235,6 +205,9 @@ gpu_to_use (const TrainOptions *o, const Caffe__SolverParameter *param)
 {
   if (o->gpu != NULL)
     return g_strdup (o->gpu);
+  /* --cpu_solvers is on the CPU, whatever the solver says */
+  if (o->cpu_solvers > 1)
+    return NULL;
   if (!param->has_solver_mode || param->solver_mode != CAFFE__SOLVER_PARAMETER__SOLVER_MODE__GPU)
     return NULL;
   if (!CT_HAVE_CUDA)
@@ -319,13 +292,33 @@ gpu_comm (CtComm *comm, gboolean use_gpu, GError **error)
   if (g_error_matches (local, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_UNAVAILABLE))
     {
       if (comm->rank == 0)
-        CT_CLI_LOG_WARNING ("%s: the gradients go through host memory and MPI",
-                            local->message);
+        CT_CLI_LOG_WARNING ("%s: the gradients go through host memory (%s)",
+                            local->message, comm->klass->name);
       g_error_free (local);
       return NULL;
     }
   g_propagate_error (error, local);
   return NULL;
+}
+
+/* The GPU this solver trains on, selected in this thread (CUDA's current
+ * device is per thread). One process driving several GPUs said which in
+ * its first lines; each solver thread then selects its own quietly. */
+static gboolean
+select_gpu (const char *gpu, const CtComm *comm, gboolean *use_gpu, GError **error)
+{
+  *use_gpu = FALSE;
+  if (ct_comm_is_threads (comm))
+    {
+      *use_gpu = gpu != NULL && ct_engine_gpu_select ((int) g_ascii_strtoll (gpu, NULL, 10),
+                                                      error);
+      return gpu == NULL || *use_gpu;
+    }
+  if (!ct_cli_select_gpu (gpu, TRUE, use_gpu, error))
+    return FALSE;
+  if (!*use_gpu)
+    CT_CLI_LOG_INFO ("Using the CPU: %d threads", ct_engine_cpu_threads ());
+  return TRUE;
 }
 
 static gboolean
@@ -340,14 +333,15 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
   g_autoptr (CtComm) nccl = NULL;
   CtSolverObserverFuncs funcs = { .log = on_log, .iteration = on_iteration };
   Progress progress = { .quiet = comm != NULL && comm->rank != 0 };
-  struct sigaction old_int, old_hup;
+  /* each process takes its signals; of a process's threads, rank 0 */
+  gboolean takes_signals = !ct_comm_is_threads (comm) || comm->rank == 0;
   gboolean ok;
 
   if (param == NULL)
     return FALSE;
   gpu = rank_gpu (gpu_to_use (o, param), comm, error);
   if ((gpu == NULL && error != NULL && *error != NULL) ||
-      !ct_cli_select_gpu (gpu, TRUE, &use_gpu, error))
+      !select_gpu (gpu, comm, &use_gpu, error))
     {
       protobuf_c_message_free_unpacked (&param->base, NULL);
       return FALSE;
@@ -384,7 +378,8 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
    * layer that made it, before a snapshot could save it. */
   ct_solver_set_stop_on_not_finite (solver, TRUE);
   ct_solver_add_observer (solver, &funcs, &progress, NULL);
-  install_signals (solver, &old_int, &old_hup);
+  if (takes_signals)
+    ct_cli_signals_watch (solver);
   ok = TRUE;
   if (o->snapshot != NULL)
     {
@@ -410,9 +405,117 @@ train (const TrainOptions *o, CtComm *comm, GError **error)
     }
   if (ok && dp != NULL && !progress.quiet)
     log_exchange (dp, nccl != NULL ? nccl : comm);
-  restore_signals (&old_int, &old_hup);
-  ct_cli_progress_clear ();
+  if (takes_signals)
+    ct_cli_signals_watch (NULL);
+  if (!progress.quiet)
+    ct_cli_progress_clear ();
   return ok;
+}
+
+/* ---- several solvers in one process ---- */
+
+typedef struct {
+  const TrainOptions *o;
+  CtComm *comm;
+  gboolean gpus;
+  GError *error;
+} SolverThread;
+
+/* Say what went wrong, on which rank, and end every rank: the others would
+ * wait for this one forever. */
+static void
+fail (CtComm *comm, const char *message)
+{
+  if (comm == NULL || comm->size < 2)
+    {
+      g_printerr ("cortado-cli train: %s\n", message);
+      return;
+    }
+  /* TRANSLATORS: RANK of SIZE ranks of an MPI job, then the error */
+  g_printerr (_("cortado-cli train: rank %u of %u: %s\n"), comm->rank, comm->size, message);
+  g_printerr (_("cortado-cli train: rank %u ends the job\n"), comm->rank);
+  ct_comm_abort (comm, CT_CLI_EXIT_INPUT);
+}
+
+static gpointer
+solver_thread_main (gpointer data)
+{
+  SolverThread *t = data;
+
+  if (train (t->o, t->comm, &t->error))
+    return NULL;
+  /* Solvers on GPUs may wait inside NCCL, which no flag can wake: the
+   * process ends. On the CPU the others stop at their next exchange. */
+  if (t->gpus)
+    fail (t->comm, t->error->message);
+  ct_comm_group_break (ct_comm_threads_get_group (t->comm));
+  return NULL;
+}
+
+/* The first lines of a run on several GPUs: which, as Caffe says it. */
+static void
+log_gpus (const GArray *ids)
+{
+  g_autoptr (GString) list = g_string_new (NULL);
+
+  for (guint i = 0; i < ids->len; i++)
+    g_string_append_printf (list, i ? ", %d" : "%d", g_array_index (ids, int, i));
+  CT_CLI_LOG_INFO ("Using GPUs %s", list->str);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      CtGpuInfo info = { 0 };
+      int id = g_array_index (ids, int, i);
+
+      if (!ct_engine_gpu_info (id, &info, NULL))
+        g_strlcpy (info.name, "?", sizeof info.name);
+      CT_CLI_LOG_INFO ("GPU %d: %s", id, info.name);
+    }
+}
+
+/* N solvers, one per thread, training one net data-parallel over the
+ * threads' communicator: on the GPUs of the --gpu list (NCCL sums the
+ * gradients between them) or, with --cpu_solvers, on the CPU. Rank 0 runs
+ * in this thread. The error is the first rank's own (not the others'
+ * "another solver failed"). */
+static gboolean
+train_in_threads (const TrainOptions *o, guint n, gboolean gpus, GError **error)
+{
+  g_autoptr (CtCommGroup) group = ct_comm_group_new (n);
+  g_autofree SolverThread *threads = g_new0 (SolverThread, n);
+  g_autofree GThread **handles = g_new0 (GThread *, n);
+  GError *first = NULL;
+
+  for (guint r = 0; r < n; r++)
+    {
+      threads[r].o = o;
+      threads[r].comm = ct_comm_threads_new (group, r);
+      threads[r].gpus = gpus;
+    }
+  for (guint r = 1; r < n; r++)
+    handles[r] = g_thread_new ("ct-solver", solver_thread_main, &threads[r]);
+  solver_thread_main (&threads[0]);
+  for (guint r = 1; r < n; r++)
+    g_thread_join (handles[r]);
+  for (guint r = 0; r < n; r++)
+    {
+      GError *e = threads[r].error;
+
+      if (e != NULL && (first == NULL || g_error_matches (first, CT_PARALLEL_ERROR,
+                                                         CT_PARALLEL_ERROR_COMM)))
+        {
+          g_clear_error (&first);
+          first = g_steal_pointer (&threads[r].error);
+          if (n > 1)
+            /* TRANSLATORS: solver R of N solvers in threads of one process, then the error */
+            g_prefix_error (&first, _("solver %u of %u: "), r, n);
+        }
+      g_clear_error (&threads[r].error);
+      ct_comm_free (threads[r].comm);
+    }
+  if (first == NULL)
+    return TRUE;
+  g_propagate_error (error, first);
+  return FALSE;
 }
 
 /* ---- ranks ---- */
@@ -439,20 +542,54 @@ start_ranks (GError **error)
   return NULL;
 }
 
-/* Say what went wrong; on one of several ranks, say which, and end them
- * all: the others would wait for this one's gradients forever. */
-static void
-fail (CtComm *comm, const char *message)
+/* How many GPUs --gpu names when no launcher started the process (1 for
+ * none or one); 0 with ERROR for a list CUDA cannot give. */
+static guint
+count_gpus (const char *gpu, GError **error)
 {
-  if (comm == NULL || comm->size < 2)
+  g_autoptr (GArray) ids = NULL;
+
+  if (gpu == NULL || (strchr (gpu, ',') == NULL && strcmp (gpu, "all") != 0))
+    return 1;
+  if (!ct_cli_check_gpu (gpu, error) ||
+      (ids = ct_cli_parse_gpu_ids (gpu, ct_engine_gpu_count (NULL), error)) == NULL)
+    return 0;
+  for (guint i = 0; i < ids->len; i++)
+    for (guint j = 0; j < i; j++)
+      if (g_array_index (ids, int, i) == g_array_index (ids, int, j))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("GPU %d is listed twice in --gpu=%s: each GPU trains one solver"),
+                       g_array_index (ids, int, i), gpu);
+          return 0;
+        }
+  if (ids->len > 1)
+    log_gpus (ids);
+  return MAX (ids->len, 1);
+}
+
+/* Train, as one rank of COMM (MPI), or alone, or as N solvers in threads. */
+static gboolean
+train_here (const TrainOptions *o, CtComm *comm, GError **error)
+{
+  guint n_gpus;
+
+  if (comm != &no_comm)
     {
-      g_printerr ("cortado-cli train: %s\n", message);
-      return;
+      CT_CLI_LOG_INFO ("MPI rank %u of %u", comm->rank, comm->size);
+      return train (o, comm, error);
     }
-  /* TRANSLATORS: RANK of SIZE ranks of an MPI job, then the error */
-  g_printerr (_("cortado-cli train: rank %u of %u: %s\n"), comm->rank, comm->size, message);
-  g_printerr (_("cortado-cli train: rank %u ends the job\n"), comm->rank);
-  ct_comm_abort (comm, CT_CLI_EXIT_INPUT);
+  if (o->cpu_solvers > 1)
+    {
+      CT_CLI_LOG_INFO ("Using the CPU: %d solvers in threads, data-parallel", o->cpu_solvers);
+      return train_in_threads (o, (guint) o->cpu_solvers, FALSE, error);
+    }
+  n_gpus = count_gpus (o->gpu, error);
+  if (n_gpus == 0)
+    return FALSE;
+  if (n_gpus > 1)
+    return train_in_threads (o, n_gpus, TRUE, error);
+  return train (o, NULL, error);
 }
 
 int
@@ -468,7 +605,11 @@ ct_cli_train (int argc, char **argv)
     { "snapshot", 0, 0, G_OPTION_ARG_FILENAME, &o.snapshot,
       N_("A .solverstate to resume training from"), N_("FILE") },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &o.gpu,
-      N_("Train on these GPUs (ids separated by commas, or 'all')"), N_("IDS") },
+      N_("Train on these GPUs (ids separated by commas, or 'all'): one solver per GPU, "
+         "data-parallel"), N_("IDS") },
+    { "cpu_solvers", 0, 0, G_OPTION_ARG_INT, &o.cpu_solvers,
+      N_("Train N solvers on the CPU in threads, data-parallel, as --gpu does with several "
+         "GPUs (to check a multi-GPU run on a machine without GPUs)"), N_("N") },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &o.iterations,
       N_("Train to this iteration instead of the solver's max_iter"), N_("N") },
     { "stage", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.stages,
@@ -484,6 +625,7 @@ ct_cli_train (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
+  CtSolverAction on_int = CT_SOLVER_ACTION_STOP, on_hup = CT_SOLVER_ACTION_SNAPSHOT;
   CtComm *comm = NULL;
   int status = CT_CLI_EXIT_OK;
 
@@ -500,21 +642,39 @@ ct_cli_train (int argc, char **argv)
   else if (o.snapshot != NULL && o.weights != NULL)
     status = ct_cli_usage_error ("train", _("give --snapshot to resume training or --weights "
                                             "to fine-tune, not both"));
-  else if (!parse_effect (o.sigint_effect, CT_SOLVER_ACTION_STOP, &sigint_action))
+  else if (!parse_effect (o.sigint_effect, CT_SOLVER_ACTION_STOP, &on_int))
     status = ct_cli_usage_error ("train", _("--sigint_effect takes stop, snapshot or none, "
                                             "not '%s'"), o.sigint_effect);
-  else if (!parse_effect (o.sighup_effect, CT_SOLVER_ACTION_SNAPSHOT, &sighup_action))
+  else if (!parse_effect (o.sighup_effect, CT_SOLVER_ACTION_SNAPSHOT, &on_hup))
     status = ct_cli_usage_error ("train", _("--sighup_effect takes snapshot, stop or none, "
                                             "not '%s'"), o.sighup_effect);
-  else if (!ct_cli_check_gpu (o.gpu, &error) || !(comm = start_ranks (&error)) ||
-           !train (&o, comm == &no_comm ? NULL : comm, &error))
+  else if (o.cpu_solvers < 0)
+    status = ct_cli_usage_error ("train", _("--cpu_solvers takes a number of solvers, not %d"),
+                                 o.cpu_solvers);
+  else if (o.cpu_solvers > 1 && o.gpu != NULL)
+    status = ct_cli_usage_error ("train", _("give --gpu or --cpu_solvers, not both"));
+  else if (o.cpu_solvers > 1 && ct_comm_launched ())
+    status = ct_cli_usage_error ("train", _("--cpu_solvers runs its solvers in one process, "
+                                            "not under an MPI launcher"));
+  /* before any other thread starts: they all inherit the blocked signals */
+  else if (!ct_cli_signals_start (on_int, on_hup))
     {
-      ct_cli_progress_clear ();
-      fail (comm == &no_comm ? NULL : comm, error->message);
+      g_printerr ("cortado-cli train: %s\n", _("could not start the thread that takes signals"));
       status = CT_CLI_EXIT_INPUT;
     }
-  if (comm != &no_comm)
-    ct_comm_free (comm);
+  else
+    {
+      if (!ct_cli_check_gpu (o.gpu, &error) || !(comm = start_ranks (&error)) ||
+          !train_here (&o, comm, &error))
+        {
+          ct_cli_progress_clear ();
+          fail (comm == &no_comm ? NULL : comm, error->message);
+          status = CT_CLI_EXIT_INPUT;
+        }
+      if (comm != &no_comm)
+        ct_comm_free (comm);
+      ct_cli_signals_stop ();
+    }
   options_clear (&o);
   return status;
 }

@@ -1,6 +1,8 @@
 /* comm.h: CtComm, the few collective operations data-parallel training
  * needs, over whichever library moves the bytes: MPI between processes
- * (comm-mpi.c), or nothing at all for a solver alone (comm-single.c).
+ * (comm-mpi.c), memory between the threads of one process (comm-threads.c),
+ * NCCL between GPUs (comm-nccl.c), or nothing at all for a solver alone
+ * (comm.c).
  *
  * Every rank calls the same operations in the same order. Sums are over
  * float arrays, in place, and may be started without waiting (the request
@@ -65,6 +67,23 @@ gboolean ct_comm_launched (void);
 /* Whether this build has MPI. */
 gboolean ct_comm_mpi_built (void);
 
+/* The ranks of one process, one per thread (several GPUs driven by one
+ * cortado-cli). A group holds what the SIZE threads meet on; each thread
+ * takes its own communicator of it. */
+typedef struct _CtCommGroup CtCommGroup;
+
+CtCommGroup *ct_comm_group_new (guint size);
+void ct_comm_group_unref (CtCommGroup *group);
+/* A rank that fails says so here: every rank waiting in, or later
+ * entering, an operation of GROUP gets an error instead of waiting for it
+ * forever. */
+void ct_comm_group_break (CtCommGroup *group);
+/* Rank RANK of GROUP (which it holds a reference to); the operations wait
+ * for every rank, and abort ends the process. */
+CtComm *ct_comm_threads_new (CtCommGroup *group, guint rank);
+gboolean ct_comm_is_threads (const CtComm *comm);
+CtCommGroup *ct_comm_threads_get_group (CtComm *comm);
+
 /* NCCL over the current GPU of every rank of BOOTSTRAP (borrowed; it must
  * outlive the result), which hands NCCL's unique id from rank 0 to the
  * others and carries the small host-memory operations (or_int,
@@ -87,5 +106,6 @@ gboolean ct_comm_or_int (CtComm *comm, int *value, GError **error);
 void ct_comm_abort (CtComm *comm, int status);
 void ct_comm_free (CtComm *comm);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtComm, ct_comm_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtCommGroup, ct_comm_group_unref)
 
 G_END_DECLS

@@ -2,7 +2,8 @@
  * a user runs them (CT_CLI names the binary): Caffe's log lines with
  * glog's prefix, snapshots at intervals and after training, resuming that
  * rewrites the uninterrupted run's caffemodel byte for byte, fine-tuning,
- * gflags' single-dash spellings, SIGHUP and SIGINT, the errors of bad
+ * gflags' single-dash spellings, SIGHUP and SIGINT (once, and every 10 ms
+ * through a run, which must end well), the errors of bad
  * solvers, weights and flags, and `test` on Caffe's trained LeNet over the
  * 10,000 Fashion-MNIST test images (accuracy 0.8941, as Caffe) when
  * Debian's dataset-fashion-mnist is installed. */
@@ -442,8 +443,19 @@ read_until (GDataInputStream *stream, const char *needle, GString *log)
   return FALSE;
 }
 
+/* What a shell's background job and nohup start with. */
 static void
-test_signals (void)
+ignore_signals (gpointer data)
+{
+  signal (SIGINT, SIG_IGN);
+  signal (SIGHUP, SIG_IGN);
+}
+
+/* SIGHUP snapshots, SIGINT stops after a snapshot; with IGNORED, the same
+ * though cortado-cli started with both signals ignored (as Caffe's tool,
+ * cortado-cli takes them whatever it inherited). */
+static void
+check_signals (gboolean ignored)
 {
   g_autofree char *dir = setup_dir ("");
   g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
@@ -456,6 +468,8 @@ test_signals (void)
 
   g_subprocess_launcher_set_cwd (launcher, dir);
   g_subprocess_launcher_set_environ (launcher, env);
+  if (ignored)
+    g_subprocess_launcher_set_child_setup (launcher, ignore_signals, NULL, NULL);
   /* long enough never to end by itself within the test's time */
   proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CT_CLI"), "train",
                                       "--solver=solver.prototxt", "--iterations=100000000",
@@ -475,6 +489,157 @@ test_signals (void)
   /* two snapshots: SIGHUP's, and the one after stopping */
   g_assert_cmpuint (count_lines (log->str, "Snapshotting to binary proto file "
                                            "out/tiny_iter_\\d+\\.caffemodel"), ==, 2);
+  ct_test_remove_tree (dir);
+}
+
+static void
+test_signals (void)
+{
+  check_signals (FALSE);
+}
+
+static void
+test_signals_ignored (void)
+{
+  check_signals (TRUE);
+}
+
+/* A LeNet-shaped net on random data: its matrix products run in oneDNN's
+ * JIT kernels, where a signal handler used to corrupt the heap. */
+#define STORM_NET \
+  "name: 'storm'\n" \
+  "layer { name: 'd' type: 'DummyData' top: 'x' top: 'label'\n" \
+  "  dummy_data_param { shape { dim: 64 dim: 1 dim: 28 dim: 28 } shape { dim: 64 }\n" \
+  "    data_filler { type: 'uniform' } data_filler { type: 'constant' value: 1 } } }\n" \
+  "layer { name: 'conv1' type: 'Convolution' bottom: 'x' top: 'conv1'\n" \
+  "  convolution_param { num_output: 20 kernel_size: 5 weight_filler { type: 'xavier' } } }\n" \
+  "layer { name: 'pool1' type: 'Pooling' bottom: 'conv1' top: 'pool1'\n" \
+  "  pooling_param { pool: MAX kernel_size: 2 stride: 2 } }\n" \
+  "layer { name: 'conv2' type: 'Convolution' bottom: 'pool1' top: 'conv2'\n" \
+  "  convolution_param { num_output: 50 kernel_size: 5 weight_filler { type: 'xavier' } } }\n" \
+  "layer { name: 'pool2' type: 'Pooling' bottom: 'conv2' top: 'pool2'\n" \
+  "  pooling_param { pool: MAX kernel_size: 2 stride: 2 } }\n" \
+  "layer { name: 'ip1' type: 'InnerProduct' bottom: 'pool2' top: 'ip1'\n" \
+  "  inner_product_param { num_output: 500 weight_filler { type: 'xavier' } } }\n" \
+  "layer { name: 'relu' type: 'ReLU' bottom: 'ip1' top: 'ip1' }\n" \
+  "layer { name: 'ip2' type: 'InnerProduct' bottom: 'ip1' top: 'ip2'\n" \
+  "  inner_product_param { num_output: 10 weight_filler { type: 'xavier' } } }\n" \
+  "layer { name: 'loss' type: 'SoftmaxWithLoss' bottom: 'ip2' bottom: 'label' top: 'loss' }\n"
+
+/* The bits of SIGHUP and SIGINT in /proc's signal masks. */
+#define HUP_INT_BITS ((1ull << (SIGHUP - 1)) | (1ull << (SIGINT - 1)))
+
+/* The mask FIELD ("SigBlk", "SigCgt") of a /proc status file. */
+static guint64
+proc_mask (const char *status_path, const char *field)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *key = g_strconcat ("\n", field, ":\t", NULL);
+  const char *at;
+
+  g_assert_true (g_file_get_contents (status_path, &text, NULL, NULL));
+  at = strstr (text, key);
+  g_assert_nonnull (at);
+  return g_ascii_strtoull (at + strlen (key), NULL, 16);
+}
+
+/* No thread of PID has a handler for SIGHUP or SIGINT, and every thread
+ * blocks them (but the one waiting for them in sigwait, which shows them
+ * unblocked while it waits): none is interrupted inside a matrix product. */
+static void
+check_signals_blocked (const char *pid)
+{
+  g_autofree char *tasks = g_build_filename ("/proc", pid, "task", NULL);
+  g_autofree char *status = g_build_filename ("/proc", pid, "status", NULL);
+  g_autoptr (GDir) dir = g_dir_open (tasks, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  if (dir == NULL)
+    return;   /* not Linux */
+  g_assert_cmphex (proc_mask (status, "SigCgt") & HUP_INT_BITS, ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tasks, name, "status", NULL);
+      g_autofree char *comm_path = g_build_filename (tasks, name, "comm", NULL);
+      g_autofree char *comm = NULL;
+
+      /* a thread that ended since the listing has nothing to say */
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
+        continue;
+      if (g_str_has_prefix (comm, "ct-signals"))
+        continue;
+      g_assert_cmphex (proc_mask (path, "SigBlk") & HUP_INT_BITS, ==, HUP_INT_BITS);
+      n++;
+    }
+  g_test_message ("%u threads block SIGHUP and SIGINT", n);
+  g_assert_cmpuint (n, >, 0);
+}
+
+static void
+on_storm_ended (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* SIGHUP every 10 ms while training (a snapshot each time) ends in a clean
+ * run: the signals never interrupt a thread (they used to corrupt the heap
+ * inside oneDNN's matrix products within a few dozen signals). */
+static void
+test_signal_storm (void)
+{
+  g_autofree char *dir = setup_dir ("");
+  g_autofree char *net = g_build_filename (dir, "storm.prototxt", NULL);
+  g_autofree char *solver = g_build_filename (dir, "storm-solver.prototxt", NULL);
+  g_autofree char *log_path = g_build_filename (dir, "storm.log", NULL);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
+    G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = english_environ ();
+  g_autofree char *log = NULL;
+  gboolean ended = FALSE, checked = FALSE;
+  guint signals = 0;
+
+  g_assert_true (g_file_set_contents (net, STORM_NET, -1, NULL));
+  g_assert_true (g_file_set_contents (solver, "net: 'storm.prototxt'\nbase_lr: 0.01\n"
+                                      "momentum: 0.9\nlr_policy: 'fixed'\ndisplay: 10\n"
+                                      "max_iter: 20\nsnapshot_prefix: 'out/storm'\n"
+                                      "random_seed: 7\n", -1, NULL));
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  g_subprocess_launcher_set_environ (launcher, env);
+  g_subprocess_launcher_set_stderr_file_path (launcher, log_path);
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CT_CLI"), "train",
+                                      "--solver=storm-solver.prototxt", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (proc, NULL, on_storm_ended, &ended);
+  while (!ended)
+    {
+      g_autofree char *text = NULL;
+
+      g_main_context_iteration (NULL, FALSE);
+      if (!checked && g_file_get_contents (log_path, &text, NULL, NULL) &&
+          strstr (text, "Starting Optimization") != NULL)
+        {
+          check_signals_blocked (g_subprocess_get_identifier (proc));
+          checked = TRUE;
+        }
+      if (checked)
+        {
+          g_subprocess_send_signal (proc, SIGHUP);
+          signals++;
+        }
+      g_usleep (G_USEC_PER_SEC / 100);
+    }
+  g_assert_true (g_file_get_contents (log_path, &log, NULL, NULL));
+  g_test_message ("%u SIGHUPs; %s", signals, log);
+  g_assert_true (checked);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_true (has_line (log, "Optimization Done\\."));
+  g_assert_cmpuint (count_lines (log, "Snapshotting to binary proto file out/storm_iter_\\d+"
+                                      "\\.caffemodel"), >, 1);
+  g_assert_true (exists_in (dir, "out/storm_iter_20.caffemodel"));
   ct_test_remove_tree (dir);
 }
 
@@ -534,6 +699,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/cli-train/no-gpu", test_no_gpu);
   g_test_add_func ("/app/cli-train/test-verb", test_test_verb);
   g_test_add_func ("/app/cli-train/signals", test_signals);
+  g_test_add_func ("/app/cli-train/signals-ignored", test_signals_ignored);
+  g_test_add_func ("/app/cli-train/signal-storm", test_signal_storm);
   g_test_add_func ("/app/cli-train/comma-locale", test_comma_locale);
   g_test_add_func ("/app/cli-train/reference-lenet", test_reference_lenet);
   return g_test_run ();

@@ -75,6 +75,90 @@ test_db_round_trip (void)
     }
 }
 
+/* Two readers of one database in one process (two solvers' Data layers,
+ * or a TRAIN and a TEST net), the first reading while the second opens,
+ * both see every record; through their own paths (one with "/./"). */
+static void
+test_db_lmdb_two_readers (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "db", NULL);
+  g_autofree char *other_path = g_build_filename (dir, ".", "db", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtDb) first = NULL;
+  g_autoptr (CtDb) second = NULL;
+  g_autoptr (CtDbCursor) a = NULL;
+  g_autoptr (CtDbCursor) b = NULL;
+  guint n_a = 0, n_b = 0;
+
+  ct_test_write_db (path, CT_DB_LMDB, 20, 1, 2, 2);
+  first = ct_db_open (path, CT_DB_LMDB, CT_DB_READ, &error);
+  g_assert_no_error (error);
+  a = ct_db_cursor_new (first, &error);
+  g_assert_no_error (error);
+  g_assert_true (ct_db_cursor_next (a, &error));
+  second = ct_db_open (other_path, CT_DB_LMDB, CT_DB_READ, &error);
+  g_assert_no_error (error);
+  b = ct_db_cursor_new (second, &error);
+  g_assert_no_error (error);
+  for (n_a = 1; ct_db_cursor_valid (a); n_a++)
+    g_assert_true (ct_db_cursor_next (a, &error));
+  for (; ct_db_cursor_valid (b); n_b++)
+    g_assert_true (ct_db_cursor_next (b, &error));
+  g_assert_cmpuint (n_a, ==, 20);
+  g_assert_cmpuint (n_b, ==, 20);
+  /* the second still reads once the first is closed */
+  g_clear_pointer (&a, ct_db_cursor_free);
+  g_clear_pointer (&first, ct_db_free);
+  g_assert_true (ct_db_cursor_seek_first (b, &error));
+  g_assert_true (ct_db_cursor_valid (b));
+  g_clear_pointer (&b, ct_db_cursor_free);
+  g_clear_pointer (&second, ct_db_free);
+  ct_test_remove_tree (dir);
+}
+
+/* Readers opening and closing one database at once from two threads: every
+ * one sees every record (a second environment used to reset the lock file
+ * under the first, whose reader then saw an empty database). */
+static gpointer
+open_and_count (gpointer data)
+{
+  const char *path = data;
+  guint failures = 0;
+
+  for (int i = 0; i < 300; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (CtDb) db = ct_db_open (path, CT_DB_LMDB, CT_DB_READ, &error);
+      g_autoptr (CtDbCursor) cursor = NULL;
+      guint n = 0;
+
+      g_assert_no_error (error);
+      cursor = ct_db_cursor_new (db, &error);
+      g_assert_no_error (error);
+      for (; ct_db_cursor_valid (cursor); n++)
+        g_assert_true (ct_db_cursor_next (cursor, &error));
+      failures += n != 20;
+    }
+  return GUINT_TO_POINTER (failures);
+}
+
+static void
+test_db_lmdb_threads (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "db", NULL);
+  GThread *other;
+  guint failures;
+
+  ct_test_write_db (path, CT_DB_LMDB, 20, 1, 2, 2);
+  other = g_thread_new ("reader", open_and_count, path);
+  failures = GPOINTER_TO_UINT (open_and_count (path));
+  failures += GPOINTER_TO_UINT (g_thread_join (other));
+  g_assert_cmpuint (failures, ==, 0);
+  ct_test_remove_tree (dir);
+}
+
 /* A commit larger than LMDB's first memory map grows it. */
 static void
 test_db_lmdb_grows (void)
@@ -802,6 +886,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/data/db/lmdb-grows", test_db_lmdb_grows);
   g_test_add_func ("/engine/data/db/errors", test_db_errors);
   g_test_add_func ("/engine/data/db/lmdb-truncated", test_db_lmdb_truncated);
+  g_test_add_func ("/engine/data/db/lmdb-two-readers", test_db_lmdb_two_readers);
+  g_test_add_func ("/engine/data/db/lmdb-threads", test_db_lmdb_threads);
   g_test_add_func ("/engine/data/db/lmdb-cut-while-open", test_db_lmdb_cut_while_open);
   g_test_add_func ("/engine/data/db/leveldb-truncated", test_db_leveldb_truncated);
   g_test_add_func ("/engine/data/datum/round-trip", test_datum_round_trip);

@@ -3,7 +3,10 @@
  * the TEST phase reading all of them), and a solver joined to a
  * single-rank communicator training exactly as one alone (the bucketed,
  * overlapped exchange then averages over one rank, which must change no
- * bit). */
+ * bit); the threads' communicator (sums, broadcasts, agreement, a broken
+ * group); and two solvers in two threads, each reading its share of the
+ * records with batch 4, stepping as one solver with batch 8. */
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -83,7 +86,7 @@ static const char solver_text[] =
   "net_param { name: 'mlp'"
   " layer { name: 'd' type: 'Data' top: 'data' top: 'label'"
   "   transform_param { scale: 0.00390625 }"
-  "   data_param { source: '%s' batch_size: 8 backend: LMDB } }"
+  "   data_param { source: '%s' batch_size: %d backend: LMDB } }"
   " layer { name: 'ip1' type: 'InnerProduct' bottom: 'data' top: 'ip1'"
   "   inner_product_param { num_output: 10 weight_filler { type: 'xavier' } } }"
   " layer { name: 'relu' type: 'ReLU' bottom: 'ip1' top: 'ip1' }"
@@ -94,9 +97,9 @@ static const char solver_text[] =
   " random_seed: 5 iter_size: %d snapshot_prefix: '%s/s'";
 
 static CtSolver *
-make_solver (const char *dir, const char *db, int iter_size)
+make_solver_batch (const char *dir, const char *db, int iter_size, int batch)
 {
-  g_autofree char *text = g_strdup_printf (solver_text, db, iter_size, dir);
+  g_autofree char *text = g_strdup_printf (solver_text, db, batch, iter_size, dir);
   g_autoptr (GError) error = NULL;
   Caffe__SolverParameter *param = (Caffe__SolverParameter *)
     ct_text_parse (&caffe__solver_parameter__descriptor, text, -1, "solver", 0, &error);
@@ -107,6 +110,12 @@ make_solver (const char *dir, const char *db, int iter_size)
   g_assert_no_error (error);
   protobuf_c_message_free_unpacked (&param->base, NULL);
   return solver;
+}
+
+static CtSolver *
+make_solver (const char *dir, const char *db, int iter_size)
+{
+  return make_solver_batch (dir, db, iter_size, 8);
 }
 
 /* One rank through the exchange (several small buckets) trains bit for bit
@@ -152,6 +161,186 @@ check_single_rank (gconstpointer data)
   ct_test_remove_tree (dir);
 }
 
+/* ---- the threads' communicator ---- */
+
+typedef struct {
+  CtComm *comm;
+  float values[7];
+  int flag;
+  char text[8];
+  gboolean ok;
+  GError *error;
+} CommThread;
+
+/* Each rank: a sum of 7 floats, a broadcast, an or. */
+static gpointer
+comm_thread (gpointer data)
+{
+  CommThread *t = data;
+  const guint r = t->comm->rank;
+  CtCommRequest *request;
+
+  for (int i = 0; i < 7; i++)
+    t->values[i] = (float) ((r + 1) * (i + 1));
+  t->flag = 1 << r;
+  g_snprintf (t->text, sizeof t->text, "rank%u", r);
+  request = ct_comm_sum_start (t->comm, t->values, 7, &t->error);
+  t->ok = request != NULL && ct_comm_sum_wait (t->comm, request, &t->error) &&
+          ct_comm_broadcast (t->comm, t->text, sizeof t->text, &t->error) &&
+          ct_comm_or_int (t->comm, &t->flag, &t->error);
+  return NULL;
+}
+
+static void
+test_threads_comm (void)
+{
+  enum { N = 3 };
+  g_autoptr (CtCommGroup) group = ct_comm_group_new (N);
+  CommThread t[N] = { 0 };
+  GThread *threads[N];
+
+  for (guint r = 0; r < N; r++)
+    {
+      t[r].comm = ct_comm_threads_new (group, r);
+      g_assert_true (ct_comm_is_threads (t[r].comm));
+      g_assert_cmpuint (t[r].comm->size, ==, N);
+      g_assert_false (t[r].comm->device_memory);
+      threads[r] = g_thread_new ("rank", comm_thread, &t[r]);
+    }
+  for (guint r = 0; r < N; r++)
+    {
+      g_thread_join (threads[r]);
+      g_assert_no_error (t[r].error);
+      g_assert_true (t[r].ok);
+      /* (1 + 2 + 3) * (i + 1) on every rank */
+      for (int i = 0; i < 7; i++)
+        g_assert_cmpfloat (t[r].values[i], ==, 6.0f * (float) (i + 1));
+      g_assert_cmpstr (t[r].text, ==, "rank0");
+      g_assert_cmpint (t[r].flag, ==, 7);
+      ct_comm_free (t[r].comm);
+    }
+  g_assert_false (ct_comm_is_threads (NULL));
+}
+
+/* A rank that breaks the group frees the one waiting for it. */
+static gpointer
+waiting_thread (gpointer data)
+{
+  CommThread *t = data;
+
+  t->ok = ct_comm_or_int (t->comm, &t->flag, &t->error);
+  return NULL;
+}
+
+static void
+test_threads_broken (void)
+{
+  g_autoptr (CtCommGroup) group = ct_comm_group_new (2);
+  CommThread t = { .comm = ct_comm_threads_new (group, 1) };
+  GThread *thread = g_thread_new ("rank", waiting_thread, &t);
+
+  /* rank 0 fails instead of taking part */
+  g_usleep (G_USEC_PER_SEC / 20);
+  ct_comm_group_break (group);
+  g_thread_join (thread);
+  g_assert_false (t.ok);
+  g_assert_error (t.error, CT_PARALLEL_ERROR, CT_PARALLEL_ERROR_COMM);
+  g_clear_error (&t.error);
+  ct_comm_free (t.comm);
+}
+
+/* ---- two solvers in two threads ---- */
+
+typedef struct {
+  const char *dir;
+  const char *db;
+  CtComm *comm;
+  CtSolver *solver;
+  GError *error;
+} SolverThread;
+
+/* As cortado-cli's threads do: the share of the records and a seed of its
+ * own before the solver is built, then rank 0's weights, then training. */
+static gpointer
+solver_thread (gpointer data)
+{
+  SolverThread *t = data;
+  g_autoptr (CtDataParallel) dp = NULL;
+
+  ct_data_shard_set (t->comm->rank, t->comm->size);
+  t->solver = make_solver_batch (t->dir, t->db, 1, 4);
+  /* a different filler draw on rank 1: the broadcast must undo it */
+  if (t->comm->rank == 1)
+    {
+      CtBlob *w = ct_net_get_learnable (ct_solver_get_net (t->solver), 0)->blob;
+
+      ct_blob_mutable_cpu_data (w, NULL)[0] += 1.0f;
+    }
+  dp = ct_data_parallel_new (t->solver, t->comm, 64, &t->error);
+  if (dp != NULL && ct_data_parallel_broadcast_state (dp, &t->error))
+    ct_solver_step (t->solver, 10, &t->error);
+  ct_data_shard_set (0, 1);
+  return NULL;
+}
+
+static double
+relative_l2 (CtBlob *x, CtBlob *y)
+{
+  const float *a = ct_blob_cpu_data (x, NULL), *b = ct_blob_cpu_data (y, NULL);
+  double diff = 0.0, norm = 0.0;
+
+  for (gint64 i = 0; i < ct_blob_count (x); i++)
+    {
+      diff += ((double) a[i] - b[i]) * ((double) a[i] - b[i]);
+      norm += (double) a[i] * a[i];
+    }
+  return sqrt (diff) / MAX (sqrt (norm), 1e-30);
+}
+
+static void
+test_two_threads (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *db = g_build_filename (dir, "db", NULL);
+  g_autoptr (CtCommGroup) group = ct_comm_group_new (2);
+  g_autoptr (CtSolver) alone = NULL;
+  g_autoptr (GError) error = NULL;
+  SolverThread t[2] = { 0 };
+  GThread *other;
+  CtNet *a;
+
+  ct_test_write_db (db, CT_DB_LMDB, 40, 1, 4, 4);
+  alone = make_solver_batch (dir, db, 1, 8);
+  g_assert_true (ct_solver_step (alone, 10, &error));
+  g_assert_no_error (error);
+  for (guint r = 0; r < 2; r++)
+    t[r] = (SolverThread) { dir, db, ct_comm_threads_new (group, r), NULL, NULL };
+  other = g_thread_new ("rank 1", solver_thread, &t[1]);
+  solver_thread (&t[0]);
+  g_thread_join (other);
+  a = ct_solver_get_net (alone);
+  for (guint r = 0; r < 2; r++)
+    {
+      CtNet *b;
+
+      g_assert_no_error (t[r].error);
+      b = ct_solver_get_net (t[r].solver);
+      g_assert_cmpint (ct_solver_get_iter (t[r].solver), ==, 10);
+      g_assert_true (ct_solver_is_root (t[r].solver) == (r == 0));
+      for (guint i = 0; i < ct_net_n_learnable (a); i++)
+        {
+          double d = relative_l2 (ct_net_get_learnable (a, i)->blob,
+                                  ct_net_get_learnable (b, i)->blob);
+
+          g_test_message ("rank %u, learnable %u: relative L2 %.3g", r, i, d);
+          g_assert_cmpfloat (d, <=, 1e-4);
+        }
+      g_clear_pointer (&t[r].solver, ct_solver_free);
+      ct_comm_free (t[r].comm);
+    }
+  ct_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -160,5 +349,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/parallel/single-rank", GINT_TO_POINTER (1), check_single_rank);
   g_test_add_data_func ("/parallel/single-rank-iter-size", GINT_TO_POINTER (3),
                         check_single_rank);
+  g_test_add_func ("/parallel/threads/comm", test_threads_comm);
+  g_test_add_func ("/parallel/threads/broken", test_threads_broken);
+  g_test_add_func ("/parallel/threads/two-solvers", test_two_threads);
   return g_test_run ();
 }

@@ -7,9 +7,14 @@
  * uninterrupted run's weights; a rank that is killed, or that cannot read
  * its data, ends the job with an error within 60 s.
  *
+ * The /threads tests run the same trainings in one process with 2 solvers
+ * in threads (--cpu_solvers=2; --gpu=0,1 where 2 GPUs exist), SIGHUP and
+ * SIGINT to it, and the error for more GPUs than there are; they need no
+ * MPI.
+ *
  * CT_CLI names cortado-cli, CT_MPIRUN mpirun (empty when not found). Every
- * test skips, saying why, when Cortado was built without MPI or there is
- * no mpirun. */
+ * /mpi test skips, saying why, when Cortado was built without MPI or there
+ * is no mpirun. */
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -105,13 +110,14 @@ finish (GSubprocess *process, const char *dir, const char *name, double limit)
 }
 
 /* cortado-cli train with the solver DIR/SOLVER and EXTRA (may be NULL), on
- * RANKS ranks under mpirun (or directly when RANKS is 0). */
+ * RANKS ranks under mpirun (or directly when RANKS is 0, in one process
+ * with EXTRA saying how many solvers when RANKS is negative). */
 static Run
 train (const char *dir, int ranks, const char *solver, const char *extra, double limit)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GSubprocess) process = NULL;
-  g_autofree char *name = g_strdup_printf ("%s-%d", solver, ranks);
+  g_autofree char *name = g_strdup_printf ("%s-%d", solver, ABS (ranks));
 
   if (ranks > 0)
     {
@@ -281,19 +287,18 @@ static const Example cifar = {
   "base_lr: 0.001\nmomentum: 0.9\nweight_decay: 0.004\nlr_policy: \"fixed\"\n",
 };
 
-/* 2 ranks × batch 32 = 1 process × batch 64. */
+/* 2 ranks × batch 32 = 1 process × batch 64: 2 MPI ranks, or with
+ * THREADS, 2 solvers in threads of one process (--cpu_solvers=2, or
+ * --gpu=0,1 with GPUS). */
 static void
-check_same_weights (gconstpointer data)
+check_same_weights_with (const Example *e, gboolean threads, gboolean gpus)
 {
-  const Example *e = data;
   g_autofree char *dir = NULL;
   g_autofree char *db = NULL, *one = NULL, *two = NULL;
   g_auto (Run) alone = { 0 };
   g_auto (Run) ranks = { 0 };
   double distance;
 
-  if (!can_run ())
-    return;
   dir = ct_test_make_temp_dir ();
   db = g_build_filename (dir, "train_db", NULL);
   ct_test_write_db (db, CT_DB_LMDB, 320, e->c, e->h, e->w);
@@ -305,11 +310,20 @@ check_same_weights (gconstpointer data)
   write_solver_with (dir, "one", "b64.prototxt", e->iters, e->rule, NULL);
   write_solver_with (dir, "two", "b32.prototxt", e->iters, e->rule, NULL);
 
-  alone = train (dir, 0, "one", NULL, 600);
+  alone = train (dir, 0, "one", gpus ? "--gpu=0" : NULL, 600);
   g_assert_cmpint (alone.status, ==, 0);
-  ranks = train (dir, 2, "two", NULL, 600);
+  ranks = train (dir, threads ? -2 : 2, "two",
+                 gpus ? "--gpu=0,1" : threads ? "--cpu_solvers=2" : NULL, 600);
   g_assert_cmpint (ranks.status, ==, 0);
-  g_assert_nonnull (strstr (ranks.log, "Data-parallel over 2 ranks (MPI)"));
+  g_assert_nonnull (strstr (ranks.log, gpus ? "Data-parallel over 2 ranks (NCCL)"
+                                       : threads ? "Data-parallel over 2 ranks (threads)"
+                                                 : "Data-parallel over 2 ranks (MPI)"));
+  if (gpus)
+    g_assert_nonnull (strstr (ranks.log, "Using GPUs 0, 1"));
+  else if (threads)
+    g_assert_nonnull (strstr (ranks.log, "Using the CPU: 2 solvers in threads"));
+  else
+    g_assert_nonnull (strstr (ranks.log, "MPI rank 1 of 2"));
   one = g_strdup_printf ("%s/one_iter_%d.caffemodel", dir, e->iters);
   two = g_strdup_printf ("%s/two_iter_%d.caffemodel", dir, e->iters);
   distance = model_distance (one, two);
@@ -317,6 +331,64 @@ check_same_weights (gconstpointer data)
   g_assert_cmpfloat (distance, <=, 1e-4);
   /* one display line per display iteration: rank 0 alone logs */
   g_assert_cmpuint (count (ranks.log, "] Iteration 5 ("), ==, 1);
+  g_assert_cmpuint (count (ranks.log, "Snapshotting to binary proto file"), ==, 1);
+  ct_test_remove_tree (dir);
+}
+
+static void
+check_same_weights (gconstpointer data)
+{
+  if (can_run ())
+    check_same_weights_with (data, FALSE, FALSE);
+}
+
+/* The same with 2 solvers on CPU threads: the multi-GPU driver (data
+ * shares, averaging, rank 0's duties and weights) without a GPU. */
+static void
+check_same_weights_threads (gconstpointer data)
+{
+  check_same_weights_with (data, TRUE, FALSE);
+}
+
+static guint
+gpu_count (void)
+{
+  return CT_HAVE_CUDA ? (guint) ct_engine_gpu_count (NULL) : 0;
+}
+
+/* The same on 2 GPUs of one process (NCCL between them). */
+static void
+test_two_gpus (void)
+{
+  if (gpu_count () < 2)
+    {
+      g_autofree char *why = g_strdup_printf ("%u GPUs here: --gpu=0,1 needs 2", gpu_count ());
+
+      g_test_skip (why);
+      return;
+    }
+  check_same_weights_with (&lenet, TRUE, TRUE);
+}
+
+/* More GPUs asked for than there are, or none built: a clear error, and
+ * no training. */
+static void
+test_too_many_gpus (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *flag = g_strdup_printf ("--gpu=0,%u", MAX (gpu_count (), 1));
+  g_auto (Run) run = { 0 };
+
+  write_solver (dir, "s", "missing.prototxt", 10, NULL);
+  run = train (dir, 0, "s", flag, 60);
+  g_assert_cmpint (run.status, ==, 1);
+  if (!CT_HAVE_CUDA)
+    g_assert_nonnull (strstr (run.log, "no GPU available: Cortado was built without CUDA"));
+  else if (gpu_count () == 0)
+    g_assert_nonnull (strstr (run.log, "no GPU available"));
+  else
+    g_assert_nonnull (strstr (run.log, "no GPU with id"));
+  g_assert_null (strstr (run.log, "Starting Optimization"));
   ct_test_remove_tree (dir);
 }
 
@@ -523,17 +595,67 @@ test_signals (void)
   ct_test_remove_tree (dir);
 }
 
-/* A record only rank 1 reads is corrupt: every rank ends, the error names
- * rank 1 and the record. */
+/* 2 solvers in threads of one process: SIGHUP snapshots once (rank 0),
+ * SIGINT stops both after a snapshot, with status 0. */
 static void
-test_bad_record (void)
+test_threads_signals (void)
+{
+  g_autofree char *dir = ct_test_make_temp_dir ();
+  g_autofree char *db = g_build_filename (dir, "train_db", NULL);
+  g_autofree char *log_path = g_build_filename (dir, "threads.log", NULL);
+  g_autofree char *solver = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_auto (Run) run = { 0 };
+  const char *argv[5];
+  gint64 waited = 0;
+
+  ct_test_write_db (db, CT_DB_LMDB, 256, 1, 28, 28);
+  g_clear_pointer (&db, g_free);
+  db = g_build_filename (dir, "test_db", NULL);
+  ct_test_write_db (db, CT_DB_LMDB, 100, 1, 28, 28);
+  write_example (dir, lenet.example, lenet.net, lenet.train_db, lenet.test_db, lenet.old_batch,
+                 32, "b32.prototxt");
+  write_solver (dir, "long", "b32.prototxt", 1000000, NULL);
+  argv[0] = g_getenv ("CT_CLI");
+  argv[1] = "train";
+  argv[2] = "--solver=long";
+  argv[3] = "--cpu_solvers=2";
+  argv[4] = NULL;
+  process = start (dir, "threads", argv);
+  for (;;)
+    {
+      g_autofree char *log = NULL;
+
+      if (g_file_get_contents (log_path, &log, NULL, NULL) &&
+          strstr (log, "] Iteration 10 (") != NULL)
+        break;
+      g_assert_cmpint (waited++, <, 3000);
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+  g_subprocess_send_signal (process, SIGHUP);
+  for (waited = 0; count_snapshots (dir) == 0; waited++)
+    {
+      g_assert_cmpint (waited, <, 600);
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+  g_subprocess_send_signal (process, SIGINT);
+  run = finish (process, dir, "threads", 60);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (count_snapshots (dir), ==, 2);
+  g_assert_cmpuint (count (run.log, "Optimization stopped early."), ==, 1);
+  ct_test_remove_tree (dir);
+}
+
+/* A record only rank 1 reads is corrupt: every rank ends, the error names
+ * rank 1 (solver 1 of the threads) and the record. */
+static void
+check_bad_record (gboolean threads)
 {
   g_autofree char *dir = NULL, *db = NULL;
-  g_autoptr (GBytes) junk = g_bytes_new_static ("\xff\xff\xff not a Datum", 17);
+  static const char junk_text[] = "\xff\xff\xff not a Datum";
+  g_autoptr (GBytes) junk = g_bytes_new_static (junk_text, sizeof junk_text - 1);
   g_auto (Run) run = { 0 };
 
-  if (!can_run ())
-    return;
   dir = ct_test_make_temp_dir ();
   db = g_build_filename (dir, "train_db", NULL);
   ct_test_write_db (db, CT_DB_LMDB, 256, 1, 28, 28);
@@ -544,12 +666,25 @@ test_bad_record (void)
   write_example (dir, lenet.example, lenet.net, lenet.train_db, lenet.test_db, lenet.old_batch,
                  32, "b32.prototxt");
   write_solver (dir, "bad", "b32.prototxt", 100, NULL);
-  run = train (dir, 2, "bad", NULL, 60);
+  run = train (dir, threads ? -2 : 2, "bad", threads ? "--cpu_solvers=2" : NULL, 60);
   g_assert_cmpint (run.status, !=, -1);
   g_assert_cmpint (run.status, !=, 0);
-  g_assert_nonnull (strstr (run.log, "rank 1 of 2"));
+  g_assert_nonnull (strstr (run.log, threads ? "solver 1 of 2" : "rank 1 of 2"));
   g_assert_nonnull (strstr (run.log, "00000101"));
   ct_test_remove_tree (dir);
+}
+
+static void
+test_bad_record (void)
+{
+  if (can_run ())
+    check_bad_record (FALSE);
+}
+
+static void
+test_threads_bad_record (void)
+{
+  check_bad_record (TRUE);
 }
 
 /* One rank on GPU 0 through NCCL (mpirun -np 1) trains as the plain GPU
@@ -604,5 +739,12 @@ main (int argc, char **argv)
   g_test_add_func ("/mpi/signals", test_signals);
   g_test_add_func ("/mpi/bad-record", test_bad_record);
   g_test_add_func ("/mpi/nccl-one-rank", test_nccl_one_rank);
+  g_test_add_data_func ("/threads/same-weights/lenet", &lenet, check_same_weights_threads);
+  g_test_add_data_func ("/threads/same-weights/cifar10-quick", &cifar,
+                        check_same_weights_threads);
+  g_test_add_func ("/threads/signals", test_threads_signals);
+  g_test_add_func ("/threads/bad-record", test_threads_bad_record);
+  g_test_add_func ("/threads/too-many-gpus", test_too_many_gpus);
+  g_test_add_func ("/threads/two-gpus", test_two_gpus);
   return g_test_run ();
 }
