@@ -1,6 +1,8 @@
 /* window-compare.c: comparing, shown on the graph. win.compare-weights
- * compares the weights loaded with another snapshot of the net in a
- * CtModelCompareWindow, colours each layer with parameters by its
+ * compares the weights loaded, or those of the training run while it goes,
+ * is paused or stands at a breakpoint (the trainer's worker writes them
+ * between iterations, window-train.c), with another snapshot of the net
+ * in a CtModelCompareWindow, colours each layer with parameters by its
  * ‖Δw‖/‖w‖ and lets the graph's selection pick the blob it shows.
  * win.compare-saved, win.compare-file and win.compare-revision compare
  * the document's text with its saved file, another prototxt or the file
@@ -99,16 +101,50 @@ ct_window_show_weights_compare (CtWindow *self, CtModelCompareWindow *compare)
 }
 
 CtModelCompareWindow *
-ct_window_compare_weights (CtWindow *self, const char *other)
+ct_window_compare_weights_files (CtWindow *self, const char *first, const char *other)
 {
-  CtModelCompareWindow *compare;
+  CtModelCompareWindow *compare = ct_model_compare_window_new (GTK_WINDOW (self), first, other);
 
-  g_return_val_if_fail (self->weights != NULL, NULL);
-  compare = ct_model_compare_window_new (GTK_WINDOW (self), g_file_peek_path (self->weights),
-                                         other);
   ct_window_show_weights_compare (self, compare);
   gtk_window_present (GTK_WINDOW (compare));
   return compare;
+}
+
+CtModelCompareWindow *
+ct_window_compare_weights (CtWindow *self, const char *other)
+{
+  g_return_val_if_fail (self->weights != NULL, NULL);
+  return ct_window_compare_weights_files (self, g_file_peek_path (self->weights), other);
+}
+
+static void
+report_no_weights (CtWindow *self)
+{
+  g_autoptr (GError) error = g_error_new_literal (
+    G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+    _("Open trained weights first (Open Weights…), or start training and compare while it "
+      "runs or is paused."));
+
+  ct_window_report_error (self, _("Nothing to compare"), error);
+}
+
+gboolean
+ct_window_compare_weights_now (CtWindow *self, const char *other)
+{
+  if (ct_window_train_compare_live (self, other))
+    {
+      /* TRANSLATORS: a toast; the comparison window comes once the
+       * trainer has written its weights, between two iterations */
+      ct_window_show_toast (self, _("Taking the training run’s weights to compare them…"));
+      return TRUE;
+    }
+  if (self->weights == NULL)
+    {
+      report_no_weights (self);
+      return FALSE;
+    }
+  ct_window_compare_weights (self, other);
+  return TRUE;
 }
 
 static void
@@ -120,7 +156,7 @@ weights_chosen (GtkNativeDialog *chooser, int response, CtWindow *self)
       g_autofree char *path = g_file_get_path (file);
 
       if (path != NULL)
-        ct_window_compare_weights (self, path);
+        ct_window_compare_weights_now (self, path);
     }
   g_object_unref (chooser);
 }
@@ -132,12 +168,9 @@ ct_window_compare_weights_activated (GSimpleAction *action, GVariant *param, gpo
   GtkFileChooserNative *chooser;
   GtkFileFilter *models;
 
-  if (self->weights == NULL)
+  if (self->weights == NULL && !ct_window_train_has_live_weights (self))
     {
-      g_autoptr (GError) error = g_error_new_literal (
-        G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("Open trained weights first (Open Weights…)."));
-
-      ct_window_report_error (self, _("Nothing to compare"), error);
+      report_no_weights (self);
       return;
     }
   chooser = gtk_file_chooser_native_new (_("Compare the Weights With a Snapshot"),

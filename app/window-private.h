@@ -194,6 +194,15 @@ CT_WINDOW_ACTION_HANDLER (train_follow_log);
  * the document's text against the file PATH, or (with REV) against PATH
  * as git revision REV holds it. */
 struct _CtModelCompareWindow *ct_window_compare_weights (CtWindow *self, const char *other);
+/* FIRST against OTHER, two caffemodels of the window's net, shown on the
+ * graph. */
+struct _CtModelCompareWindow *ct_window_compare_weights_files (CtWindow *self, const char *first,
+                                                               const char *other);
+/* What win.compare-weights does once OTHER is chosen: the weights of the
+ * training run while it goes, is paused or stands at a breakpoint (the
+ * comparison window comes when the trainer has written them), else the
+ * weights loaded; FALSE after saying why when there are none. */
+gboolean ct_window_compare_weights_now (CtWindow *self, const char *other);
 /* Show COMPARE's comparison on the graph (as win.compare-weights does),
  * for one opened elsewhere (the analysis window's "Compare Weights With…"). */
 void ct_window_show_weights_compare (CtWindow *self, struct _CtModelCompareWindow *compare);
@@ -260,6 +269,11 @@ const char *ct_window_train_get_breakpoint (CtWindow *self);
 /* Train again from a .solverstate (its caffemodel beside it). */
 gboolean ct_window_train_resume_from (CtWindow *self, const char *solverstate);
 CtTrainState ct_window_train_get_state (CtWindow *self);
+/* A run is going, paused or at a breakpoint: its solver holds weights. */
+gboolean ct_window_train_has_live_weights (CtWindow *self);
+/* Ask the trainer for its weights now (between iterations) and compare
+ * them with OTHER once written; FALSE when no run has live weights. */
+gboolean ct_window_train_compare_live (CtWindow *self, const char *other);
 int ct_window_train_get_iter (CtWindow *self);
 CtPlotView *ct_window_train_get_plot (CtWindow *self);
 /* Plots the training log at PATH in the Training view and follows it as

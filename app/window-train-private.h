@@ -25,6 +25,8 @@ struct _CtWindowTrain {
   char *watch_blob;            /* the blob followed, or NULL */
   char *export_dir;            /* where the weights for the step view go */
   gboolean export_for_step;    /* the next caffemodel written goes to the step view */
+  char *compare_dir;           /* where the live weights to compare go */
+  char *compare_other;         /* the snapshot they are compared with, while asked for */
   char *last_error;            /* the last training error shown, for tests */
   char *last_files;            /* the files written last, newline-separated */
   Caffe__SolverParameter *run_param; /* the current run's settings, or NULL */

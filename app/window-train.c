@@ -14,7 +14,11 @@
  * graph, the blob panel; F7 and Shift+F7 then step the trainer, and F4
  * resumes. A non-finite value stops training with a toast naming the
  * layer, which the graph marks. When training ends the weights are
- * exported and become the step view's weights. */
+ * exported and become the step view's weights. Comparing the weights with
+ * a snapshot while a run is going, paused or at a breakpoint takes them
+ * the same way: the worker exports them between iterations (at a
+ * breakpoint, the last iteration's: the update comes after the pass) and
+ * the comparison runs on that file (window-compare.c). */
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -290,34 +294,64 @@ show_break (CtWindow *self, CtRunSnapshot *snapshot)
     }
 }
 
+/* FILE was written into FOLDER (a file right inside it). */
+static gboolean
+written_into (const char *file, const char *folder)
+{
+  g_autofree char *dir = g_path_get_dirname (file);
+
+  return g_strcmp0 (dir, folder) == 0;
+}
+
 static void
 written (CtWindow *self, char **files)
 {
   CtWindowTrain *t = self->train;
   g_autofree char *joined = g_strjoinv ("\n", files);
+  const char *shown = NULL;
+  guint n_shown = 0;
 
   g_free (t->last_files);
   t->last_files = g_strdup (joined);
   for (guint i = 0; files[i] != NULL; i++)
-    if (g_str_has_suffix (files[i], ".caffemodel") && t->export_for_step)
-      {
-        g_autoptr (GFile) file = g_file_new_for_path (files[i]);
+    {
+      gboolean model = g_str_has_suffix (files[i], ".caffemodel");
 
-        /* the step view runs on what training made */
-        t->export_for_step = FALSE;
-        ct_window_set_weights (self, file);
-        return;
-      }
-  {
-    g_autofree char *name = g_path_get_basename (files[0]);
-    /* TRANSLATORS: a toast after a snapshot or export; %s is a file name
-     * (no count is shown, so these are two messages, not a plural) */
-    g_autofree char *message = g_strdup_printf (g_strv_length (files) == 1
-                                                  ? _("Wrote “%s”")
-                                                  : _("Wrote “%s” and the files beside it"),
-                                                name);
-    ct_window_show_toast (self, message);
-  }
+      if (written_into (files[i], t->compare_dir))
+        {
+          /* the live weights asked for by a comparison */
+          if (model && t->compare_other != NULL)
+            {
+              g_autofree char *other = g_steal_pointer (&t->compare_other);
+
+              ct_window_compare_weights_files (self, files[i], other);
+            }
+          continue;
+        }
+      if (model && t->export_for_step)
+        {
+          g_autoptr (GFile) file = g_file_new_for_path (files[i]);
+
+          /* the step view runs on what training made */
+          t->export_for_step = FALSE;
+          ct_window_set_weights (self, file);
+          return;
+        }
+      if (shown == NULL)
+        shown = files[i];
+      n_shown++;
+    }
+  if (shown != NULL)
+    {
+      g_autofree char *name = g_path_get_basename (shown);
+      /* TRANSLATORS: a toast after a snapshot or export; %s is a file name
+       * (no count is shown, so these are two messages, not a plural) */
+      g_autofree char *message = g_strdup_printf (n_shown == 1
+                                                    ? _("Wrote “%s”")
+                                                    : _("Wrote “%s” and the files beside it"),
+                                                  name);
+      ct_window_show_toast (self, message);
+    }
 }
 
 static void
@@ -337,7 +371,11 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
   if (p->files != NULL && p->files[0] != NULL)
     written (self, p->files);
   if (p->error != NULL)
-    show_error (self, p->error);
+    {
+      /* an export asked for by a comparison fails with this error too */
+      g_clear_pointer (&t->compare_other, g_free);
+      show_error (self, p->error);
+    }
   if (p->snapshot != NULL && p->state == CT_TRAIN_STATE_BREAK)
     show_break (self, p->snapshot);
   else if (t->at_break && p->state != CT_TRAIN_STATE_BREAK)
@@ -574,6 +612,7 @@ ct_window_init_train (CtWindow *self)
   self->train = t;
   t->window = self;
   t->export_dir = g_build_filename (g_get_user_data_dir (), "cortado", "trained", NULL);
+  t->compare_dir = g_build_filename (t->export_dir, "compared", NULL);
   /* the Training page, its solver panel and view are in window.ui */
   g_signal_connect_swapped (self->solver_panel, "error", G_CALLBACK (ct_window_report_error), self);
   g_signal_connect (self->solver_panel, "saved", G_CALLBACK (solver_saved), self);
@@ -601,6 +640,8 @@ ct_window_train_dispose (CtWindow *self)
   g_free (t->breakpoint);
   g_free (t->watch_blob);
   g_free (t->export_dir);
+  g_free (t->compare_dir);
+  g_free (t->compare_other);
   g_free (t->last_error);
   g_free (t->last_files);
   if (t->run_param != NULL)
@@ -686,6 +727,29 @@ ct_window_train_set_breakpoint (CtWindow *self, const char *layer)
   else
     message = g_strdup (_("Training no longer pauses inside the pass"));
   ct_window_show_toast (self, message);
+}
+
+gboolean
+ct_window_train_has_live_weights (CtWindow *self)
+{
+  CtWindowTrain *t = self->train;
+
+  return t != NULL && t->trainer != NULL && t->built
+         && (t->state == CT_TRAIN_STATE_RUNNING || t->state == CT_TRAIN_STATE_PAUSED
+             || t->state == CT_TRAIN_STATE_BREAK);
+}
+
+gboolean
+ct_window_train_compare_live (CtWindow *self, const char *other)
+{
+  CtWindowTrain *t = self->train;
+
+  if (!ct_window_train_has_live_weights (self))
+    return FALSE;
+  g_free (t->compare_other);
+  t->compare_other = g_strdup (other);
+  ct_trainer_export (t->trainer, t->compare_dir);
+  return TRUE;
 }
 
 const char *

@@ -25,16 +25,25 @@
  *   differ from the current run's;
  * - the net opened alone brings lenet_solver.prototxt beside it;
  * - a huge base_lr stops training with a toast naming the layer, which the
- *   graph marks.
+ *   graph marks;
+ * - comparing while training is paused takes the paused weights: against
+ *   the snapshot of iteration 10, each layer's ‖Δw‖/‖w‖ is the one
+ *   weight-compare.c computes from the snapshot written at the pause;
+ *   comparing while it runs takes the weights between two iterations;
+ *   with neither weights nor a run, the window says why.
  *
  * With CT_SCREENSHOT_DIR set, it also trains a second run with another
  * learning rate and saves training-plots.png and breakpoint.png there. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
 #include "field-path.h"
 #include "graph-view.h"
+#include "model-compare-window.h"
+#include "model-diff.h"
+#include "weight-compare.h"
 #include "text-format.h"
 #include "gui-test.h"
 #include "window-private.h"
@@ -635,6 +644,173 @@ test_not_finite (void)
   close_window (window);
 }
 
+/* The comparison window that is not EXCEPT, once it has compared. */
+static CtModelCompareWindow *
+wait_for_compare (CtModelCompareWindow *except)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+
+          if (CT_IS_MODEL_COMPARE_WINDOW (w) && (gpointer) w != except
+              && ct_model_compare_window_get_layers (CT_MODEL_COMPARE_WINDOW (w)) != NULL)
+            return CT_MODEL_COMPARE_WINDOW (w);
+        }
+      ct_gui_test_spin (10);
+    }
+  g_assert_not_reached ();
+}
+
+/* The caffemodel among the files written last whose name has NEEDLE. */
+static char *
+written_model (CtWindow *window, const char *needle)
+{
+  g_auto (GStrv) files = g_strsplit (ct_window_train_get_last_files (window), "\n", -1);
+
+  for (guint i = 0; files[i] != NULL; i++)
+    if (g_str_has_suffix (files[i], ".caffemodel") && strstr (files[i], needle) != NULL)
+      return g_strdup (files[i]);
+  return NULL;
+}
+
+/* Comparing the weights of a paused run, and of a running one, with an
+ * earlier snapshot. */
+static void
+test_compare_live (void)
+{
+  static const char *const layers[] = { "conv1", "conv2", "ip1", "ip2" };
+  CtWindow *window;
+  CtModelCompareWindow *paused, *running;
+  g_autofree char *prefix = NULL;
+  g_autofree char *earlier = NULL;
+  g_autofree char *at_pause = NULL;
+  g_autofree char *needle = NULL;
+  g_autoptr (CtModelDiff) diff = NULL;
+  g_autoptr (GPtrArray) expected = NULL;
+  g_autoptr (GError) error = NULL;
+  const GPtrArray *shown;
+  CtGraphView *view;
+  int iter;
+
+  if (!have_data ())
+    return;
+  prepare_work ();
+  window = open_solver ();
+  view = CT_GRAPH_VIEW (ct_window_get_graph_view (window));
+  set_field (window, "max_iter", "100000");
+  set_field (window, "test_interval", "100000");
+  set_field (window, "test_initialization", "false");
+  set_field (window, "snapshot_after_train", "false");
+  prefix = g_build_filename (work, "live", NULL);
+  set_field (window, "snapshot_prefix", prefix);
+  set_field (window, "snapshot", "10");
+  earlier = g_strconcat (prefix, "_iter_10.caffemodel", NULL);
+  g_remove (earlier);
+
+  /* before training, with no weights: nothing to compare, and why */
+  g_assert_false (ct_window_train_has_live_weights (window));
+  g_assert_false (ct_window_compare_weights_now (window, earlier));
+  g_assert_nonnull (window->error_toast);
+  g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast), "start training"));
+  /* the toast shown before Start dismisses it (libadwaita 1.2 crashes
+   * when a toast is dismissed before its animation has begun) */
+  ct_gui_test_spin (500);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_iter (window) >= 25, 60);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_PAUSED, 30);
+  iter = ct_window_train_get_iter (window);
+  g_assert_cmpint (iter, >, 10);
+  g_assert_true (g_file_test (earlier, G_FILE_TEST_EXISTS));
+  g_assert_true (ct_window_train_has_live_weights (window));
+
+  /* the snapshot written at the pause holds the paused weights */
+  needle = g_strdup_printf ("live_iter_%d.", iter);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-snapshot", NULL);
+  WAIT_UNTIL (ct_window_train_get_last_files (window) != NULL
+                && (at_pause = written_model (window, needle)) != NULL, 20);
+  /* the window's weights first, as with weights loaded: Δw = earlier − paused */
+  diff = ct_model_diff_files (at_pause, earlier, &error);
+  g_assert_no_error (error);
+  expected = ct_weight_compare_layers (diff);
+  g_assert_cmpuint (expected->len, ==, G_N_ELEMENTS (layers));
+
+  /* the window compares the paused weights, without a snapshot of its own */
+  g_assert_true (ct_window_compare_weights_now (window, earlier));
+  paused = wait_for_compare (NULL);
+  g_assert_cmpint (ct_window_train_get_state (window), ==, CT_TRAIN_STATE_PAUSED);
+  g_assert_cmpint (ct_window_train_get_iter (window), ==, iter);
+  shown = ct_model_compare_window_get_layers (paused);
+  g_assert_cmpuint (shown->len, ==, expected->len);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const CtLayerChange *a = expected->pdata[i], *b = shown->pdata[i];
+
+      g_test_message ("%s: ‖Δw‖/‖w‖ = %g from iteration 10 to %d", a->layer, a->relative, iter);
+      g_assert_cmpstr (b->layer, ==, layers[i]);
+      g_assert_cmpstr (b->layer, ==, a->layer);
+      g_assert_cmpfloat (a->relative, >, 1e-6);
+      g_assert_cmpfloat_with_epsilon (b->relative, a->relative, 1e-6 * a->relative);
+      g_assert_nonnull (ct_graph_view_get_mark (view, layers[i], NULL));
+    }
+  /* the first model is the paused weights exported, not the snapshot */
+  {
+    g_autofree char *at = g_strdup_printf ("_iter_%d.", iter);
+    g_autofree char *name = written_model (window, at);
+
+    g_assert_nonnull (name);
+    g_assert_nonnull (strstr (name, "compared"));
+    g_assert_null (strstr (name, "live_iter"));
+  }
+
+  /* while running: the weights between two iterations, later ones */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_iter (window) >= iter + 10, 60);
+  g_assert_cmpint (ct_window_train_get_state (window), ==, CT_TRAIN_STATE_RUNNING);
+  g_assert_true (ct_window_compare_weights_now (window, earlier));
+  running = wait_for_compare (paused);
+  {
+    /* exported between two iterations, past the pause (the periodic
+     * snapshots may have taken the last files' place since) */
+    g_autoptr (GDir) dir = g_dir_open (window->train->compare_dir, 0, &error);
+    const char *name;
+    int latest = -1;
+
+    g_assert_no_error (error);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        const char *at = strstr (name, "_iter_");
+
+        if (g_str_has_suffix (name, ".caffemodel") && at != NULL)
+          latest = MAX (latest, atoi (at + strlen ("_iter_")));
+      }
+    g_assert_cmpint (latest, >=, iter + 10);
+  }
+  shown = ct_model_compare_window_get_layers (running);
+  g_assert_cmpuint (shown->len, ==, G_N_ELEMENTS (layers));
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const CtLayerChange *b = shown->pdata[i];
+
+      g_test_message ("%s: ‖Δw‖/‖w‖ = %g while running", b->layer, b->relative);
+      g_assert_cmpfloat (b->relative, >, 1e-6);
+      g_assert_cmpfloat (b->relative, !=, ((const CtLayerChange *) expected->pdata[i])->relative);
+    }
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-stop", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_STOPPED, 30);
+  gtk_window_destroy (GTK_WINDOW (running));
+  gtk_window_destroy (GTK_WINDOW (paused));
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -650,6 +826,7 @@ main (int argc, char *argv[])
       g_test_add_func ("/gtk/window-train/restart-changed", test_restart_changed);
       g_test_add_func ("/gtk/window-train/net-beside-solver", test_net_beside_solver);
       g_test_add_func ("/gtk/window-train/not-finite", test_not_finite);
+      g_test_add_func ("/gtk/window-train/compare-live", test_compare_live);
     }
   status = g_test_run ();
   g_free (work);
