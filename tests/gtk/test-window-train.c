@@ -30,6 +30,8 @@
  *   the snapshot of iteration 10, each layer's ‖Δw‖/‖w‖ is the one
  *   weight-compare.c computes from the snapshot written at the pause;
  *   comparing while it runs takes the weights between two iterations;
+ *   at a breakpoint, those of the last iteration completed (again equal
+ *   to the snapshot written there);
  *   with neither weights nor a run, the window says why.
  *
  * With CT_SCREENSHOT_DIR set, it also trains a second run with another
@@ -644,9 +646,10 @@ test_not_finite (void)
   close_window (window);
 }
 
-/* The comparison window that is not EXCEPT, once it has compared. */
+/* The comparison window that is neither OLD1 nor OLD2, once it has
+ * compared. */
 static CtModelCompareWindow *
-wait_for_compare (CtModelCompareWindow *except)
+wait_for_compare (CtModelCompareWindow *old1, CtModelCompareWindow *old2)
 {
   gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
@@ -658,7 +661,7 @@ wait_for_compare (CtModelCompareWindow *except)
         {
           g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
 
-          if (CT_IS_MODEL_COMPARE_WINDOW (w) && (gpointer) w != except
+          if (CT_IS_MODEL_COMPARE_WINDOW (w) && (gpointer) w != old1 && (gpointer) w != old2
               && ct_model_compare_window_get_layers (CT_MODEL_COMPARE_WINDOW (w)) != NULL)
             return CT_MODEL_COMPARE_WINDOW (w);
         }
@@ -686,7 +689,7 @@ test_compare_live (void)
 {
   static const char *const layers[] = { "conv1", "conv2", "ip1", "ip2" };
   CtWindow *window;
-  CtModelCompareWindow *paused, *running;
+  CtModelCompareWindow *paused, *running, *at_break;
   g_autofree char *prefix = NULL;
   g_autofree char *earlier = NULL;
   g_autofree char *at_pause = NULL;
@@ -744,7 +747,7 @@ test_compare_live (void)
 
   /* the window compares the paused weights, without a snapshot of its own */
   g_assert_true (ct_window_compare_weights_now (window, earlier));
-  paused = wait_for_compare (NULL);
+  paused = wait_for_compare (NULL, NULL);
   g_assert_cmpint (ct_window_train_get_state (window), ==, CT_TRAIN_STATE_PAUSED);
   g_assert_cmpint (ct_window_train_get_iter (window), ==, iter);
   shown = ct_model_compare_window_get_layers (paused);
@@ -775,7 +778,7 @@ test_compare_live (void)
   WAIT_UNTIL (ct_window_train_get_iter (window) >= iter + 10, 60);
   g_assert_cmpint (ct_window_train_get_state (window), ==, CT_TRAIN_STATE_RUNNING);
   g_assert_true (ct_window_compare_weights_now (window, earlier));
-  running = wait_for_compare (paused);
+  running = wait_for_compare (paused, NULL);
   {
     /* exported between two iterations, past the pause (the periodic
      * snapshots may have taken the last files' place since) */
@@ -803,6 +806,39 @@ test_compare_live (void)
       g_assert_cmpfloat (b->relative, >, 1e-6);
       g_assert_cmpfloat (b->relative, !=, ((const CtLayerChange *) expected->pdata[i])->relative);
     }
+
+  /* at a breakpoint: the weights of the last iteration completed, as the
+   * snapshot written there has them */
+  ct_window_train_set_breakpoint (window, "conv2");
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_BREAK, 30);
+  iter = ct_window_train_get_iter (window);
+  g_clear_pointer (&needle, g_free);
+  g_clear_pointer (&at_pause, g_free);
+  needle = g_strdup_printf ("live_iter_%d.", iter);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-snapshot", NULL);
+  WAIT_UNTIL (ct_window_train_get_last_files (window) != NULL
+                && (at_pause = written_model (window, needle)) != NULL, 20);
+  g_clear_pointer (&diff, ct_model_diff_free);
+  g_clear_pointer (&expected, g_ptr_array_unref);
+  diff = ct_model_diff_files (at_pause, earlier, &error);
+  g_assert_no_error (error);
+  expected = ct_weight_compare_layers (diff);
+  g_assert_true (ct_window_compare_weights_now (window, earlier));
+  at_break = wait_for_compare (paused, running);
+  g_assert_cmpint (ct_window_train_get_state (window), ==, CT_TRAIN_STATE_BREAK);
+  shown = ct_model_compare_window_get_layers (at_break);
+  g_assert_cmpuint (shown->len, ==, expected->len);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const CtLayerChange *a = expected->pdata[i], *b = shown->pdata[i];
+
+      g_test_message ("%s: ‖Δw‖/‖w‖ = %g at a breakpoint of iteration %d", a->layer,
+                      a->relative, iter);
+      g_assert_cmpstr (b->layer, ==, a->layer);
+      g_assert_cmpfloat (a->relative, >, 1e-6);
+      g_assert_cmpfloat_with_epsilon (b->relative, a->relative, 1e-6 * a->relative);
+    }
+  gtk_window_destroy (GTK_WINDOW (at_break));
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "train-stop", NULL);
   WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_STOPPED, 30);
