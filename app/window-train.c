@@ -310,6 +310,7 @@ written (CtWindow *self, char **files)
   g_autofree char *joined = g_strjoinv ("\n", files);
   const char *shown = NULL;
   guint n_shown = 0;
+  gboolean to_step = FALSE;
 
   g_free (t->last_files);
   t->last_files = g_strdup (joined);
@@ -334,14 +335,16 @@ written (CtWindow *self, char **files)
 
           /* the step view runs on what training made */
           t->export_for_step = FALSE;
+          to_step = TRUE;
           ct_window_set_weights (self, file);
-          return;
+          continue;
         }
       if (shown == NULL)
         shown = files[i];
       n_shown++;
     }
-  if (shown != NULL)
+  /* the export for the step view is no news (nor the files beside it) */
+  if (shown != NULL && !to_step)
     {
       g_autofree char *name = g_path_get_basename (shown);
       /* TRANSLATORS: a toast after a snapshot or export; %s is a file name
