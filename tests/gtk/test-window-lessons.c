@@ -389,8 +389,8 @@ test_open_file (void)
   g_assert_true (g_file_set_contents (bad, "lesson: Bad\nstep: One\ndo: fly\n", -1, NULL));
   g_assert_false (ct_window_load_file (window, bad_file));
   g_assert_null (ct_window_lesson_get (window));
-  g_assert_nonnull (window->error_toast);
-  g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast), "bad.lesson:3:5"));
+  g_assert_nonnull (ct_window_get_error_shown (window));
+  g_assert_nonnull (strstr (ct_window_get_error_shown (window), "bad.lesson:3:5"));
 
   /* Alt+Right and Alt+Left only while a lesson can go there */
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "lesson-next"));
@@ -575,7 +575,7 @@ test_session_reopen (void)
   /* a damaged session says so and leaves the window as it was */
   g_assert_true (g_file_set_contents (path, "[Session]\nversion=1\n", -1, NULL));
   g_assert_false (ct_window_load_file (second, file));
-  g_assert_nonnull (second->error_toast);
+  g_assert_nonnull (ct_window_get_error_shown (second));
   close_window (first);
   close_window (second);
   leave_data_folder (dir);
