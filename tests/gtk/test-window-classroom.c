@@ -4,13 +4,21 @@
  * - toasts: an error toast goes by itself after a time long enough to read
  *   it, at once when the run is started again (the NaN message is not up
  *   during the next healthy run), and no toast covers the graph's zoom
- *   controls, at 960×540 (a 1920×1080 projector at scale 2) and 1280×720.
+ *   controls, at 960×540 (a 1920×1080 projector at scale 2) and 1280×720;
+ * - presentation mode with a lesson open, at 960×540 and 1280×720: the
+ *   lesson's step shows as a compact bar above the graph and the large
+ *   view (its text, Back and Next), not as a column beside them; the
+ *   window still fits the screen, the large view keeps most of the width,
+ *   Next works from the bar; leaving presentation mode brings the column
+ *   back.
  *
  * With CT_SCREENSHOT_DIR set, the window is saved there at each check (at
  * the display's scale). */
 #include <string.h>
 
 #include "gui-test.h"
+#include "lesson.h"
+#include "window-lesson.h"
 #include "window-private.h"
 
 static CtApplication *app;
@@ -249,6 +257,98 @@ test_toast_pace (void)
   ct_gui_test_close_window (window);
 }
 
+static void
+set_state (CtWindow *window, const char *action, gboolean on)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (window), action,
+                                      g_variant_new_boolean (on));
+}
+
+/* WIDGET's box in WINDOW's coordinates. */
+static graphene_rect_t
+bounds (CtWindow *window, GtkWidget *widget)
+{
+  graphene_rect_t r;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (window), &r));
+  return r;
+}
+
+static void
+test_present_lesson (void)
+{
+  static const int sizes[][2] = { { 960, 540 }, { 1280, 720 } };
+
+  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      CtWindow *window = ct_window_new (app);
+      GtkWidget *panel, *next, *view = NULL;
+      graphene_rect_t p, v, w;
+      int min_width, min_height;
+      guint index;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+      gtk_window_present (GTK_WINDOW (window));
+      g_action_group_activate_action (G_ACTION_GROUP (window), "open-lesson",
+                                      g_variant_new_string ("convolution"));
+      for (int tries = 0; ct_window_lesson_is_busy (window); tries++)
+        {
+          g_assert_cmpint (tries, <, 1200);
+          ct_gui_test_spin (50);
+        }
+      ct_gui_test_settle (window);
+      panel = ct_window_lesson_get_panel (window);
+      g_assert_true (gtk_widget_get_mapped (panel));
+      screenshot (window, "lesson");
+
+      set_state (window, "presentation", TRUE);
+      ct_gui_test_spin (300);
+      view = ct_window_get_part (window, "present_view");
+      g_assert_true (gtk_widget_get_mapped (panel));
+      g_assert_true (gtk_widget_get_mapped (view));
+      /* the step as a bar across the top, the large view below it */
+      p = bounds (window, panel);
+      v = bounds (window, view);
+      w = bounds (window, GTK_WIDGET (window));
+      g_test_message ("%d×%d: bar %.0f,%.0f %.0f×%.0f; large view %.0f,%.0f %.0f×%.0f",
+                      sizes[s][0], sizes[s][1], p.origin.x, p.origin.y, p.size.width,
+                      p.size.height, v.origin.x, v.origin.y, v.size.width, v.size.height);
+      g_assert_cmpfloat (p.size.width, >=, w.size.width * 0.9);
+      g_assert_cmpfloat (p.size.height, <=, w.size.height * 0.25);
+      g_assert_cmpfloat (v.origin.y, >=, p.origin.y + p.size.height);
+      g_assert_cmpfloat (v.size.width, >=, w.size.width * 0.5);
+      /* the whole window still fits the screen */
+      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL,
+                          NULL, NULL);
+      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, min_width, &min_height,
+                          NULL, NULL, NULL);
+      g_assert_cmpint (min_width, <=, 960);
+      g_assert_cmpint (min_height, <=, 540);
+      screenshot (window, "present-lesson");
+      /* Next from the bar */
+      index = ct_window_lesson_get_index (window);
+      next = ct_gui_test_find_named (panel, "lesson-next");
+      g_assert_true (gtk_widget_get_mapped (next));
+      g_signal_emit_by_name (next, "clicked");
+      g_assert_cmpuint (ct_window_lesson_get_index (window), ==, index + 1);
+      for (int tries = 0; ct_window_lesson_is_busy (window); tries++)
+        {
+          g_assert_cmpint (tries, <, 1200);
+          ct_gui_test_spin (50);
+        }
+      screenshot (window, "present-lesson-next");
+
+      /* back to the column beside the graph */
+      set_state (window, "presentation", FALSE);
+      ct_gui_test_spin (300);
+      p = bounds (window, panel);
+      g_assert_cmpfloat (p.size.width, <, w.size.width * 0.5);
+      g_assert_true (gtk_widget_get_mapped (panel));
+      ct_window_lesson_close (window);
+      ct_gui_test_close_window (window);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -258,6 +358,7 @@ main (int argc, char *argv[])
     {
       g_test_add_func ("/gtk/window-classroom/toasts", test_toasts);
       g_test_add_func ("/gtk/window-classroom/toast-pace", test_toast_pace);
+      g_test_add_func ("/gtk/window-classroom/present-lesson", test_present_lesson);
     }
   return ct_gui_test_finish (g_test_run (), scratch, app);
 }
