@@ -10,16 +10,23 @@
  *   view (its text, Back and Next), not as a column beside them; the
  *   window still fits the screen, the large view keeps most of the width,
  *   Next works from the bar; leaving presentation mode brings the column
- *   back.
+ *   back;
+ * - a session keeps where the step-through stood (forward or backward,
+ *   which layer), the selected layer, and the inspector's blob, data or
+ *   diff, focused channel, colour map and scale: saved, reopened in a new
+ *   window (which steps its run there) and compared.
  *
  * With CT_SCREENSHOT_DIR set, the window is saved there at each check (at
  * the display's scale). */
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "gui-test.h"
 #include "lesson.h"
+#include "session.h"
 #include "window-lesson.h"
 #include "window-private.h"
+#include "window-session.h"
 
 static CtApplication *app;
 
@@ -349,6 +356,140 @@ test_present_lesson (void)
     }
 }
 
+/* Wait (at most a minute) until the run has answered and is shown. */
+static void
+wait_run (CtWindow *window)
+{
+  for (int tries = 0; (window->runner != NULL && ct_runner_is_busy (window->runner))
+                      || window->run_pending != NULL; tries++)
+    {
+      g_assert_cmpint (tries, <, 1200);
+      ct_gui_test_spin (50);
+    }
+  ct_gui_test_spin (100);
+}
+
+static void
+step (CtWindow *window, const char *action, guint times)
+{
+  for (guint i = 0; i < times; i++)
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (window), action, NULL);
+      wait_run (window);
+    }
+}
+
+/* The blob panel's view once it shows an item (at most ten seconds). */
+static void
+panel_view (CtWindow *window, CtBlobPanelView *view)
+{
+  for (int tries = 0;; tries++)
+    {
+      ct_blob_panel_get_view (window->blob_panel, view);
+      if (view->item != NULL)
+        return;
+      g_assert_cmpint (tries, <, 200);
+      ct_gui_test_spin (50);
+    }
+}
+
+static void
+assert_same_view (const CtSession *a, const CtSession *b)
+{
+  g_test_message ("step %s, next %d, selected %s; blob %s %s, channel %d, colormap %d, "
+                  "scale %d", b->step_pass, b->step_next, b->selected, b->blob,
+                  b->blob_diff ? "diff" : "data", b->channel, b->colormap, b->scale);
+  g_assert_cmpstr (a->step_pass, ==, b->step_pass);
+  g_assert_cmpint (a->step_next, ==, b->step_next);
+  g_assert_cmpstr (a->selected, ==, b->selected);
+  g_assert_cmpstr (a->blob, ==, b->blob);
+  g_assert_cmpint (a->blob_diff, ==, b->blob_diff);
+  g_assert_cmpint (a->channel, ==, b->channel);
+  g_assert_cmpint (a->colormap, ==, b->colormap);
+  g_assert_cmpint (a->scale, ==, b->scale);
+}
+
+/* Save WINDOW's session, reopen it in a new window, and compare. */
+static void
+save_reopen (CtWindow *window, const char *name)
+{
+  g_autofree char *dir = g_dir_make_tmp ("classroom-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (CtSession) saved = ct_window_session_collect (window);
+  g_autoptr (CtSession) reopened = NULL;
+  g_autoptr (GError) error = NULL;
+  CtWindow *again = ct_window_new (app);
+
+  g_assert_true (ct_window_session_save (window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_set_default_size (GTK_WINDOW (again), 1280, 720);
+  gtk_window_present (GTK_WINDOW (again));
+  g_assert_true (ct_window_session_open (again, file));
+  for (int tries = 0; ct_window_session_is_restoring (again); tries++)
+    {
+      g_assert_cmpint (tries, <, 1200);
+      ct_gui_test_spin (50);
+    }
+  ct_gui_test_spin (200);
+  reopened = ct_window_session_collect (again);
+  assert_same_view (saved, reopened);
+  screenshot (again, name);
+  ct_gui_test_close_window (again);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_session_view (void)
+{
+  CtWindow *window = lenet_window (1280, 720);
+  const char *conv2[] = { "conv2", NULL };
+  const char *ip2[] = { "ip2", NULL };
+  CtBlobPanelView view = { 0 };
+  g_autoptr (CtSession) shown = NULL;
+
+  /* forward to pool2, conv2's output looked at: channel 7, the third
+   * colour map, the second scale */
+  step (window, "run-forward", 5);
+  ct_window_select (window, conv2);
+  wait_run (window);
+  panel_view (window, &view);
+  view.channel = 7;
+  view.colormap = 2;
+  view.scale = 1;
+  g_assert_true (ct_blob_panel_set_view (window->blob_panel, &view));
+  ct_blob_panel_view_clear (&view);
+  shown = ct_window_session_collect (window);
+  g_assert_cmpstr (shown->step_pass, ==, "forward");
+  g_assert_cmpint (shown->step_next, ==, 5);
+  g_assert_cmpstr (shown->selected, ==, "conv2");
+  g_assert_cmpint (shown->channel, ==, 7);
+  g_assert_cmpint (shown->colormap, ==, 2);
+  g_assert_cmpint (shown->scale, ==, 1);
+  g_assert_nonnull (shown->blob);
+  save_reopen (window, "forward.cortado-session");
+
+  /* the rest of the pass, then back three layers: the diff of ip2's output */
+  step (window, "run-forward", 4);
+  step (window, "run-backward", 3);
+  ct_window_select (window, ip2);
+  wait_run (window);
+  panel_view (window, &view);
+  view.diff = TRUE;
+  view.channel = -1;
+  view.colormap = -1;
+  view.scale = 0;
+  g_assert_true (ct_blob_panel_set_view (window->blob_panel, &view));
+  ct_blob_panel_view_clear (&view);
+  g_clear_pointer (&shown, ct_session_free);
+  shown = ct_window_session_collect (window);
+  g_assert_cmpstr (shown->step_pass, ==, "backward");
+  g_assert_true (shown->blob_diff);
+  save_reopen (window, "backward.cortado-session");
+  ct_gui_test_close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -359,6 +500,7 @@ main (int argc, char *argv[])
       g_test_add_func ("/gtk/window-classroom/toasts", test_toasts);
       g_test_add_func ("/gtk/window-classroom/toast-pace", test_toast_pace);
       g_test_add_func ("/gtk/window-classroom/present-lesson", test_present_lesson);
+      g_test_add_func ("/gtk/window-classroom/session-view", test_session_view);
     }
   return ct_gui_test_finish (g_test_run (), scratch, app);
 }
