@@ -389,7 +389,7 @@ test_open_file (void)
   g_assert_true (g_file_set_contents (bad, "lesson: Bad\nstep: One\ndo: fly\n", -1, NULL));
   g_assert_false (ct_window_load_file (window, bad_file));
   g_assert_null (ct_window_lesson_get (window));
-  g_assert_nonnull (ct_window_get_error_shown (window));
+  WAIT_UNTIL (ct_window_get_error_shown (window) != NULL, 5);
   g_assert_nonnull (strstr (ct_window_get_error_shown (window), "bad.lesson:3:5"));
 
   /* Alt+Right and Alt+Left only while a lesson can go there */
@@ -563,7 +563,10 @@ test_session_reopen (void)
   assert_same_sessions (saved, reopened);
   g_assert_cmpstr (ct_document_get_text (ct_window_get_document (second)), ==,
                    ct_document_get_text (ct_window_get_document (first)));
-  /* the same weights and images through the same net: the same conv1 */
+  /* the same weights and images through the same net: the same conv1
+   * (once the reopened run stands where the first one stood) */
+  WAIT_UNTIL (!ct_window_session_is_restoring (second), 60);
+  g_assert_cmpstr (second->run_current, ==, "conv1");
   after = conv1_stats (second);
   g_test_message ("conv1 mean %.9g / %.9g, std %.9g / %.9g", before.mean, after.mean,
                   before.std, after.std);
@@ -575,7 +578,7 @@ test_session_reopen (void)
   /* a damaged session says so and leaves the window as it was */
   g_assert_true (g_file_set_contents (path, "[Session]\nversion=1\n", -1, NULL));
   g_assert_false (ct_window_load_file (second, file));
-  g_assert_nonnull (ct_window_get_error_shown (second));
+  WAIT_UNTIL (ct_window_get_error_shown (second) != NULL, 5);
   close_window (first);
   close_window (second);
   leave_data_folder (dir);
