@@ -39,9 +39,9 @@ error_dismissed (AdwToast *toast, CtWindow *self)
   /* by its timeout or its close button: the overlay animates it away */
   self->toast_quiet_until = MAX (self->toast_quiet_until,
                                  g_get_monotonic_time () + TOAST_SETTLE);
-  if (toast == self->error_shown)
+  if (toast == self->error_toast)
     {
-      g_clear_object (&self->error_shown);
+      g_clear_object (&self->error_toast);
       self->error_dismiss = FALSE;
     }
   run_ops (self);
@@ -66,9 +66,9 @@ run_ops (CtWindow *self)
     }
   next = g_queue_peek_head (self->toast_ops);
   /* a new error takes the place of the one shown */
-  if (self->error_shown != NULL && (self->error_dismiss || (next != NULL && is_error (next))))
+  if (self->error_toast != NULL && (self->error_dismiss || (next != NULL && is_error (next))))
     {
-      g_autoptr (AdwToast) shown = g_steal_pointer (&self->error_shown);
+      g_autoptr (AdwToast) shown = g_steal_pointer (&self->error_toast);
 
       self->error_dismiss = FALSE;
       self->toast_quiet_until = now + TOAST_SETTLE;
@@ -82,7 +82,7 @@ run_ops (CtWindow *self)
   g_queue_pop_head (self->toast_ops);
   if (is_error (next))
     {
-      self->error_shown = g_object_ref (next);
+      self->error_toast = g_object_ref (next);
       g_signal_connect_object (next, "dismissed", G_CALLBACK (error_dismissed), self, 0);
     }
   self->toast_quiet_until = now + TOAST_SETTLE;
@@ -151,14 +151,14 @@ ct_window_dismiss_error (CtWindow *self)
         }
       l = following;
     }
-  self->error_dismiss = self->error_shown != NULL;
+  self->error_dismiss = self->error_toast != NULL;
   run_ops (self);
 }
 
 guint
 ct_window_n_errors (CtWindow *self)
 {
-  guint n = self->error_shown != NULL && !self->error_dismiss;
+  guint n = self->error_toast != NULL && !self->error_dismiss;
 
   for (GList *l = self->toast_ops != NULL ? self->toast_ops->head : NULL; l != NULL; l = l->next)
     n += is_error (l->data);
@@ -168,8 +168,8 @@ ct_window_n_errors (CtWindow *self)
 const char *
 ct_window_get_error_shown (CtWindow *self)
 {
-  return self->error_shown != NULL && !self->error_dismiss
-         ? adw_toast_get_title (self->error_shown) : NULL;
+  return self->error_toast != NULL && !self->error_dismiss
+         ? adw_toast_get_title (self->error_toast) : NULL;
 }
 
 void
@@ -186,5 +186,5 @@ ct_window_toasts_dispose (CtWindow *self)
   g_clear_handle_id (&self->toast_source, g_source_remove);
   if (self->toast_ops != NULL)
     g_queue_free_full (g_steal_pointer (&self->toast_ops), g_object_unref);
-  g_clear_object (&self->error_shown);
+  g_clear_object (&self->error_toast);
 }
