@@ -253,7 +253,9 @@ restore_poll (gpointer data)
   CtRunPass pass;
   int next;
 
-  if (!restore_settled (self))
+  /* the reopened net is checked before the run is built from it: a step
+   * before that would run the window's earlier net, or none */
+  if (!restore_settled (self) || ct_document_get_validating (self->document))
     return G_SOURCE_CONTINUE;
   if (!r->stepped && snapshot != NULL && ct_run_snapshot_get_error (snapshot) != NULL)
     {
