@@ -205,6 +205,7 @@ apply_plot (CtWindow *self, const CtSession *s)
 /* Stepping a reopened session's run to where it stood: one step at a
  * time, each once the last one is shown. */
 #define RESTORE_POLL_MS 40
+#define RESTORE_QUIET_POLLS 8
 #define RESTORE_KEY "ct-session-restore"
 
 typedef struct {
@@ -215,6 +216,7 @@ typedef struct {
   CtBlobPanelView view;
   guint steps;
   guint polls;
+  guint quiet;           /* polls in a row that found the window settled */
   guint source;
   gboolean stepped;      /* the position is reached */
 } Restore;
@@ -256,6 +258,12 @@ restore_poll (gpointer data)
   /* the reopened net is checked before the run is built from it: a step
    * before that would run the window's earlier net, or none */
   if (!restore_settled (self) || ct_document_get_validating (self->document))
+    {
+      r->quiet = 0;
+      return G_SOURCE_CONTINUE;
+    }
+  /* and what opening set (weights, inputs, phase) has been taken in */
+  if (r->steps == 0 && ++r->quiet < RESTORE_QUIET_POLLS)
     return G_SOURCE_CONTINUE;
   if (!r->stepped && snapshot != NULL && ct_run_snapshot_get_error (snapshot) != NULL)
     {
