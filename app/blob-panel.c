@@ -823,3 +823,54 @@ ct_blob_panel_new (void)
 {
   return g_object_new (CT_TYPE_BLOB_PANEL, NULL);
 }
+
+/* What the panel shows, for a session (window-session.c). */
+
+void
+ct_blob_panel_view_clear (CtBlobPanelView *view)
+{
+  g_clear_pointer (&view->item, g_free);
+}
+
+void
+ct_blob_panel_get_view (CtBlobPanel *self, CtBlobPanelView *view)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->item_names));
+
+  g_return_if_fail (CT_IS_BLOB_PANEL (self));
+  view->item = self->item < n ? g_strdup (gtk_string_list_get_string (self->item_names,
+                                                                      self->item))
+                              : NULL;
+  view->diff = self->diff;
+  view->channel = ct_heatmap_view_get_zoom_channel (CT_HEATMAP_VIEW (self->heatmap));
+  view->colormap = self->user_colormap
+                   ? (int) gtk_drop_down_get_selected (GTK_DROP_DOWN (self->colormap_dropdown))
+                   : -1;
+  view->scale = (int) gtk_drop_down_get_selected (GTK_DROP_DOWN (self->scale_dropdown));
+}
+
+gboolean
+ct_blob_panel_set_view (CtBlobPanel *self, const CtBlobPanelView *view)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->item_names));
+  guint item = GTK_INVALID_LIST_POSITION;
+
+  g_return_val_if_fail (CT_IS_BLOB_PANEL (self), FALSE);
+  for (guint i = 0; view->item != NULL && i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->item_names, i), view->item) == 0)
+      item = i;
+  if (view->item != NULL && item == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  if (item != GTK_INVALID_LIST_POSITION)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->item_dropdown), item);
+  if (gtk_widget_get_sensitive (self->diff_button) || !view->diff)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (view->diff ? self->diff_button
+                                                                : self->data_button), TRUE);
+  if (view->colormap >= 0)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->colormap_dropdown), (guint) view->colormap);
+  if (view->scale >= 0)
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (self->scale_dropdown), (guint) view->scale);
+  /* last: a new item's heatmap shows all its channels first */
+  ct_heatmap_view_set_zoom_channel (CT_HEATMAP_VIEW (self->heatmap), view->channel);
+  return TRUE;
+}

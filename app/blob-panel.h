@@ -44,6 +44,23 @@ gboolean ct_blob_panel_explain_at (CtBlobPanel *self, gboolean diff, gsize flat,
 /* The explanation shown last (borrowed), or NULL; the section showing it
  * (under the heatmap, visible once a value was clicked). */
 const CtValueExplanation *ct_blob_panel_get_explanation (CtBlobPanel *self);
+
+/* What the panel shows, as a session keeps it: the item (its label in the
+ * panel's menu, e.g. the layer's output blob), data or diff, the heatmap's
+ * focused channel (-1: all), its colour map (-1: the item's own) and
+ * scale. Setting it returns FALSE while the item is not in the menu (the
+ * run has not reached it yet). */
+typedef struct {
+  char *item;
+  gboolean diff;
+  int channel;
+  int colormap;
+  int scale;
+} CtBlobPanelView;
+
+void ct_blob_panel_view_clear (CtBlobPanelView *view);
+void ct_blob_panel_get_view (CtBlobPanel *self, CtBlobPanelView *view);
+gboolean ct_blob_panel_set_view (CtBlobPanel *self, const CtBlobPanelView *view);
 GtkWidget *ct_blob_panel_get_explain_view (CtBlobPanel *self);
 
 G_END_DECLS

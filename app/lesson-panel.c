@@ -1,6 +1,6 @@
 /* lesson-panel.c: see lesson-panel.h. Built in code: a column of labels
  * and a row of buttons, with the step's text large enough to read from
- * the back of a room. */
+ * the back of a room; compact, the same parts in one row. */
 #include <glib/gi18n-lib.h>
 
 #include "lesson-panel.h"
@@ -8,6 +8,10 @@
 struct _CtLessonPanel {
   GtkBox parent_instance;
 
+  GtkWidget *header;
+  GtkWidget *scroller;
+  GtkWidget *buttons;
+  gboolean compact;
   GtkLabel *lesson_title;
   GtkLabel *position;
   GtkLabel *step_title;
@@ -99,6 +103,9 @@ ct_lesson_panel_init (CtLessonPanel *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Lesson"), -1);
 
+  self->header = header;
+  self->buttons = buttons;
+  self->scroller = scroller;
   gtk_box_append (GTK_BOX (self), header);
   self->lesson_title = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->lesson_title, 0);
@@ -198,4 +205,66 @@ guint
 ct_lesson_panel_get_index (CtLessonPanel *self)
 {
   return self->index;
+}
+
+void
+ct_lesson_panel_set_compact (CtLessonPanel *self, gboolean compact)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int margin = compact ? 6 : 14;
+
+  g_return_if_fail (CT_IS_LESSON_PANEL (self));
+  if (self->compact == compact)
+    return;
+  self->compact = compact;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self),
+                                  compact ? GTK_ORIENTATION_HORIZONTAL
+                                          : GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_margin_top (widget, margin);
+  gtk_widget_set_margin_bottom (widget, margin);
+  /* in a row: where the class is, the step's title, its text (a few
+   * lines, scrolling), the buttons, and Close at the end */
+  gtk_widget_set_visible (GTK_WIDGET (self->lesson_title), !compact);
+  if (compact)
+    gtk_box_reorder_child_after (GTK_BOX (self), self->header, self->buttons);
+  else
+    gtk_box_reorder_child_after (GTK_BOX (self), self->header, NULL);
+  gtk_widget_set_valign (self->header, compact ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL);
+  gtk_widget_set_valign (GTK_WIDGET (self->position), compact ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL);
+  gtk_widget_set_valign (GTK_WIDGET (self->step_title),
+                         compact ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL);
+  gtk_widget_set_valign (self->buttons, compact ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL);
+  /* "Step 2 of 7" on one line */
+  gtk_label_set_wrap (self->position, !compact);
+  gtk_label_set_max_width_chars (self->step_title, compact ? 22 : -1);
+  gtk_label_set_width_chars (self->step_title, compact ? 12 : -1);
+  if (compact)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->step_title), "title-2");
+      gtk_widget_add_css_class (GTK_WIDGET (self->step_title), "title-4");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->step_title), "title-4");
+      gtk_widget_add_css_class (GTK_WIDGET (self->step_title), "title-2");
+    }
+  /* the text takes the row's room, up to about four lines high */
+  gtk_widget_set_hexpand (self->scroller, compact);
+  gtk_widget_set_vexpand (self->scroller, !compact);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller),
+                                                    compact);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scroller),
+                                              compact ? 100 : -1);
+  gtk_widget_set_hexpand (self->back, !compact);
+  gtk_widget_set_hexpand (self->next, !compact);
+  if (compact)
+    gtk_widget_add_css_class (widget, "compact");
+  else
+    gtk_widget_remove_css_class (widget, "compact");
+}
+
+gboolean
+ct_lesson_panel_get_compact (CtLessonPanel *self)
+{
+  return self->compact;
 }

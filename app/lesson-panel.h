@@ -19,5 +19,9 @@ void ct_lesson_panel_show_step (CtLessonPanel *self, const char *title, guint in
 /* While the step's actions run, Back and Next wait. */
 void ct_lesson_panel_set_busy (CtLessonPanel *self, gboolean busy);
 guint ct_lesson_panel_get_index (CtLessonPanel *self);
+/* Compact: one row (where the class is, the step's title and text, Back,
+ * Next, Close) for a bar across presentation mode; else a column. */
+void ct_lesson_panel_set_compact (CtLessonPanel *self, gboolean compact);
+gboolean ct_lesson_panel_get_compact (CtLessonPanel *self);
 
 G_END_DECLS

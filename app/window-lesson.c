@@ -36,6 +36,7 @@ typedef struct {
 } Lesson;
 
 static void unwrap_side (Lesson *l);
+static Lesson *get_lesson (CtWindow *self);
 
 static void
 lesson_free (gpointer data)
@@ -53,6 +54,50 @@ lesson_free (gpointer data)
   g_free (l);
 }
 
+/* The panel out of the box it is in (the side column, or the bar above
+ * the graph in presentation mode). */
+static void
+remove_panel (Lesson *l)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (l->panel));
+
+  if (GTK_IS_BOX (parent))
+    gtk_box_remove (GTK_BOX (parent), GTK_WIDGET (l->panel));
+}
+
+/* In presentation mode the step is a bar across the top of the graph and
+ * the large view, so that at 960×540 both keep their room; elsewhere it is
+ * the column beside the graph. */
+static void
+place_panel (Lesson *l)
+{
+  GtkWidget *find_bar = GTK_WIDGET (l->window->find_bar);
+  gboolean bar = l->window->presenting;
+
+  if (ct_lesson_panel_get_compact (l->panel) == bar
+      && gtk_widget_get_parent (GTK_WIDGET (l->panel)) != NULL)
+    return;
+  remove_panel (l);
+  ct_lesson_panel_set_compact (l->panel, bar);
+  gtk_widget_set_vexpand (GTK_WIDGET (l->panel), !bar);
+  if (bar)
+    gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (find_bar)),
+                                GTK_WIDGET (l->panel), find_bar);
+  else
+    gtk_box_prepend (GTK_BOX (l->side), GTK_WIDGET (l->panel));
+  /* the column holds only the palette's pane, hidden while presenting */
+  gtk_widget_set_visible (l->side, !bar);
+}
+
+void
+ct_window_lesson_presenting_changed (CtWindow *self)
+{
+  Lesson *l = get_lesson (self);
+
+  if (l != NULL)
+    place_panel (l);
+}
+
 /* The palette's pane goes back where window.ui put it. */
 static void
 unwrap_side (Lesson *l)
@@ -62,7 +107,7 @@ unwrap_side (Lesson *l)
 
   g_object_ref (pane);
   gtk_box_remove (GTK_BOX (l->side), pane);
-  gtk_box_remove (GTK_BOX (l->side), GTK_WIDGET (l->panel));
+  remove_panel (l);
   if (GTK_IS_PANED (paned))
     gtk_paned_set_start_child (GTK_PANED (paned), pane);
   g_object_unref (pane);
@@ -81,9 +126,9 @@ wrap_side (Lesson *l)
   gtk_widget_set_size_request (l->side, 240, -1);
   g_object_ref (pane);
   gtk_paned_set_start_child (GTK_PANED (paned), l->side);
-  gtk_box_append (GTK_BOX (l->side), GTK_WIDGET (l->panel));
   gtk_box_append (GTK_BOX (l->side), pane);
   g_object_unref (pane);
+  place_panel (l);
   /* a class follows the steps: the palette's room is the lesson's */
   gtk_widget_set_visible (GTK_WIDGET (l->window->palette), FALSE);
 }
@@ -95,7 +140,6 @@ get_lesson (CtWindow *self)
 }
 
 static void run_actions (Lesson *l);
-static Lesson *get_lesson (CtWindow *self);
 
 /* win.lesson-next and win.lesson-back: while a lesson is open and its
  * step is done. */

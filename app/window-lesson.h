@@ -17,6 +17,9 @@ void ct_window_lesson_close (CtWindow *self);
 
 /* Enables win.lesson-next and win.lesson-back as the lesson allows. */
 void ct_window_lesson_update_actions (CtWindow *self);
+/* Presentation mode began or ended: the lesson's step moves between the
+ * column beside the graph and a bar above it. */
+void ct_window_lesson_presenting_changed (CtWindow *self);
 
 /* For tests: the lesson shown (or NULL), its step, and whether the step's
  * actions are still running; the last action that failed (or NULL). */

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "present-view.h"
+#include "window-lesson.h"
 #include "window-private.h"
 
 /* The graph's share of the width beside the large view, and the least
@@ -60,6 +61,7 @@ set_presenting (CtWindow *self, gboolean on)
   gtk_widget_set_visible (ct_window_get_part (self, "status_bar"), !on);
   gtk_widget_set_visible (ct_window_get_part (self, "present_view"), on);
   ct_window_update_palette (self);
+  ct_window_lesson_presenting_changed (self);
   gtk_paned_set_resize_start_child (GTK_PANED (paned), !on);
   /* the minimap would cover half of the graph's narrow share */
   if (on)

@@ -41,7 +41,12 @@ struct _CtWindow {
 
   /* Template children. */
   AdwToastOverlay *toast_overlay;
-  AdwToast *error_toast;       /* the error shown, until dismissed (weak) */
+  /* toasts, paced (window-toasts.c) */
+  GQueue *toast_ops;           /* AdwToast* (owned) to add, in order */
+  AdwToast *error_toast;       /* the error toast in the overlay (owned), until dismissed */
+  gboolean error_dismiss;      /* ERROR_SHOWN is to be dismissed */
+  gint64 toast_quiet_until;    /* monotonic µs: the overlay's animations are over */
+  guint toast_source;
   AdwWindowTitle *window_title;
   AdwSplitButton *open_button;
   AdwViewStack *view_stack;
@@ -306,5 +311,9 @@ GtkSelectionModel *ct_window_inputs_get_browser_selection (CtWindow *self);
  * folder; NULL when the input is something else (a saved session). */
 const GArray *ct_window_inputs_get_items (CtWindow *self);
 const char *ct_window_inputs_get_path (CtWindow *self);
+
+/* Toasts (window-toasts.c). */
+void ct_window_add_toast (CtWindow *self, AdwToast *toast);
+void ct_window_toasts_dispose (CtWindow *self);
 
 G_END_DECLS

@@ -614,6 +614,8 @@ ct_window_run_forward_activated (GSimpleAction *action, GVariant *param, gpointe
   runner = ensure_runner (data);
   if (runner == NULL)
     return;
+  /* what failed before is tried again: its error goes */
+  ct_window_dismiss_error (data);
   follow_ahead (data, TRUE);
   ct_runner_step_forward (runner);
 }
@@ -639,6 +641,7 @@ ct_window_run_backward_activated (GSimpleAction *action, GVariant *param, gpoint
   runner = ensure_runner (self);
   if (runner == NULL)
     return;
+  ct_window_dismiss_error (self);
   follow_ahead (self, FALSE);
   ct_runner_step_backward (runner);
 }
@@ -651,6 +654,7 @@ ct_window_run_pass_activated (GSimpleAction *action, GVariant *param, gpointer d
 
   if (runner == NULL)
     return;
+  ct_window_dismiss_error (self);
   ct_runner_run_pass (runner);
   self->run_passing = TRUE;
   update_stop (self);
@@ -768,7 +772,7 @@ drop_shown_run (CtWindow *self, const char *notice)
     AdwToast *toast = adw_toast_new (notice);
     adw_toast_set_timeout (toast, 5);
     adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-    adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    ct_window_add_toast (self, toast);
   }
 }
 

@@ -4,7 +4,9 @@
  * inputs, and editing the solver use, then puts the saved runs back on the
  * training plots. The weights travel inside the session; opened, they are
  * written to the user's cache folder (named by their checksum) so that the
- * run can read them as a caffemodel file. */
+ * run can read them as a caffemodel file. The step position is restored by
+ * stepping the new run to it, as the run keys do; then the selection and
+ * the inspector's view are put back. */
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 
@@ -13,6 +15,36 @@
 #include "text-format.h"
 #include "window-private.h"
 #include "window-session.h"
+
+static const char *const pass_names[] = {
+  [CT_RUN_PASS_NONE] = "none", [CT_RUN_PASS_FORWARD] = "forward",
+  [CT_RUN_PASS_BACKWARD] = "backward",
+};
+
+/* Where the step-through stands and what the inspector shows. */
+static void
+collect_view (CtWindow *self, CtSession *s)
+{
+  CtRunSnapshot *snapshot = self->run_stale ? NULL : ct_window_run_get_snapshot (self);
+  const char *const *ids = ct_selection_get_ids (self->selection);
+  CtBlobPanelView view = { 0 };
+
+  if (snapshot != NULL && ct_run_snapshot_n_layers (snapshot) > 0)
+    {
+      CtRunPass pass = ct_run_snapshot_get_pass (snapshot);
+
+      g_free (s->step_pass);
+      s->step_pass = g_strdup (pass < G_N_ELEMENTS (pass_names) ? pass_names[pass] : "none");
+      s->step_next = ct_run_snapshot_get_next_layer (snapshot);
+    }
+  s->selected = ids != NULL && ids[0] != NULL ? g_strdup (ids[0]) : NULL;
+  ct_blob_panel_get_view (self->blob_panel, &view);
+  s->blob = g_steal_pointer (&view.item);
+  s->blob_diff = view.diff;
+  s->channel = view.channel;
+  s->colormap = view.colormap;
+  s->scale = view.scale;
+}
 
 CtSession *
 ct_window_session_collect (CtWindow *self)
@@ -58,6 +90,7 @@ ct_window_session_collect (CtWindow *self)
       g_array_append_vals (s->items, items->data, items->len);
     }
   s->input_path = g_strdup (ct_window_inputs_get_path (self));
+  collect_view (self, s);
   for (int i = 0; plot != NULL && i < ct_plot_get_n_series (plot); i++)
     {
       const CtPlotSeries *p = ct_plot_get_series (plot, i);
@@ -169,6 +202,150 @@ apply_plot (CtWindow *self, const CtSession *s)
   gtk_widget_queue_draw (GTK_WIDGET (view));
 }
 
+/* Stepping a reopened session's run to where it stood: one step at a
+ * time, each once the last one is shown. */
+#define RESTORE_POLL_MS 40
+#define RESTORE_QUIET_POLLS 8
+#define RESTORE_KEY "ct-session-restore"
+
+typedef struct {
+  CtWindow *window;
+  CtRunPass pass;
+  int next;
+  char *selected;
+  CtBlobPanelView view;
+  guint steps;
+  guint polls;
+  guint quiet;           /* polls in a row that found the window settled */
+  guint source;
+  gboolean stepped;      /* the position is reached */
+} Restore;
+
+static void
+restore_free (gpointer data)
+{
+  Restore *r = data;
+
+  g_clear_handle_id (&r->source, g_source_remove);
+  g_free (r->selected);
+  ct_blob_panel_view_clear (&r->view);
+  g_free (r);
+}
+
+static gboolean
+restore_settled (CtWindow *self)
+{
+  return (self->runner == NULL || !ct_runner_is_busy (self->runner))
+         && self->run_pending == NULL;
+}
+
+static void
+restore_done (CtWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), RESTORE_KEY, NULL);
+}
+
+static gboolean
+restore_poll (gpointer data)
+{
+  Restore *r = data;
+  CtWindow *self = r->window;
+  CtRunSnapshot *snapshot = self->run_stale ? NULL : ct_window_run_get_snapshot (self);
+  guint n_layers = snapshot != NULL ? ct_run_snapshot_n_layers (snapshot) : 0;
+  CtRunPass pass;
+  int next;
+
+  /* the reopened net is checked before the run is built from it: a step
+   * before that would run the window's earlier net, or none */
+  if (!restore_settled (self) || ct_document_get_validating (self->document))
+    {
+      r->quiet = 0;
+      return G_SOURCE_CONTINUE;
+    }
+  /* and what opening set (weights, inputs, phase) has been taken in */
+  if (r->steps == 0 && ++r->quiet < RESTORE_QUIET_POLLS)
+    return G_SOURCE_CONTINUE;
+  if (!r->stepped && snapshot != NULL && ct_run_snapshot_get_error (snapshot) != NULL)
+    {
+      r->source = 0;
+      restore_done (self);
+      return G_SOURCE_REMOVE;
+    }
+  pass = snapshot != NULL ? ct_run_snapshot_get_pass (snapshot) : CT_RUN_PASS_NONE;
+  next = snapshot != NULL ? ct_run_snapshot_get_next_layer (snapshot) : 0;
+  if (!r->stepped && r->steps > 0 && pass == r->pass && next == r->next)
+    {
+      const char *ids[] = { r->selected, NULL };
+
+      r->stepped = TRUE;
+      if (r->selected != NULL && ct_window_layer_for_id (self, r->selected) >= 0)
+        ct_window_select (self, ids);
+      return G_SOURCE_CONTINUE;
+    }
+  if (r->stepped)
+    {
+      /* the selected layer's copies come with the next snapshot: the
+       * inspector's item appears then */
+      if (ct_blob_panel_set_view (self->blob_panel, &r->view) || ++r->polls > 100)
+        {
+          r->source = 0;
+          restore_done (self);
+          return G_SOURCE_REMOVE;
+        }
+      return G_SOURCE_CONTINUE;
+    }
+  /* a whole forward pass and a whole backward pass at most */
+  if (r->steps > 2 * MAX (n_layers, 1) + 4)
+    {
+      r->source = 0;
+      ct_window_show_error (self, _("The session’s step position could not be reached"));
+      restore_done (self);
+      return G_SOURCE_REMOVE;
+    }
+  r->steps++;
+  /* a backward step first runs the rest of the forward pass */
+  if (r->pass == CT_RUN_PASS_BACKWARD && pass != CT_RUN_PASS_NONE)
+    g_action_group_activate_action (G_ACTION_GROUP (self), "run-backward", NULL);
+  else
+    g_action_group_activate_action (G_ACTION_GROUP (self), "run-forward", NULL);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+restore_view (CtWindow *self, const CtSession *s)
+{
+  Restore *r;
+  CtRunPass pass = CT_RUN_PASS_NONE;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pass_names); i++)
+    if (g_strcmp0 (s->step_pass, pass_names[i]) == 0)
+      pass = (CtRunPass) i;
+  g_object_set_data (G_OBJECT (self), RESTORE_KEY, NULL);
+  if (pass == CT_RUN_PASS_NONE)
+    {
+      const char *ids[] = { s->selected, NULL };
+
+      if (s->selected != NULL && ct_window_layer_for_id (self, s->selected) >= 0)
+        ct_window_select (self, ids);
+      return;
+    }
+  r = g_new0 (Restore, 1);
+  r->window = self;
+  r->pass = pass;
+  r->next = s->step_next;
+  r->selected = g_strdup (s->selected);
+  r->view = (CtBlobPanelView) { g_strdup (s->blob), s->blob_diff, s->channel, s->colormap,
+                                s->scale };
+  r->source = g_timeout_add (RESTORE_POLL_MS, restore_poll, r);
+  g_object_set_data_full (G_OBJECT (self), RESTORE_KEY, r, restore_free);
+}
+
+gboolean
+ct_window_session_is_restoring (CtWindow *self)
+{
+  return g_object_get_data (G_OBJECT (self), RESTORE_KEY) != NULL;
+}
+
 gboolean
 ct_window_session_open (CtWindow *self, GFile *file)
 {
@@ -217,6 +394,7 @@ ct_window_session_open (CtWindow *self, GFile *file)
     }
   apply_plot (self, s);
   adw_view_stack_set_visible_child_name (self->view_stack, s->view);
+  restore_view (self, s);
   return TRUE;
 }
 

@@ -16,4 +16,8 @@ gboolean ct_window_session_open (CtWindow *self, GFile *file);
 /* win.session-save-as: asks for a file, then saves. */
 void ct_window_session_save_as_activated (GSimpleAction *action, GVariant *param, gpointer data);
 
+/* A reopened session's run is still being stepped to where it stood (or
+ * its inspector's view put back). */
+gboolean ct_window_session_is_restoring (CtWindow *self);
+
 G_END_DECLS

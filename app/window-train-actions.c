@@ -19,6 +19,7 @@ ct_window_train_toggle_activated (GSimpleAction *action, GVariant *param, gpoint
       break;
     case CT_TRAIN_STATE_PAUSED:
     case CT_TRAIN_STATE_BREAK:
+      ct_window_dismiss_error (self);
       ct_trainer_resume (t->trainer);
       t->state = CT_TRAIN_STATE_RUNNING;
       break;

@@ -18,47 +18,6 @@
 
 G_DEFINE_FINAL_TYPE (CtWindow, ct_window, ADW_TYPE_APPLICATION_WINDOW)
 
-/* Toasts. */
-
-void
-ct_window_show_toast (CtWindow *self, const char *message)
-{
-  AdwToast *toast = adw_toast_new (message);
-
-  adw_toast_set_timeout (toast, 3);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-}
-
-void
-ct_window_show_error (CtWindow *self, const char *message)
-{
-  AdwToast *toast = adw_toast_new (message);
-
-  /* Errors stay until read, or until what failed starts again
-   * (ct_window_dismiss_error). Not dismissed here: libadwaita 1.2 aborts
-   * when a shown toast is dismissed as a high-priority one arrives. */
-  adw_toast_set_timeout (toast, 0);
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
-  g_set_weak_pointer (&self->error_toast, toast);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-}
-
-void
-ct_window_dismiss_error (CtWindow *self)
-{
-  if (self->error_toast != NULL)
-    adw_toast_dismiss (self->error_toast);
-  g_clear_weak_pointer (&self->error_toast);
-}
-
-void
-ct_window_report_error (CtWindow *self, const char *what, const GError *error)
-{
-  g_autofree char *message = what != NULL ? g_strdup_printf ("%s: %s", what, error->message)
-                                          : g_strdup (error->message);
-  ct_window_show_error (self, message);
-}
-
 /* Title. */
 
 static char *
@@ -337,7 +296,7 @@ after_load (CtWindow *self)
       adw_toast_set_button_label (toast, _("_Restore"));
       adw_toast_set_action_name (toast, "win.restore-draft");
       adw_toast_set_timeout (toast, 0);
-      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+      ct_window_add_toast (self, toast);
     }
 }
 
@@ -791,7 +750,7 @@ ct_window_dispose (GObject *object)
 {
   CtWindow *self = CT_WINDOW (object);
 
-  g_clear_weak_pointer (&self->error_toast);
+  ct_window_toasts_dispose (self);
   ct_window_graph_dispose (self);
   ct_window_source_dispose (self);
   ct_window_inspector_dispose (self);
@@ -814,7 +773,7 @@ static const char *const window_parts[] = {
   "train_controls", "train_toggle_button", "train_stats_label",
   "data_shape_box", "data_shape_entry", "palette_pane", "train_view",
   "present_paned", "present_view", "graph_overlay", "save_button", "switcher_squeezer",
-  "switcher_none", "view_switcher_bar", "status_bar",
+  "switcher_none", "view_switcher_bar", "status_bar", "graph_controls",
 };
 
 GtkWidget *
@@ -890,6 +849,7 @@ ct_window_init (CtWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toast_ops = g_queue_new ();
   self->selection = ct_selection_new ();
   set_document (self, ct_document_new ());
 

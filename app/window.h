@@ -42,8 +42,15 @@ GFile *ct_window_get_weights (CtWindow *self);
 
 void ct_window_show_toast (CtWindow *self, const char *message);
 void ct_window_show_error (CtWindow *self, const char *message);
-/* Takes away the error toast shown, if any (a run or training starts again). */
+/* Takes away the error toasts shown or queued (a run or training starts
+ * again). */
 void ct_window_dismiss_error (CtWindow *self);
+/* How many seconds an error toast of MESSAGE stays: long enough to read. */
+guint ct_window_error_timeout (const char *message);
+/* The error toasts shown or waiting their turn (at most one is shown). */
+guint ct_window_n_errors (CtWindow *self);
+/* The message of the error toast shown, or NULL. */
+const char *ct_window_get_error_shown (CtWindow *self);
 /* Offer to bring back DRAFTS (key file paths) left by an earlier session. */
 void ct_window_offer_drafts (CtWindow *self, GPtrArray *drafts);
 

@@ -39,7 +39,9 @@ ct_graph_minimap_geometry (CtGraphView *self, double *box, double *scale)  /* sc
   box[2] = gw * scale[0] + 2 * 6;
   box[3] = gh * scale[1] + 2 * 6;
   box[0] = width - box[2] - MINIMAP_PAD;
-  box[1] = MINIMAP_PAD;  /* top right: apps overlay their controls at the bottom */
+  /* top right, below the band where apps overlay their controls (the
+   * bottom is left to toasts) */
+  box[1] = ct_graph_view_fit_top ((int) height) - FIT_PAD + MINIMAP_PAD;
   return TRUE;
 }
 

@@ -17,7 +17,7 @@
 #define ZOOM_STEP 1.25
 #define NODE_MARGIN 8.0     /* room around a node box for selection rings */
 #define FIT_PAD 24.0          /* pixels round a fitted graph */
-#define FIT_BOTTOM 52.0       /* pixels kept below it for overlaid controls */
+#define FIT_CONTROLS 52.0     /* pixels kept above it for overlaid controls */
 #define PORT_HIT 7.0        /* pixels on screen */
 #define EDGE_HIT 5.0
 #define GRID_STEP 24.0
@@ -244,6 +244,10 @@ void ct_graph_view_measure (GtkWidget *widget, GtkOrientation orientation, int f
 /* graph-minimap.c */
 /* The part of the graph in view: x, y, width, height in graph coordinates. */
 void ct_graph_view_visible_rect (CtGraphView *self, double *rect);
+/* Where a fitted graph starts, from the view's top: the margin, and below
+ * the band of overlaid controls when the view is tall enough for one. */
+double ct_graph_view_fit_top (int height);
+
 /* The minimap's placement: a box in the top-right corner and the scale
  * that maps graph coordinates into it (SCALE[2]: x, y). FALSE when not
  * shown. */

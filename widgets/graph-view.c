@@ -202,7 +202,7 @@ ct_graph_view_set_zoom (CtGraphView *self, double zoom)
   g_return_if_fail (CT_IS_GRAPH_VIEW (self));
   self->fit_pending = FALSE;
   fit_area (width, height, &aw, &ah);
-  ct_graph_view_zoom_at (self, zoom, width / 2.0, FIT_PAD + ah / 2);
+  ct_graph_view_zoom_at (self, zoom, width / 2.0, ct_graph_view_fit_top (height) + ah / 2);
 }
 
 void
@@ -218,13 +218,20 @@ ct_graph_view_zoom_out (CtGraphView *self)
 }
 
 /* The part of the view a fitted graph goes into: a margin all round, and a
- * band at the bottom where apps lay their controls over the canvas (zoom,
- * phase), so that no node hides under them. Widget pixels. */
+ * band at the top where apps lay their controls over the canvas (zoom,
+ * phase), so that no node hides under them; the bottom is left to toasts.
+ * Widget pixels. */
 static void
 fit_area (int width, int height, double *area_w, double *area_h)
 {
   *area_w = MAX (1.0, width - 2 * FIT_PAD);
-  *area_h = MAX (1.0, height - 2 * FIT_PAD - (height > 4 * FIT_BOTTOM ? FIT_BOTTOM : 0));
+  *area_h = MAX (1.0, height - FIT_PAD - ct_graph_view_fit_top (height));
+}
+
+double
+ct_graph_view_fit_top (int height)
+{
+  return FIT_PAD + (height > 4 * FIT_CONTROLS ? FIT_CONTROLS : 0);
 }
 
 /* The least zoom: ZOOM_MIN, or less where the whole graph needs less to
@@ -245,11 +252,12 @@ zoom_floor (CtGraphView *self)
 
 /* Centre the graph in the fit area at ZOOM. */
 static void
-fit_centre (CtGraphView *self, int width, double area_h, double zoom)
+fit_centre (CtGraphView *self, int width, int height, double area_h, double zoom)
 {
   self->zoom = zoom;
   self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-  self->origin_y = self->scene->layout->height / 2 - (FIT_PAD + area_h / 2) / zoom;
+  self->origin_y = self->scene->layout->height / 2
+                   - (ct_graph_view_fit_top (height) + area_h / 2) / zoom;
 }
 
 static void
@@ -272,7 +280,7 @@ fit_readable (CtGraphView *self, int width, int height, double zoom)
   if (index < 0)
     {
       self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-      self->origin_y = -FIT_PAD / zoom;
+      self->origin_y = -ct_graph_view_fit_top (height) / zoom;
       return;
     }
   ct_graph_scene_node_box (self->scene, index, &x, &y, &w, &h);
@@ -312,17 +320,18 @@ ct_graph_view_fit_now (CtGraphView *self)
       zoom = MIN (1.0, MAX (0.35, aw / gw));
       self->zoom = zoom;
       self->origin_x = self->scene->layout->width / 2 - width / 2.0 / zoom;
-      self->origin_y = -FIT_PAD / zoom;
+      self->origin_y = -ct_graph_view_fit_top (height) / zoom;
     }
   else if (zoom < 0.35 && self->rankdir == CT_GRAPH_RANKDIR_LR && ah / gh > 2 * zoom)
     {
       zoom = MIN (1.0, MAX (0.35, ah / gh));
       self->zoom = zoom;
       self->origin_x = -FIT_PAD / zoom;
-      self->origin_y = self->scene->layout->height / 2 - (FIT_PAD + ah / 2) / zoom;
+      self->origin_y = self->scene->layout->height / 2
+                       - (ct_graph_view_fit_top (height) + ah / 2) / zoom;
     }
   else
-    fit_centre (self, width, ah, zoom);
+    fit_centre (self, width, height, ah, zoom);
   mark_fitted (self, width, height);
   ct_graph_view_redraw_all_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), ct_graph_view_properties[PROP_ZOOM]);
@@ -348,7 +357,7 @@ ct_graph_view_zoom_to_fit (CtGraphView *self)
   gw = MAX (1.0, self->scene->layout->width);
   gh = MAX (1.0, self->scene->layout->height);
   zoom = CLAMP (MIN (1.0, MIN (aw / gw, ah / gh)), zoom_floor (self), ZOOM_MAX);
-  fit_centre (self, width, ah, zoom);
+  fit_centre (self, width, height, ah, zoom);
   mark_fitted (self, width, height);
   ct_graph_view_redraw_all_nodes (self);
   gtk_widget_queue_allocate (GTK_WIDGET (self));

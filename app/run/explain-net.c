@@ -58,6 +58,7 @@ ct_explain_net_layer_init (CtExplainNetLayer *out, CtNet *net, guint layer_index
     .loss_weight = n_top_ids > 0 ? ct_net_blob_loss_weight (net, top_ids[0]) : 0,
     .n_below = layer_index,
     .below = (const Caffe__LayerParameter *const *) out->below->pdata,
+    .phase = ct_net_get_phase (net),
   };
   return TRUE;
 }

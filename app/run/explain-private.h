@@ -73,5 +73,34 @@ gboolean ct_explain_softmax_loss_diff (CtValueExplanation *e, const CtExplainLay
 gboolean ct_explain_copy (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
 gboolean ct_explain_copy_diff (CtValueExplanation *e, const CtExplainLayer *layer,
                                GError **error);
+gboolean ct_explain_concat (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
+gboolean ct_explain_concat_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                 GError **error);
+gboolean ct_explain_lrn (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
+gboolean ct_explain_lrn_diff (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
+gboolean ct_explain_eltwise (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
+gboolean ct_explain_eltwise_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                  GError **error);
+gboolean ct_explain_batch_norm (CtValueExplanation *e, const CtExplainLayer *layer,
+                                GError **error);
+gboolean ct_explain_batch_norm_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                     GError **error);
+gboolean ct_explain_scale (CtValueExplanation *e, const CtExplainLayer *layer, GError **error);
+gboolean ct_explain_scale_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                GError **error);
+gboolean ct_explain_euclidean_loss (CtValueExplanation *e, const CtExplainLayer *layer,
+                                    GError **error);
+gboolean ct_explain_euclidean_loss_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                         GError **error);
+gboolean ct_explain_sigmoid_loss (CtValueExplanation *e, const CtExplainLayer *layer,
+                                  GError **error);
+gboolean ct_explain_sigmoid_loss_diff (CtValueExplanation *e, const CtExplainLayer *layer,
+                                       GError **error);
+
+/* Where a flat OFFSET of A is, as an index text "[0, 3, 10, 10]". */
+char *ct_explain_offset_text (const CtExplainArray *a, gint64 offset);
+/* The values of the layer's blobs must be there: bottoms' data (and with
+ * TOP_DIFF the tops' diffs). FALSE with an error naming the first missing. */
+gboolean ct_explain_need (const CtExplainLayer *layer, gboolean top_diff, GError **error);
 
 G_END_DECLS

@@ -138,6 +138,7 @@ ct_explain_snapshot_layer_new (CtRunSnapshot *snapshot, guint layer,
                    : g_str_has_suffix (l->type, "Loss") ? 1 : 0,
     .n_below = layer,
     .below = (const Caffe__LayerParameter *const *) out->below->pdata,
+    .phase = ct_run_snapshot_get_phase (snapshot),
   };
   return g_steal_pointer (&out);
 }

@@ -19,6 +19,7 @@ typedef struct {
   const char *type;
   ExplainFunc data;  /* a value of top 0 */
   ExplainFunc diff;  /* a diff of bottom 0 */
+  gboolean every_bottom; /* the diff of any bottom is explained, not only 0's */
 } Family;
 
 static const Family families[] = {
@@ -33,6 +34,13 @@ static const Family families[] = {
   { "Split", ct_explain_copy, ct_explain_copy_diff },
   { "Flatten", ct_explain_copy, ct_explain_copy_diff },
   { "Reshape", ct_explain_copy, ct_explain_copy_diff },
+  { "Concat", ct_explain_concat, ct_explain_concat_diff, TRUE },
+  { "LRN", ct_explain_lrn, ct_explain_lrn_diff },
+  { "Eltwise", ct_explain_eltwise, ct_explain_eltwise_diff, TRUE },
+  { "BatchNorm", ct_explain_batch_norm, ct_explain_batch_norm_diff },
+  { "Scale", ct_explain_scale, ct_explain_scale_diff },
+  { "EuclideanLoss", ct_explain_euclidean_loss, ct_explain_euclidean_loss_diff, TRUE },
+  { "SigmoidCrossEntropyLoss", ct_explain_sigmoid_loss, ct_explain_sigmoid_loss_diff },
 };
 
 static void
@@ -312,10 +320,14 @@ ct_explain_value (const CtExplainLayer *layer, guint top_index, const gint64 *in
   const CtExplainArray *blob;
   g_autoptr (CtValueExplanation) e = NULL;
   ExplainFunc func = NULL;
+  gboolean every_bottom = FALSE;
 
   for (gsize i = 0; i < G_N_ELEMENTS (families); i++)
     if (strcmp (families[i].type, type) == 0)
-      func = diff ? families[i].diff : families[i].data;
+      {
+        func = diff ? families[i].diff : families[i].data;
+        every_bottom = diff && families[i].every_bottom;
+      }
   if (func == NULL)
     {
       ct_explain_fail (error, G_IO_ERROR_NOT_SUPPORTED,
@@ -330,9 +342,10 @@ ct_explain_value (const CtExplainLayer *layer, guint top_index, const gint64 *in
                        layer->param->name, top_index);
       return NULL;
     }
-  /* a Split's value is its bottom's whichever top; the others use their
-   * first top or bottom */
-  if (top_index > 0 && strcmp (type, "Split") != 0)
+  /* a Split's value is its bottom's whichever top; the layers that join
+   * bottoms (Concat, Eltwise, a loss of two inputs) explain any bottom's
+   * diff; the others use their first top or bottom */
+  if (top_index > 0 && strcmp (type, "Split") != 0 && !every_bottom)
     {
       ct_explain_fail (error, G_IO_ERROR_NOT_SUPPORTED,
                        _("Only the first output of %s is explained"), layer->param->name);
@@ -340,7 +353,41 @@ ct_explain_value (const CtExplainLayer *layer, guint top_index, const gint64 *in
     }
   blob = diff ? &layer->bottoms[top_index] : &layer->tops[top_index];
   e = ct_explain_begin (layer, blob, index, n_axes, diff, error);
-  if (e == NULL || !func (e, layer, error))
+  if (e == NULL)
+    return NULL;
+  e->blob_index = top_index;
+  if (!func (e, layer, error))
     return NULL;
   return g_steal_pointer (&e);
+}
+
+char *
+ct_explain_offset_text (const CtExplainArray *a, gint64 offset)
+{
+  gint64 index[CT_EXPLAIN_MAX_AXES] = { 0 };
+  guint n = MIN (a->n_axes, CT_EXPLAIN_MAX_AXES);
+
+  for (guint i = n; i-- > 0;)
+    {
+      index[i] = a->dims[i] > 0 ? offset % a->dims[i] : 0;
+      offset = a->dims[i] > 0 ? offset / a->dims[i] : 0;
+    }
+  return ct_explain_index_text (index, n);
+}
+
+gboolean
+ct_explain_need (const CtExplainLayer *layer, gboolean top_diff, GError **error)
+{
+  if (layer->n_bottoms < 1 || layer->n_tops < 1)
+    return ct_explain_fail (error, G_IO_ERROR_NOT_SUPPORTED, _("%s has no input"),
+                            layer->param->name);
+  for (guint b = 0; b < layer->n_bottoms; b++)
+    if (layer->bottoms[b].data == NULL)
+      return ct_explain_fail (error, G_IO_ERROR_INVALID_ARGUMENT, _("%s is not computed yet"),
+                              layer->bottoms[b].name);
+  for (guint t = 0; top_diff && t < layer->n_tops; t++)
+    if (layer->tops[t].diff == NULL || layer->tops[t].data == NULL)
+      return ct_explain_fail (error, G_IO_ERROR_INVALID_ARGUMENT,
+                              _("the diff of %s is not computed yet"), layer->tops[t].name);
+  return TRUE;
 }

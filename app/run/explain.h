@@ -49,6 +49,9 @@ typedef struct {
    * geometry to trace a window down to the net's input); may be empty. */
   guint n_below;
   const Caffe__LayerParameter *const *below;
+  /* The phase the net ran in: BatchNorm uses its stored statistics in TEST
+   * unless use_global_stats says otherwise. */
+  Caffe__Phase phase;
 } CtExplainLayer;
 
 /* A half-open box on a blob: item N, channels, rows and columns. */
@@ -73,6 +76,7 @@ typedef struct {
   char *layer_type;
   char *blob;             /* the blob the value is in */
   gboolean diff;
+  guint blob_index;       /* which top (or with DIFF, bottom) BLOB is */
   guint n_axes;
   gint64 index[CT_EXPLAIN_MAX_AXES];
   double value;           /* as the blob holds it */

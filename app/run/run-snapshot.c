@@ -68,6 +68,7 @@ ct_run_snapshot_new (void)
   snapshot->blobs = g_ptr_array_new_with_free_func (blob_free);
   snapshot->blob_index = g_hash_table_new (g_str_hash, g_str_equal);
   snapshot->next_layer = 0;
+  snapshot->phase = CAFFE__PHASE__TEST;
   return snapshot;
 }
 
@@ -149,6 +150,12 @@ double
 ct_run_snapshot_get_overhead_us (const CtRunSnapshot *snapshot)
 {
   return snapshot->overhead_us;
+}
+
+Caffe__Phase
+ct_run_snapshot_get_phase (const CtRunSnapshot *snapshot)
+{
+  return snapshot->phase;
 }
 
 guint

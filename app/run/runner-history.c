@@ -580,6 +580,7 @@ ct_run_history_snapshot (CtRunWorker *worker)
   snapshot->steps_done = worker->steps_done;
   snapshot->epoch = worker->command_epoch;
   snapshot->pass = worker->pass;
+  snapshot->phase = worker->net != NULL ? ct_net_get_phase (worker->net) : CAFFE__PHASE__TEST;
   snapshot->next_layer = worker->next_layer;
   g_array_append_vals (snapshot->stepped, worker->stepped->data, worker->stepped->len);
   g_array_set_size (worker->stepped, 0);

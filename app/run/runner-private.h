@@ -27,6 +27,7 @@ struct _CtRunSnapshot {
   GPtrArray *layers;       /* CtRunLayer* */
   GPtrArray *blobs;        /* CtRunBlob* */
   GHashTable *blob_index;  /* name -> index + 1, over BLOBS */
+  Caffe__Phase phase;      /* of the net the layers are from */
 };
 
 /* An empty snapshot (no layers, no blobs), to fill before it is shared. */

@@ -240,6 +240,8 @@ const GError *ct_run_snapshot_get_error (const CtRunSnapshot *snapshot);
 double ct_run_snapshot_get_compute_us (const CtRunSnapshot *snapshot);
 double ct_run_snapshot_get_overhead_us (const CtRunSnapshot *snapshot);
 
+/* The phase of the net the snapshot shows (TEST before the first step). */
+Caffe__Phase ct_run_snapshot_get_phase (const CtRunSnapshot *snapshot);
 /* Layers and blobs of the built net (none before the first step). */
 guint ct_run_snapshot_n_layers (const CtRunSnapshot *snapshot);
 const CtRunLayer *ct_run_snapshot_get_layer (const CtRunSnapshot *snapshot, guint i);

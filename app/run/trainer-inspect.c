@@ -116,6 +116,7 @@ ct_train_inspect_snapshot (CtTrainWorker *w, CtNet *net, CtRunPass pass, int lay
 
   s->serial = ++w->serial;
   s->pass = pass;
+  s->phase = ct_net_get_phase (net);
   s->next_layer = layer;
   s->loss = w->loss;
   for (guint l = 0; l < ct_net_n_layers (net); l++)

@@ -34,6 +34,10 @@ ct_session_new (void)
   session->net_text = g_strdup ("");
   session->phase = g_strdup ("both");
   session->view = g_strdup ("graph");
+  session->step_pass = g_strdup ("none");
+  session->step_next = -1;
+  session->channel = -1;
+  session->colormap = -1;
   return session;
 }
 
@@ -54,6 +58,9 @@ ct_session_free (CtSession *session)
   g_free (session->view);
   g_clear_pointer (&session->items, g_array_unref);
   g_free (session->input_path);
+  g_free (session->step_pass);
+  g_free (session->selected);
+  g_free (session->blob);
   g_ptr_array_unref (session->series);
   g_free (session);
 }
@@ -115,6 +122,14 @@ ct_session_to_text (const CtSession *session, gsize *length)
       g_key_file_set_integer_list (file, "Run", "items", items, session->items->len);
     }
   set_optional (file, "Run", "input-path", session->input_path);
+  g_key_file_set_string (file, "Step", "pass", session->step_pass);
+  g_key_file_set_integer (file, "Step", "next-layer", session->step_next);
+  set_optional (file, "Step", "selected", session->selected);
+  set_optional (file, "Inspector", "blob", session->blob);
+  g_key_file_set_boolean (file, "Inspector", "diff", session->blob_diff);
+  g_key_file_set_integer (file, "Inspector", "channel", session->channel);
+  g_key_file_set_integer (file, "Inspector", "colormap", session->colormap);
+  g_key_file_set_integer (file, "Inspector", "scale", session->scale);
   for (guint i = 0; i < session->series->len; i++)
     {
       const CtSessionSeries *s = g_ptr_array_index (session->series, i);
@@ -255,6 +270,54 @@ one_of (const char *value, const char *const *allowed)
   return value != NULL && g_strv_contains (allowed, value);
 }
 
+/* KEY of GROUP as an integer from MIN to MAX, or left as it is when the
+ * key is not there (a session of an earlier Cortado). */
+static gboolean
+get_int_optional (GKeyFile *file, const char *name, const char *group, const char *key,
+                  int min, int max, int *out, GError **error)
+{
+  if (!g_key_file_has_key (file, group, key, NULL))
+    return TRUE;
+  return get_int (file, name, group, key, min, max, out, error);
+}
+
+/* [Step] and [Inspector]: where the step-through stood, what the
+ * inspector showed. */
+static gboolean
+read_view (GKeyFile *file, const char *name, CtSession *session, GError **error)
+{
+  static const char *const passes[] = { "none", "forward", "backward", NULL };
+  g_autofree char *pass = NULL;
+
+  if (!get_optional (file, name, "Step", "pass", &pass, error)
+      || !get_int_optional (file, name, "Step", "next-layer", -1, 100000, &session->step_next,
+                            error)
+      || !get_optional (file, name, "Step", "selected", &session->selected, error)
+      || !get_optional (file, name, "Inspector", "blob", &session->blob, error)
+      || !get_int_optional (file, name, "Inspector", "channel", -1, G_MAXINT,
+                            &session->channel, error)
+      || !get_int_optional (file, name, "Inspector", "colormap", -1, 64, &session->colormap,
+                            error)
+      || !get_int_optional (file, name, "Inspector", "scale", 0, 64, &session->scale, error))
+    return FALSE;
+  if (pass != NULL)
+    {
+      if (!one_of (pass, passes))
+        return bad_value (error, name, "Step", "pass", _("not none, forward or backward"));
+      g_free (session->step_pass);
+      session->step_pass = g_steal_pointer (&pass);
+    }
+  if (g_key_file_has_key (file, "Inspector", "diff", NULL))
+    {
+      g_autoptr (GError) local = NULL;
+
+      session->blob_diff = g_key_file_get_boolean (file, "Inspector", "diff", &local);
+      if (local != NULL)
+        return bad_value (error, name, "Inspector", "diff", local->message);
+    }
+  return TRUE;
+}
+
 CtSession *
 ct_session_from_text (const char *text, gsize length, const char *name, GError **error)
 {
@@ -363,6 +426,8 @@ ct_session_from_text (const char *text, gsize length, const char *name, GError *
           g_array_append_val (session->items, item);
         }
     }
+  if (!read_view (file, name, session, error))
+    return NULL;
   groups = g_key_file_get_groups (file, NULL);
   /* the series in their order, whatever the order of the groups */
   for (guint i = 0;; i++)

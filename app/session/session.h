@@ -2,7 +2,8 @@
  * continues where this one stopped: the net (its text, and the file it
  * came from), the weights it ran with (the caffemodel's bytes), the
  * solver, the run settings, the chosen inputs, the view and phase shown,
- * and the runs on the training plots. The file is a GKeyFile (text; the
+ * where the step-through stood and what the inspector showed of it, and
+ * the runs on the training plots. The file is a GKeyFile (text; the
  * weights in base64), written all or nothing (files/atomic-write.h). No
  * GTK: the window fills a CtSession and applies one (window-session.c). */
 #pragma once
@@ -48,6 +49,18 @@ typedef struct {
   GArray *items;             /* guint Fashion-MNIST items, or NULL */
   char *input_path;          /* an image or a folder, or NULL */
   GPtrArray *series;         /* CtSessionSeries */
+  /* where the step-through stood: "none", "forward" or "backward", and
+   * the next layer to step (-1: the pass is complete) */
+  char *step_pass;
+  int step_next;
+  char *selected;            /* the selected layer, or NULL */
+  /* the inspector: its blob (item label), data or diff, the heatmap's
+   * focused channel (-1: all), colour map (-1: the blob's own), scale */
+  char *blob;
+  gboolean blob_diff;
+  int channel;
+  int colormap;
+  int scale;
 } CtSession;
 
 CtSession *ct_session_new (void);

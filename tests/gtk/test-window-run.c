@@ -140,6 +140,20 @@ find_label (GtkWidget *widget, const char *text)
   return FALSE;
 }
 
+/* The label showing TEXT, waited for up to three seconds: toasts come up
+ * paced (app/window-toasts.c). */
+static gboolean
+wait_label (GtkWidget *widget, const char *text)
+{
+  for (int tries = 0; tries < 60; tries++)
+    {
+      if (find_label (widget, text))
+        return TRUE;
+      ct_gui_test_spin (50);
+    }
+  return FALSE;
+}
+
 /* A picture of the window with layer SELECT selected (the inspector shows
  * it) at 100 %, once the toasts are gone. Selecting asks the runner for
  * copies, which it hands over as a snapshot of its own: SERIAL moves on. */
@@ -411,7 +425,7 @@ test_step_lenet (void)
   }
   ct_document_set_text (ct_window_get_document (window), text);
   ct_gui_test_settle (window);
-  g_assert_true (find_label (GTK_WIDGET (window), "The net changed"));
+  g_assert_true (wait_label (GTK_WIDGET (window), "The net changed"));
   g_assert_null (ct_graph_view_get_highlight (view));
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "conv1"), ==, 0);
 
@@ -464,7 +478,7 @@ test_step_lenet (void)
     while (ct_run_snapshot_get_error (snapshot) == NULL);
     g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'conv2'"));
     ct_gui_test_spin (50);
-    g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “conv2”"));
+    g_assert_true (wait_label (GTK_WIDGET (window), "The run stopped at layer “conv2”"));
     g_assert_true (ct_graph_view_get_run_state (view, "conv2") & CT_GRAPH_NODE_STATE_RUN_FAILED);
 
     /* conv2 as trained again: the run builds, with the batch lowered */
@@ -500,7 +514,7 @@ test_step_lenet (void)
   g_action_group_change_action_state (G_ACTION_GROUP (window), "phase",
                                       g_variant_new_string ("test"));
   ct_gui_test_settle (window);
-  g_assert_true (find_label (GTK_WIDGET (window), "Another phase is shown"));
+  g_assert_true (wait_label (GTK_WIDGET (window), "Another phase is shown"));
   g_assert_null (ct_graph_view_get_highlight (view));
   g_assert_cmpuint (ct_graph_view_get_run_state (view, "data"), ==, 0);
   serial = ct_run_snapshot_get_serial (ct_window_run_get_snapshot (window));
@@ -586,7 +600,7 @@ test_errors (void)
   g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
   g_assert_nonnull (strstr (ct_run_snapshot_get_error (snapshot)->message, "'wide'"));
   ct_gui_test_spin (50);
-  g_assert_true (find_label (GTK_WIDGET (window), "The run stopped at layer “wide”"));
+  g_assert_true (wait_label (GTK_WIDGET (window), "The run stopped at layer “wide”"));
   g_assert_true (ct_graph_view_get_run_state (view, "wide") & CT_GRAPH_NODE_STATE_RUN_FAILED);
 
   /* weights that were there when chosen and are gone at the first step */
@@ -604,7 +618,7 @@ test_errors (void)
   snapshot = wait_error (window, &serial);
   g_test_message ("error: %s", ct_run_snapshot_get_error (snapshot)->message);
   ct_gui_test_spin (50);
-  g_assert_true (find_label (GTK_WIDGET (window), "The run stopped"));
+  g_assert_true (wait_label (GTK_WIDGET (window), "The run stopped"));
 
   ct_document_discard_draft (ct_window_get_document (window));
   gtk_window_destroy (GTK_WINDOW (window));

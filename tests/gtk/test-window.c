@@ -622,11 +622,11 @@ test_error_toast (void)
 
   ct_window_show_error (window, "first");
   ct_gui_test_spin (10);
-  g_assert_nonnull (window->error_toast);
-  g_assert_cmpstr (adw_toast_get_title (window->error_toast), ==, "first");
+  g_assert_nonnull (ct_window_get_error_shown (window));
+  g_assert_cmpstr (ct_window_get_error_shown (window), ==, "first");
   ct_window_dismiss_error (window);
   ct_gui_test_spin (10);
-  g_assert_null (window->error_toast);
+  g_assert_null (ct_window_get_error_shown (window));
   close_window (window);
 }
 

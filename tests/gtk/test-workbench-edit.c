@@ -304,7 +304,7 @@ test_layout_cut_and_undo (void)
 
 
 /* A fitted graph keeps clear of the zoom and phase controls laid over the
- * bottom of the canvas. */
+ * top of the canvas (the bottom is the toasts'). */
 static void
 test_fit_clear_of_controls (void)
 {
@@ -315,7 +315,7 @@ test_fit_clear_of_controls (void)
   GtkWidget *phase = ct_gui_test_find_widget (gtk_widget_get_parent (view), GTK_TYPE_DROP_DOWN,
                                               NULL);
   graphene_rect_t controls;
-  double lowest = 0, zoom;
+  double highest = G_MAXDOUBLE, zoom;
   guint nodes = 0;
 
   ct_test_activate (window, "zoom-fit");
@@ -332,13 +332,13 @@ test_fit_clear_of_controls (void)
       if (!gtk_widget_get_focusable (child) || !gtk_widget_compute_bounds (child, view, &bounds))
         continue;
       /* the allocation has 8 units of room round the box for rings */
-      lowest = MAX (lowest, bounds.origin.y + bounds.size.height - 8 * zoom);
+      highest = MIN (highest, bounds.origin.y + 8 * zoom);
       nodes++;
     }
-  g_test_message ("zoom %.2f: %u nodes, lowest box edge at %.0f, controls from %.0f", zoom,
-                  nodes, lowest, controls.origin.y);
+  g_test_message ("zoom %.2f: %u nodes, highest box edge at %.0f, controls down to %.0f", zoom,
+                  nodes, highest, controls.origin.y + controls.size.height);
   g_assert_cmpuint (nodes, ==, 10);
-  g_assert_cmpfloat (lowest, <=, controls.origin.y);
+  g_assert_cmpfloat (highest, >=, controls.origin.y + controls.size.height);
   ct_gui_test_close_window (window);
 }
 

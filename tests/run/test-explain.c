@@ -332,7 +332,7 @@ test_softmax (void)
     g_assert_null (e);
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
     g_clear_error (&error);
-    param.type = (char *) "LRN";
+    param.type = (char *) "MVN";
     e = ct_explain_value (&layer, 0, dims, 2, FALSE, &error);
     g_assert_null (e);
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);

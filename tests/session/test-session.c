@@ -45,6 +45,15 @@ sample_session (void)
   series->side = 1;
   series->style = 2;
   ct_session_add_series (s, "accuracy", NULL, xs, ys, 0)->visible = FALSE;
+  g_free (s->step_pass);
+  s->step_pass = g_strdup ("backward");
+  s->step_next = 4;
+  s->selected = g_strdup ("conv2");
+  s->blob = g_strdup ("conv2 (output)");
+  s->blob_diff = TRUE;
+  s->channel = 17;
+  s->colormap = 2;
+  s->scale = 1;
   return s;
 }
 
@@ -69,6 +78,14 @@ assert_same (const CtSession *a, const CtSession *b)
   for (guint i = 0; a->items != NULL && i < a->items->len; i++)
     g_assert_cmpuint (g_array_index (a->items, guint, i), ==, g_array_index (b->items, guint, i));
   g_assert_cmpstr (a->input_path, ==, b->input_path);
+  g_assert_cmpstr (a->step_pass, ==, b->step_pass);
+  g_assert_cmpint (a->step_next, ==, b->step_next);
+  g_assert_cmpstr (a->selected, ==, b->selected);
+  g_assert_cmpstr (a->blob, ==, b->blob);
+  g_assert_cmpint (a->blob_diff, ==, b->blob_diff);
+  g_assert_cmpint (a->channel, ==, b->channel);
+  g_assert_cmpint (a->colormap, ==, b->colormap);
+  g_assert_cmpint (a->scale, ==, b->scale);
   g_assert_cmpuint (a->series->len, ==, b->series->len);
   for (guint i = 0; i < a->series->len; i++)
     {
@@ -171,6 +188,27 @@ assert_bad (const char *text, const char *expected)
   g_assert_nonnull (strstr (error->message, expected));
 }
 
+/* A session saved before the step position was kept reads as "not
+ * stepped", the inspector as it opens. */
+static void
+test_older (void)
+{
+  static const char text[] = "[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nphase=test\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CtSession) s = ct_session_from_text (text, strlen (text), "old.cortado-session",
+                                                  &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (s->step_pass, ==, "none");
+  g_assert_cmpint (s->step_next, ==, -1);
+  g_assert_null (s->selected);
+  g_assert_null (s->blob);
+  g_assert_false (s->blob_diff);
+  g_assert_cmpint (s->channel, ==, -1);
+  g_assert_cmpint (s->colormap, ==, -1);
+  g_assert_cmpint (s->scale, ==, 0);
+}
+
 static void
 test_bad (void)
 {
@@ -188,6 +226,14 @@ test_bad (void)
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nitems=1;-2;\n", "[Run] items:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nitems=1;x;\n", "[Run] items:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nbatch=-1\n", "[Run] batch:");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Step]\npass=sideways\n",
+              "[Step] pass: not none, forward or backward");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Step]\nnext-layer=-5\n",
+              "[Step] next-layer: -5 is not between -1");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Inspector]\nchannel=two\n",
+              "[Inspector] channel:");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Inspector]\ndiff=perhaps\n",
+              "[Inspector] diff:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Series 0]\nname=loss\npanel=0\nside=0\n"
               "color=0\nstyle=0\nfaded=false\nvisible=true\nxs=1;2;\nys=1;\n",
               "[Series 0] ys: 2 x values but 1 y values");
@@ -237,6 +283,7 @@ main (int argc, char **argv)
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/comma-locale", test_comma_locale);
   g_test_add_func ("/session/bad", test_bad);
+  g_test_add_func ("/session/older", test_older);
   g_test_add_func ("/session/never-crashes", test_never_crashes);
   return g_test_run ();
 }
