@@ -436,12 +436,14 @@ handle_in_pass (CtTrainWorker *w, CtNet *net, CtRunPass pass, int layer)
 /* Iterations */
 
 /* A hand-over costs the worker about 5 µs (the progress built, the main
- * context woken): nothing beside an iteration of LeNet (9 ms), a third of
- * one of a one-layer net. A plain iteration is handed over only when the
- * last hand-over is this old; its points wait in W, none lost, and
- * anything else (a state change, a blob copy, files, an error) goes at
- * once. */
-#define POST_EVERY_US 10000
+ * context woken), but the window a frame: the plot, the figures and the
+ * status redrawn, about 10 ms of a core with GTK drawing in software.
+ * At 100 a second the main thread took half a core from training on a
+ * 2-core machine; ten a second still moves the plot smoothly. A plain
+ * iteration is handed over only when the last hand-over is this old; its
+ * points wait in W, none lost, and anything else (a state change, a blob
+ * copy, files, an error) goes at once. */
+#define POST_EVERY_US 100000
 
 /* Following a blob costs its copy and statistics, a few nanoseconds per
  * value on the worker: for LeNet's conv1 (737,280 values) 2.5 ms against
