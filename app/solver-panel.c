@@ -189,6 +189,27 @@ ct_solver_panel_net_file (GFile *file)
   return result;
 }
 
+char *
+ct_solver_panel_inline_net (GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *text = NULL;
+  Caffe__SolverParameter *param;
+  const Caffe__NetParameter *net;
+  char *result = NULL;
+
+  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  param = parse_solver (text, path, NULL);
+  if (param == NULL)
+    return NULL;
+  net = param->net_param != NULL ? param->net_param : param->train_net_param;
+  if (net != NULL)
+    result = ct_text_print (&net->base);
+  param_free (param);
+  return result;
+}
+
 /* A solver beside a net is found by what it names, not by its file name:
  * Caffe's examples call theirs lenet_solver.prototxt, cifar10_quick_solver
  * .prototxt, solver.prototxt. Names with "solver" in them are tried first

@@ -19,6 +19,10 @@ CtSolverPanel *ct_solver_panel_new (void);
 
 /* The net file FILE names when FILE is a solver prototxt, else NULL. */
 GFile *ct_solver_panel_net_file (GFile *file);
+/* The prototxt of the net FILE holds in its `net_param` (or
+ * `train_net_param`) when FILE is a solver that embeds its net, else
+ * NULL. Owned. */
+char *ct_solver_panel_inline_net (GFile *file);
 /* The solver prototxt in NET_FILE's folder whose `net` or `train_net`
  * is NET_FILE, or NULL. */
 GFile *ct_solver_panel_find_beside (GFile *net_file);

@@ -325,6 +325,38 @@ load_net (CtWindow *self, GFile *file)
   return TRUE;
 }
 
+/* A solver that holds its net (Caffe's `net_param`): the net opens as an
+ * untitled document whose data paths start in the solver's folder, and
+ * the solver comes with it to the Training view. */
+static gboolean
+load_inline_net (CtWindow *self, GFile *solver, const char *text)
+{
+  g_autoptr (GFile) folder = g_file_get_parent (solver);
+  g_autofree char *name = g_file_get_basename (solver);
+  /* TRANSLATORS: the title of a net held inside a solver file; %s is the file's name */
+  g_autofree char *title = g_strdup_printf (_("Net of %s"), name);
+  g_autoptr (GError) error = NULL;
+
+  ct_document_set_base_dir (self->document, folder != NULL ? g_file_peek_path (folder) : NULL);
+  /* the weights of the net shown before do not go with this one */
+  if (self->weights != NULL)
+    {
+      g_clear_object (&self->weights);
+      ct_window_run_weights_changed (self);
+    }
+  ct_document_load_text (self->document, text, title);
+  ct_solver_panel_set_example (self->solver_panel, NULL, NULL);
+  if (!ct_solver_panel_load (self->solver_panel, solver, &error))
+    {
+      ct_window_report_error (self, _("Could not open the solver"), error);
+      return FALSE;
+    }
+  remember_recent (solver);
+  after_load (self);
+  adw_view_stack_set_visible_child_name (self->view_stack, "training");
+  return TRUE;
+}
+
 gboolean
 ct_window_load_file (CtWindow *self, GFile *file)
 {
@@ -339,7 +371,12 @@ ct_window_load_file (CtWindow *self, GFile *file)
   /* a solver opens its net, and comes with it to the Training view */
   net_file = ct_solver_panel_net_file (file);
   if (net_file == NULL)
-    return load_net (self, file);
+    {
+      g_autofree char *inline_net = ct_solver_panel_inline_net (file);
+
+      return inline_net != NULL ? load_inline_net (self, file, inline_net)
+                                : load_net (self, file);
+    }
   if (g_file_equal (net_file, file))
     {
       ct_window_show_error (self, _("The solver names itself as its net"));

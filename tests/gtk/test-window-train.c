@@ -847,6 +847,51 @@ test_compare_live (void)
   close_window (window);
 }
 
+/* A solver that holds its net (net_param, as Caffe allows): the net opens
+ * untitled with the solver in the Training view, and trains. */
+static void
+test_inline_net (void)
+{
+  static const char solver_text[] =
+    "net_param { name: 'Inline' "
+    "  layer { name: 'data' type: 'DummyData' top: 'data' top: 'label' "
+    "    dummy_data_param { shape { dim: 8 dim: 1 dim: 6 dim: 6 } shape { dim: 8 } "
+    "      data_filler { type: 'uniform' min: 0 max: 1 } "
+    "      data_filler { type: 'uniform' min: 0 max: 2.99 } } } "
+    "  layer { name: 'conv' type: 'Convolution' bottom: 'data' top: 'conv' "
+    "    convolution_param { num_output: 4 kernel_size: 3 weight_filler { type: 'xavier' } } } "
+    "  layer { name: 'ip' type: 'InnerProduct' bottom: 'conv' top: 'ip' "
+    "    inner_product_param { num_output: 3 weight_filler { type: 'xavier' } } } "
+    "  layer { name: 'loss' type: 'SoftmaxWithLoss' bottom: 'ip' bottom: 'label' top: 'loss' } "
+    "} "
+    "base_lr: 0.01 momentum: 0.9 lr_policy: 'fixed' max_iter: 20 display: 0 "
+    "snapshot_after_train: false random_seed: 3 ";
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "inline-net", NULL);
+  g_autofree char *path = g_build_filename (dir, "inline_solver.prototxt", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  CtWindow *window = ct_window_new (app);
+  CtDocument *document;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, solver_text, -1, &error));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ct_window_load_file (window, file));
+  ct_gui_test_settle (window);
+  document = ct_window_get_document (window);
+  g_assert_null (ct_document_get_file (document));
+  g_assert_nonnull (ct_document_get_net (document));
+  g_assert_cmpuint (ct_document_get_net (document)->n_layer, ==, 4);
+  g_assert_cmpstr (ct_document_get_net (document)->name, ==, "Inline");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "training");
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "train-toggle", NULL);
+  WAIT_UNTIL (ct_window_train_get_state (window) == CT_TRAIN_STATE_FINISHED, 50);
+  g_assert_cmpint (ct_window_train_get_iter (window), ==, 20);
+  g_assert_null (ct_window_train_get_last_error (window));
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -861,6 +906,7 @@ main (int argc, char *argv[])
       g_test_add_func ("/gtk/window-train/restart-resume", test_restart_resume);
       g_test_add_func ("/gtk/window-train/restart-changed", test_restart_changed);
       g_test_add_func ("/gtk/window-train/net-beside-solver", test_net_beside_solver);
+      g_test_add_func ("/gtk/window-train/inline-net", test_inline_net);
       g_test_add_func ("/gtk/window-train/not-finite", test_not_finite);
       g_test_add_func ("/gtk/window-train/compare-live", test_compare_live);
     }
