@@ -157,20 +157,27 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-GFile *
-ct_solver_panel_net_file (GFile *file)
+/* FILE read as a solver, or NULL when it is not one (or unreadable). A
+ * net's text does not parse as a solver (its `layer` is no solver field),
+ * so this tells the two apart without asking the user. */
+static Caffe__SolverParameter *
+read_solver (GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *text = NULL;
-  Caffe__SolverParameter *param;
-  const char *net;
-  GFile *result = NULL;
 
   if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
-  /* A net's text does not parse as a solver (its `layer` is no solver
-   * field), so this tells the two apart without asking the user. */
-  param = parse_solver (text, path, NULL);
+  return parse_solver (text, path, NULL);
+}
+
+GFile *
+ct_solver_panel_net_file (GFile *file)
+{
+  Caffe__SolverParameter *param = read_solver (file);
+  const char *net;
+  GFile *result = NULL;
+
   if (param == NULL)
     return NULL;
   net = param->net != NULL ? param->net : param->train_net;
@@ -180,9 +187,9 @@ ct_solver_panel_net_file (GFile *file)
         result = g_file_new_for_path (net);
       else
         {
-          g_autofree char *dir = g_path_get_dirname (path);
-          g_autofree char *joined = g_build_filename (dir, net, NULL);
-          result = g_file_new_for_path (joined);
+          g_autoptr (GFile) dir = g_file_get_parent (file);
+
+          result = g_file_resolve_relative_path (dir, net);
         }
     }
   param_free (param);
@@ -192,15 +199,10 @@ ct_solver_panel_net_file (GFile *file)
 char *
 ct_solver_panel_inline_net (GFile *file)
 {
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *text = NULL;
-  Caffe__SolverParameter *param;
+  Caffe__SolverParameter *param = read_solver (file);
   const Caffe__NetParameter *net;
   char *result = NULL;
 
-  if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL))
-    return NULL;
-  param = parse_solver (text, path, NULL);
   if (param == NULL)
     return NULL;
   net = param->net_param != NULL ? param->net_param : param->train_net_param;
