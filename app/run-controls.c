@@ -20,6 +20,7 @@ struct _CtRunControls {
   CtRunFill fill;
   gboolean use_gpu;
   int gpu_device;
+  guint pace_ms;
   CtInputTransform transform;
 
   /* Template children. */
@@ -31,6 +32,7 @@ struct _CtRunControls {
   GtkWidget *batch_spin;
   GtkWidget *seed_spin;
   GtkWidget *device_drop;
+  GtkWidget *pace_drop;
   GtkLabel *weights_label;
   GtkLabel *input_label;
   GtkWidget *scale_spin;
@@ -38,6 +40,7 @@ struct _CtRunControls {
 
 enum {
   SIGNAL_TRANSFORM_CHANGED,
+  SIGNAL_PACE_CHANGED,
   N_SIGNALS
 };
 
@@ -61,6 +64,37 @@ static void
 fill_toggled (GtkCheckButton *check, CtRunControls *self)
 {
   self->fill = gtk_check_button_get_active (check) ? CT_RUN_FILL_CAFFE_REF : CT_RUN_FILL_NONE;
+}
+
+/* The pause after each layer of a pass, by item of the pace list. */
+static const guint pace_items_ms[] = { 0, 100, 300, 1000 };
+
+static void
+pace_selected (GtkDropDown *drop, GParamSpec *pspec, CtRunControls *self)
+{
+  guint item = gtk_drop_down_get_selected (drop);
+
+  self->pace_ms = item < G_N_ELEMENTS (pace_items_ms) ? pace_items_ms[item] : 0;
+  g_signal_emit (self, signals[SIGNAL_PACE_CHANGED], 0);
+}
+
+guint
+ct_run_controls_get_pace (CtRunControls *self)
+{
+  return self->pace_ms;
+}
+
+void
+ct_run_controls_set_pace (CtRunControls *self, guint ms_per_layer)
+{
+  guint item = 0;
+
+  /* the nearest of the list's paces */
+  for (guint i = 1; i < G_N_ELEMENTS (pace_items_ms); i++)
+    if (ABS ((int) pace_items_ms[i] - (int) ms_per_layer)
+        < ABS ((int) pace_items_ms[item] - (int) ms_per_layer))
+      item = i;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->pace_drop), item);
 }
 
 /* Item 0 is the CPU, item i the GPU i - 1. */
@@ -119,6 +153,18 @@ ct_run_controls_set_input_text (CtRunControls *self, const char *text)
   gtk_label_set_text (self->input_label, text);
 }
 
+/* The button GTK builds inside a drop-down is what a screen reader lands
+ * on: it gets the drop-down's NAME. */
+static void
+name_drop_button (GtkWidget *drop, const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (drop); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      name, -1);
+}
+
 static void
 fill_devices (CtRunControls *self)
 {
@@ -133,12 +179,7 @@ fill_devices (CtRunControls *self)
   gtk_drop_down_set_model (GTK_DROP_DOWN (drop), G_LIST_MODEL (items));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (drop), 0);
   g_signal_connect (drop, "notify::selected", G_CALLBACK (device_changed), self);
-  /* The button GTK builds inside is what a screen reader lands on. */
-  for (GtkWidget *child = gtk_widget_get_first_child (drop); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Device"), -1);
+  name_drop_button (drop, _("Device"));
   if (reason != NULL)
     {
       g_autofree char *why = g_strdup_printf (_("Only the CPU: %s"), reason);
@@ -264,6 +305,7 @@ ct_run_controls_class_init (CtRunControlsClass *klass)
   BIND (batch_spin);
   BIND (seed_spin);
   BIND (device_drop);
+  BIND (pace_drop);
   BIND (weights_label);
   BIND (input_label);
   BIND (scale_spin);
@@ -272,6 +314,11 @@ ct_run_controls_class_init (CtRunControlsClass *klass)
   signals[SIGNAL_TRANSFORM_CHANGED] = g_signal_new ("transform-changed",
                                                     G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                     0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The pause after each layer of a pass changed (ct_run_controls_get_pace). */
+  signals[SIGNAL_PACE_CHANGED] = g_signal_new ("pace-changed",
+                                               G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_bind_template_callback (widget_class, pace_selected);
   gtk_widget_class_bind_template_callback (widget_class, scale_changed);
   gtk_widget_class_bind_template_callback (widget_class, mean_changed);
   gtk_widget_class_bind_template_callback (widget_class, rgb_toggled);
@@ -291,4 +338,5 @@ ct_run_controls_init (CtRunControls *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->scale_spin), 8);
   fill_devices (self);
+  name_drop_button (self->pace_drop, _("Pace of a pass"));
 }

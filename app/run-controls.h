@@ -1,7 +1,9 @@
 /* run-controls.h: CtRunControls, the run's buttons in the header bar
  * (reset, backward, forward, run or stop, settings, input) and the run
  * settings the next runner is built with: batch size, seed, input fill,
- * device, and the transform of input images (see run-controls.c). The buttons activate win.run-* actions. */
+ * device, the transform of input images (see run-controls.c), and the
+ * pace of a pass, which applies at once. The buttons activate win.run-*
+ * actions. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -23,6 +25,11 @@ CtRunFill ct_run_controls_get_fill (CtRunControls *self);
 /* Whether a GPU computes, and which. */
 gboolean ct_run_controls_get_use_gpu (CtRunControls *self);
 int ct_run_controls_get_gpu_device (CtRunControls *self);
+/* The pause after each layer of a whole pass, in milliseconds (0: full
+ * speed); "pace-changed" says when it changes. Setting picks the nearest
+ * pace the list offers. */
+guint ct_run_controls_get_pace (CtRunControls *self);
+void ct_run_controls_set_pace (CtRunControls *self, guint ms_per_layer);
 /* The weights file's name shown (NULL: the fillers). */
 void ct_run_controls_set_weights_name (CtRunControls *self, const char *name);
 /* While a pass runs, Stop stands in for Run (the focus moves along). */

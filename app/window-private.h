@@ -43,8 +43,8 @@ struct _CtWindow {
   AdwToastOverlay *toast_overlay;
   /* toasts, paced (window-toasts.c) */
   GQueue *toast_ops;           /* AdwToast* (owned) to add, in order */
-  AdwToast *error_toast;       /* the error toast in the overlay (owned), until dismissed */
-  gboolean error_dismiss;      /* ERROR_SHOWN is to be dismissed */
+  AdwToast *shown_toast;       /* the toast in the overlay (owned), until dismissed */
+  gboolean error_dismiss;      /* SHOWN_TOAST, an error, is to be dismissed */
   gint64 toast_quiet_until;    /* monotonic µs: the overlay's animations are over */
   guint toast_source;
   AdwWindowTitle *window_title;

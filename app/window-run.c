@@ -578,6 +578,7 @@ ensure_runner (CtWindow *self)
     {
       take_config (self);
       self->runner = ct_runner_new (net, &self->run_applied, snapshot_arrived, self);
+      ct_runner_set_pace (self->runner, ct_run_controls_get_pace (self->run_controls));
       self->run_epoch = ct_runner_get_epoch (self->runner);
       ct_window_inputs_apply (self, self->runner);
       update_watch (self);
@@ -771,7 +772,6 @@ drop_shown_run (CtWindow *self, const char *notice)
   {
     AdwToast *toast = adw_toast_new (notice);
     adw_toast_set_timeout (toast, 5);
-    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
     ct_window_add_toast (self, toast);
   }
 }
@@ -833,6 +833,14 @@ ct_window_run_get_snapshot (CtWindow *self)
   return self->run_snapshot;
 }
 
+/* The pace applies at once, to a pass running too. */
+static void
+pace_changed (CtRunControls *controls, CtWindow *self)
+{
+  if (self->runner != NULL)
+    ct_runner_set_pace (self->runner, ct_run_controls_get_pace (controls));
+}
+
 void
 ct_window_init_run (CtWindow *self)
 {
@@ -841,6 +849,7 @@ ct_window_init_run (CtWindow *self)
   build_stop (self);
   ct_window_init_inputs (self);
   g_signal_connect (self->selection, "changed", G_CALLBACK (selection_changed), self);
+  g_signal_connect (self->run_controls, "pace-changed", G_CALLBACK (pace_changed), self);
   ct_window_run_update_actions (self);
 }
 

@@ -83,6 +83,7 @@ ct_window_session_collect (CtWindow *self)
   g_free (s->view);
   s->view = g_strdup (adw_view_stack_get_visible_child_name (self->view_stack));
   s->batch = ct_run_controls_get_batch (self->run_controls);
+  s->pace_ms = ct_run_controls_get_pace (self->run_controls);
   s->seed = ct_run_controls_get_seed (self->run_controls);
   if (items != NULL)
     {
@@ -383,6 +384,7 @@ ct_window_session_open (CtWindow *self, GFile *file)
   g_action_group_change_action_state (G_ACTION_GROUP (self), "phase",
                                       g_variant_new_string (s->phase));
   ct_run_controls_set_batch (self->run_controls, s->batch);
+  ct_run_controls_set_pace (self->run_controls, s->pace_ms);
   ct_run_controls_set_seed (self->run_controls, s->seed);
   if (s->items != NULL && s->items->len > 0)
     ct_window_inputs_set_items (self, (const guint *) (void *) s->items->data, s->items->len);

@@ -3,14 +3,16 @@
  * what failed starts again (ct_window_dismiss_error), so that the NaN
  * message of one run never sits over the next healthy one.
  *
- * libadwaita 1.2 crashes when a toast is added or dismissed while the
- * overlay still animates an earlier add or dismissal (its replace animation
- * lasts 500 ms), and when a shown and a queued toast are dismissed together
- * (measured under Xvfb: a toast dismissed then another added 0-250 ms later
- * crashed 9 times in 9, 400 ms later never). So every add and every
- * dismissal waits until TOAST_SETTLE has passed since the one before, and
- * at most one error toast is ever in the overlay: a new error dismisses the
- * one shown, then comes up. */
+ * libadwaita 1.2 aborts (show_toast: !info->widget) when a toast that it
+ * put back for one of high priority comes up again while it is still
+ * being hidden. Pacing in time cannot rule that out: a busy main loop runs
+ * a timeout before the frame that ends the animation. So every toast is of
+ * normal priority and the overlay never holds two: the window keeps its
+ * own queue and gives the overlay the next toast once the one shown is
+ * dismissed (by its timeout, its close button, or here: see
+ * must_make_way). Adds and dismissals are
+ * also spaced by TOAST_SETTLE, so that one animation is over before the
+ * next starts. */
 #include "window-private.h"
 
 #define TOAST_SETTLE (600 * G_TIME_SPAN_MILLISECOND)
@@ -34,17 +36,30 @@ is_error (AdwToast *toast)
 }
 
 static void
-error_dismissed (AdwToast *toast, CtWindow *self)
+toast_dismissed (AdwToast *toast, CtWindow *self)
 {
-  /* by its timeout or its close button: the overlay animates it away */
+  /* the overlay animates it away */
   self->toast_quiet_until = MAX (self->toast_quiet_until,
                                  g_get_monotonic_time () + TOAST_SETTLE);
-  if (toast == self->error_toast)
+  if (toast == self->shown_toast)
     {
-      g_clear_object (&self->error_toast);
+      g_clear_object (&self->shown_toast);
       self->error_dismiss = FALSE;
     }
   run_ops (self);
+}
+
+/* Whether the toast shown must go now: its error was dismissed, or a new
+ * error comes, or it is a routine toast and any other comes (the newest
+ * news is the one to read; an error stays until read). */
+static gboolean
+must_make_way (CtWindow *self, AdwToast *next)
+{
+  if (self->shown_toast == NULL)
+    return FALSE;
+  if (is_error (self->shown_toast))
+    return self->error_dismiss || (next != NULL && is_error (next));
+  return next != NULL;
 }
 
 /* One operation on the overlay, if the last one's animation is over;
@@ -57,36 +72,32 @@ run_ops (CtWindow *self)
 
   if (self->toast_ops == NULL || self->toast_source != 0)
     return;
+  next = g_queue_peek_head (self->toast_ops);
+  /* the next toast waits for the one shown to be dismissed */
+  if (self->shown_toast != NULL && !must_make_way (self, next))
+    return;
+  if (self->shown_toast == NULL && next == NULL)
+    return;
   if (now < self->toast_quiet_until)
     {
-      if (self->error_dismiss || !g_queue_is_empty (self->toast_ops))
-        self->toast_source = g_timeout_add ((guint) ((self->toast_quiet_until - now) / 1000) + 1,
-                                            run_ops_later, self);
+      self->toast_source = g_timeout_add ((guint) ((self->toast_quiet_until - now) / 1000) + 1,
+                                          run_ops_later, self);
       return;
-    }
-  next = g_queue_peek_head (self->toast_ops);
-  /* a new error takes the place of the one shown */
-  if (self->error_toast != NULL && (self->error_dismiss || (next != NULL && is_error (next))))
-    {
-      g_autoptr (AdwToast) shown = g_steal_pointer (&self->error_toast);
-
-      self->error_dismiss = FALSE;
-      self->toast_quiet_until = now + TOAST_SETTLE;
-      adw_toast_dismiss (shown);
-      run_ops (self);
-      return;
-    }
-  self->error_dismiss = FALSE;
-  if (next == NULL)
-    return;
-  g_queue_pop_head (self->toast_ops);
-  if (is_error (next))
-    {
-      self->error_toast = g_object_ref (next);
-      g_signal_connect_object (next, "dismissed", G_CALLBACK (error_dismissed), self, 0);
     }
   self->toast_quiet_until = now + TOAST_SETTLE;
+  if (self->shown_toast != NULL)
+    {
+      /* toast_dismissed comes back here */
+      g_autoptr (AdwToast) shown = g_object_ref (self->shown_toast);
+
+      adw_toast_dismiss (shown);
+      return;
+    }
+  g_queue_pop_head (self->toast_ops);
+  self->shown_toast = g_object_ref (next);
+  g_signal_connect_object (next, "dismissed", G_CALLBACK (toast_dismissed), self, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, next);
+  /* the toast after it may be one to take its place */
   run_ops (self);
 }
 
@@ -98,7 +109,19 @@ ct_window_add_toast (CtWindow *self, AdwToast *toast)
       g_object_unref (toast);
       return;
     }
-  g_queue_push_tail (self->toast_ops, toast);
+  /* see above: a toast of high priority could make the overlay abort;
+   * errors go ahead of the other toasts here instead */
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_NORMAL);
+  if (is_error (toast))
+    {
+      GList *l = self->toast_ops->head;
+
+      while (l != NULL && is_error (l->data))
+        l = l->next;
+      g_queue_insert_before (self->toast_ops, l, toast);
+    }
+  else
+    g_queue_push_tail (self->toast_ops, toast);
   run_ops (self);
 }
 
@@ -128,7 +151,6 @@ ct_window_show_error (CtWindow *self, const char *message)
   AdwToast *toast = adw_toast_new (message);
 
   adw_toast_set_timeout (toast, ct_window_error_timeout (message));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_object_set_data (G_OBJECT (toast), "ct-error", GINT_TO_POINTER (TRUE));
   ct_window_add_toast (self, toast);
 }
@@ -151,14 +173,14 @@ ct_window_dismiss_error (CtWindow *self)
         }
       l = following;
     }
-  self->error_dismiss = self->error_toast != NULL;
+  self->error_dismiss = self->shown_toast != NULL && is_error (self->shown_toast);
   run_ops (self);
 }
 
 guint
 ct_window_n_errors (CtWindow *self)
 {
-  guint n = self->error_toast != NULL && !self->error_dismiss;
+  guint n = ct_window_get_error_shown (self) != NULL;
 
   for (GList *l = self->toast_ops != NULL ? self->toast_ops->head : NULL; l != NULL; l = l->next)
     n += is_error (l->data);
@@ -168,8 +190,8 @@ ct_window_n_errors (CtWindow *self)
 const char *
 ct_window_get_error_shown (CtWindow *self)
 {
-  return self->error_toast != NULL && !self->error_dismiss
-         ? adw_toast_get_title (self->error_toast) : NULL;
+  return self->shown_toast != NULL && is_error (self->shown_toast) && !self->error_dismiss
+         ? adw_toast_get_title (self->shown_toast) : NULL;
 }
 
 void
@@ -186,5 +208,5 @@ ct_window_toasts_dispose (CtWindow *self)
   g_clear_handle_id (&self->toast_source, g_source_remove);
   if (self->toast_ops != NULL)
     g_queue_free_full (g_steal_pointer (&self->toast_ops), g_object_unref);
-  g_clear_object (&self->error_toast);
+  g_clear_object (&self->shown_toast);
 }

@@ -152,6 +152,7 @@ typedef struct {
   CtMailbox *mailbox;
   GAsyncQueue *queue;
   const int *epoch;                  /* the runner's, read atomically */
+  const int *pace_ms;                /* the runner's, read atomically */
 
   GBytes *param;                     /* the net, packed (a private copy) */
   CtRunConfig config;

@@ -463,6 +463,30 @@ backward_one (CtRunWorker *worker)
   return TRUE;
 }
 
+/* The pause after a layer of a whole pass (ct_runner_set_pace), in short
+ * sleeps so that a stop or an edit ends it at once. It is not the
+ * worker's overhead: the next snapshot counts from its end. */
+static void
+wait_pace (CtRunWorker *worker, const CtRunCommand *command)
+{
+  gint64 start = g_get_monotonic_time ();
+  gint64 now = start;
+
+  if (g_atomic_int_get (worker->pace_ms) <= 0)
+    return;
+  /* the pace is read again after each sleep: a new one applies at once */
+  while (is_current (worker, command))
+    {
+      gint64 end = start + (gint64) g_atomic_int_get (worker->pace_ms) * 1000;
+
+      if (now >= end)
+        break;
+      g_usleep ((gulong) MIN (end - now, 10000));
+      now = g_get_monotonic_time ();
+    }
+  worker->mark_us = g_get_monotonic_time ();
+}
+
 /* Finish the forward pass, layer by layer; FALSE on error or interrupt. */
 static gboolean
 finish_forward (CtRunWorker *worker, const CtRunCommand *command, gboolean post_each)
@@ -472,7 +496,10 @@ finish_forward (CtRunWorker *worker, const CtRunCommand *command, gboolean post_
       if (!is_current (worker, command) || !forward_one (worker))
         return FALSE;
       if (post_each && (guint) worker->next_layer < n_layers (worker))
-        post (worker);
+        {
+          post (worker);
+          wait_pace (worker, command);
+        }
     }
   return TRUE;
 }
@@ -552,7 +579,10 @@ do_run_pass (CtRunWorker *worker, const CtRunCommand *command)
       if (!backward_one (worker))
         return;
       if (worker->next_layer >= 0)
-        post (worker);
+        {
+          post (worker);
+          wait_pace (worker, command);
+        }
     }
 }
 

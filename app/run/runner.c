@@ -15,6 +15,7 @@ struct _CtRunner {
   GAsyncQueue *queue;
   GThread *thread;
   int epoch;   /* bumped to drop queued steps and interrupt a pass */
+  int pace_ms; /* see ct_runner_set_pace; read by the worker */
   /* Step commands queued, and those the snapshots delivered say are
    * finished or dropped (both counted in the caller's thread). */
   guint64 steps_queued, steps_answered;
@@ -134,6 +135,7 @@ ct_runner_new (const Caffe__NetParameter *param, const CtRunConfig *config,
   worker->mailbox = ct_mailbox_ref (runner->mailbox);
   worker->queue = g_async_queue_ref (runner->queue);
   worker->epoch = &runner->epoch;
+  worker->pace_ms = &runner->pace_ms;
   worker->budget = CT_RUN_HISTORY_BUDGET;
 
   /* The first command gives the worker its net and configuration, so that
@@ -181,6 +183,12 @@ void
 ct_runner_run_pass (CtRunner *runner)
 {
   queue_step (runner, CT_RUN_CMD_RUN_PASS);
+}
+
+void
+ct_runner_set_pace (CtRunner *runner, guint ms_per_layer)
+{
+  g_atomic_int_set (&runner->pace_ms, (int) MIN (ms_per_layer, (guint) G_MAXINT));
 }
 
 void

@@ -268,6 +268,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtRunner, ct_runner_free)
 void ct_runner_step_forward (CtRunner *runner);
 void ct_runner_step_backward (CtRunner *runner);
 void ct_runner_run_pass (CtRunner *runner);
+/* The pause after each layer of a pass that ct_runner_run_pass() runs, so
+ * that a class can watch it go through the graph: MS_PER_LAYER
+ * milliseconds (0, the default: none). It applies at once, to a pass
+ * already running too; a stop or an edit cuts a pause short. Steps of
+ * one layer never wait. */
+void ct_runner_set_pace (CtRunner *runner, guint ms_per_layer);
 void ct_runner_reset (CtRunner *runner);
 /* Drop queued commands and interrupt a running pass after its current
  * layer; a snapshot shows where it stopped. */

@@ -113,6 +113,8 @@ ct_session_to_text (const CtSession *session, gsize *length)
   g_key_file_set_string (file, "Run", "view", session->view);
   g_key_file_set_uint64 (file, "Run", "batch", session->batch);
   g_key_file_set_uint64 (file, "Run", "seed", session->seed);
+  if (session->pace_ms > 0)
+    g_key_file_set_uint64 (file, "Run", "pace_ms", session->pace_ms);
   if (session->items != NULL && session->items->len > 0)
     {
       g_autofree int *items = g_new (int, session->items->len);
@@ -407,6 +409,16 @@ ct_session_from_text (const char *text, gsize length, const char *name, GError *
       session->seed = g_key_file_get_uint64 (file, "Run", "seed", &local);
       if (local != NULL)
         return bad_value (error, name, "Run", "seed", local->message), NULL;
+    }
+  if (g_key_file_has_key (file, "Run", "pace_ms", NULL))
+    {
+      guint64 pace_ms = g_key_file_get_uint64 (file, "Run", "pace_ms", &local);
+
+      if (local != NULL || pace_ms > 60000)
+        return bad_value (error, name, "Run", "pace_ms",
+                          local != NULL ? local->message : _("more than a minute")),
+               NULL;
+      session->pace_ms = (guint) pace_ms;
     }
   if (g_key_file_has_key (file, "Run", "items", NULL))
     {

@@ -46,6 +46,7 @@ typedef struct {
   char *view;                /* "graph", "source" or "training" */
   guint batch;               /* the inspection batch (0: the net's) */
   guint64 seed;
+  guint pace_ms;             /* the pause after each layer of a pass (0: none) */
   GArray *items;             /* guint Fashion-MNIST items, or NULL */
   char *input_path;          /* an image or a folder, or NULL */
   GPtrArray *series;         /* CtSessionSeries */

@@ -195,7 +195,7 @@ test_toasts (void)
         }
       g_assert_cmpstr (ct_window_get_error_shown (window), ==, nan_message);
       /* it goes by itself, after a time to read it */
-      g_assert_cmpuint (adw_toast_get_timeout (window->error_toast), ==,
+      g_assert_cmpuint (adw_toast_get_timeout (window->shown_toast), ==,
                         ct_window_error_timeout (nan_message));
       toasts = shown_toasts (window, TRUE);
       g_assert_cmpuint (toasts->len, ==, 1);

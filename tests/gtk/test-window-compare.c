@@ -465,12 +465,12 @@ test_git (void)
   if (outside_text == NULL)
     {
       ct_window_compare_net (window, outside, "HEAD");
-      for (int i = 0; i < 200 && window->error_toast == NULL; i++)
+      for (int i = 0; i < 200 && window->shown_toast == NULL; i++)
         ct_gui_test_spin (50);
-      g_assert_nonnull (window->error_toast);
-      g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast),
+      g_assert_nonnull (window->shown_toast);
+      g_assert_nonnull (strstr (adw_toast_get_title (window->shown_toast),
                                 "Could not compare the nets: "));
-      g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast),
+      g_assert_nonnull (strstr (adw_toast_get_title (window->shown_toast),
                                 "is not in a git work tree"));
       g_assert_null (find_toplevel (CT_TYPE_NET_COMPARE_WINDOW));
     }

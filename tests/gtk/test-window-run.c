@@ -767,6 +767,12 @@ test_stop (void)
     g_assert_nonnull (strstr (tooltip, "Escape"));
   }
 
+  /* A pace of 0.1 s a layer: the pass lasts seconds, however fast the
+   * machine, so that it is surely stopped midway. */
+  g_assert_cmpuint (ct_run_controls_get_pace (window->run_controls), ==, 0);
+  ct_run_controls_set_pace (window->run_controls, 100);
+  g_assert_cmpuint (ct_run_controls_get_pace (window->run_controls), ==, 100);
+
   /* F5: Stop stands in for Run at once */
   activate (window, "run-pass");
   g_assert_true (action_enabled (window, "run-stop"));

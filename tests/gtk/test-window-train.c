@@ -719,8 +719,8 @@ test_compare_live (void)
   /* before training, with no weights: nothing to compare, and why */
   g_assert_false (ct_window_train_has_live_weights (window));
   g_assert_false (ct_window_compare_weights_now (window, earlier));
-  g_assert_nonnull (window->error_toast);
-  g_assert_nonnull (strstr (adw_toast_get_title (window->error_toast), "start training"));
+  g_assert_nonnull (window->shown_toast);
+  g_assert_nonnull (strstr (adw_toast_get_title (window->shown_toast), "start training"));
   /* the toast shown before Start dismisses it (libadwaita 1.2 crashes
    * when a toast is dismissed before its animation has begun) */
   ct_gui_test_spin (500);

@@ -630,6 +630,53 @@ test_error_toast (void)
   close_window (window);
 }
 
+/* Toasts and errors come and go while the main loop is now free, now
+ * blocked (a busy window): libadwaita 1.2 must never be handed a toast it
+ * would abort on, and the error shown is always the latest one. */
+static void
+test_toast_storm (void)
+{
+  CtWindow *window = new_window ();
+  GRand *rand = g_rand_new_with_seed (7);
+  g_autofree char *previous = NULL;
+
+  for (guint round = 0; round < 8; round++)
+    {
+      g_autofree char *error = g_strdup_printf ("error %u", round);
+
+      AdwToast *notice = adw_toast_new ("the net changed");
+
+      ct_window_show_toast (window, "saved");
+      ct_gui_test_spin (g_rand_int_range (rand, 0, 300));
+      /* a caller may ask for a high priority: the window must not pass it on */
+      adw_toast_set_priority (notice, ADW_TOAST_PRIORITY_HIGH);
+      ct_window_add_toast (window, notice);
+      g_usleep ((gulong) g_rand_int_range (rand, 0, 300) * 1000);
+      ct_gui_test_spin (g_rand_int_range (rand, 0, 300));
+      ct_window_show_error (window, error);
+      /* blocked past the overlay's animations, then free again */
+      g_usleep ((gulong) g_rand_int_range (rand, 0, 900) * 1000);
+      ct_gui_test_spin (g_rand_int_range (rand, 0, 700));
+      /* the error before may still be making way */
+      if (ct_window_get_error_shown (window) != NULL
+          && g_strcmp0 (ct_window_get_error_shown (window), previous) != 0)
+        g_assert_cmpstr (ct_window_get_error_shown (window), ==, error);
+      g_free (previous);
+      previous = g_strdup (error);
+      if (round % 2 == 0)
+        ct_window_dismiss_error (window);
+      g_usleep ((gulong) g_rand_int_range (rand, 0, 400) * 1000);
+      ct_gui_test_spin (g_rand_int_range (rand, 0, 200));
+    }
+  /* the last error was kept: it comes up */
+  for (int i = 0; i < 400 && ct_window_get_error_shown (window) == NULL; i++)
+    ct_gui_test_spin (10);
+  g_assert_cmpstr (ct_window_get_error_shown (window), ==, "error 7");
+  g_assert_cmpuint (ct_window_n_errors (window), ==, 1);
+  g_rand_free (rand);
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -642,6 +689,7 @@ main (int argc, char *argv[])
   if (display)
     {
       g_test_add_func ("/gtk/window/error-toast", test_error_toast);
+      g_test_add_func ("/gtk/window/toast-storm", test_toast_storm);
       g_test_add_func ("/gtk/window/edit-save-reopen", test_edit_save_reopen);
       g_test_add_func ("/gtk/window/zoo", test_zoo);
       g_test_add_func ("/gtk/window/screenshots", test_screenshots);

@@ -424,6 +424,64 @@ until_idle (CtTestRun *run)
   return snapshot;
 }
 
+/* The pace of a pass: a pause after each layer, cut short by a stop, and
+ * changed while the pass runs. Only bounds that hold on a loaded machine
+ * are checked: pauses make a pass at least that long, and a cut pause is
+ * far shorter than the one asked for. */
+static void
+test_pace (void)
+{
+  g_autofree char *text = lenet_text (8);
+  CtRunConfig config = { .phase = CAFFE__PHASE__TEST, .seed = 3, .fill = CT_RUN_FILL_CAFFE_REF };
+  const guint pace_ms = 120, long_ms = 600 * 1000;
+  CtTestRun run;
+  CtRunSnapshot *snapshot;
+  guint n_layers;
+  gint64 t0;
+
+  ct_test_run_init (&run, text, &config);
+
+  /* every layer but the last is followed by a pause */
+  ct_runner_set_pace (run.runner, pace_ms);
+  t0 = g_get_monotonic_time ();
+  ct_runner_run_pass (run.runner);
+  snapshot = until_idle (&run);
+  n_layers = ct_run_snapshot_n_layers (run.last);
+  g_assert_cmpuint (n_layers, >, 2);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (run.last), ==, (int) n_layers);
+  g_assert_cmpint (g_get_monotonic_time () - t0, >=, (gint64) (n_layers - 1) * pace_ms * 1000);
+  /* the pauses are not the worker's overhead */
+  g_assert_nonnull (snapshot);
+  g_assert_cmpfloat (ct_run_snapshot_get_overhead_us (snapshot), <, pace_ms * 1000.0);
+
+  /* a stop ends a long pause at once: the pass stops after layer 0 */
+  ct_runner_reset (run.runner);
+  until_idle (&run);
+  ct_runner_set_pace (run.runner, long_ms);
+  t0 = g_get_monotonic_time ();
+  ct_runner_run_pass (run.runner);
+  do
+    snapshot = ct_test_run_next (&run);
+  while (ct_run_snapshot_get_next_layer (snapshot) < 1);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 1);
+  ct_runner_stop (run.runner);
+  until_idle (&run);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (run.last), ==, 1);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, (gint64) long_ms * 1000 / 4);
+
+  /* a pace set while the pass pauses applies at once */
+  ct_runner_run_pass (run.runner);
+  do
+    snapshot = ct_test_run_next (&run);
+  while (ct_run_snapshot_get_next_layer (snapshot) < 2);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (snapshot), ==, 2);
+  ct_runner_set_pace (run.runner, 0);
+  until_idle (&run);
+  g_assert_cmpint (ct_run_snapshot_get_next_layer (run.last), ==, (int) n_layers);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, (gint64) long_ms * 1000 / 4);
+  ct_test_run_clear (&run);
+}
+
 static void
 test_busy (void)
 {
@@ -521,6 +579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/runner/lenet", test_lenet);
   g_test_add_func ("/run/runner/free-mid-run", test_free_mid_run);
   g_test_add_func ("/run/runner/busy", test_busy);
+  g_test_add_func ("/run/runner/pace", test_pace);
   g_test_add_func ("/run/runner/quiet-watch", test_quiet_watch);
   return g_test_run ();
 }

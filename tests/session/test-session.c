@@ -35,6 +35,7 @@ sample_session (void)
   g_free (s->view);
   s->view = g_strdup ("training");
   s->batch = 4;
+  s->pace_ms = 300;
   s->seed = G_GUINT64_CONSTANT (18446744073709551615);
   s->items = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_vals (s->items, items, G_N_ELEMENTS (items));
@@ -73,6 +74,7 @@ assert_same (const CtSession *a, const CtSession *b)
   g_assert_cmpstr (a->phase, ==, b->phase);
   g_assert_cmpstr (a->view, ==, b->view);
   g_assert_cmpuint (a->batch, ==, b->batch);
+  g_assert_cmpuint (a->pace_ms, ==, b->pace_ms);
   g_assert_cmpuint (a->seed, ==, b->seed);
   g_assert_cmpuint (a->items != NULL ? a->items->len : 0, ==, b->items != NULL ? b->items->len : 0);
   for (guint i = 0; a->items != NULL && i < a->items->len; i++)
@@ -226,6 +228,8 @@ test_bad (void)
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nitems=1;-2;\n", "[Run] items:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nitems=1;x;\n", "[Run] items:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\nbatch=-1\n", "[Run] batch:");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\npace_ms=60001\n", "[Run] pace_ms:");
+  assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Run]\npace_ms=slow\n", "[Run] pace_ms:");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Step]\npass=sideways\n",
               "[Step] pass: not none, forward or backward");
   assert_bad ("[Session]\nversion=1\n[Net]\ntext=x\n[Step]\nnext-layer=-5\n",
