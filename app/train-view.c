@@ -475,20 +475,30 @@ ct_train_view_format_stats (const CtTrainProgress *p)
 {
   GString *out = g_string_new (NULL);
   char speed[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autoptr (GString) elapsed = g_string_new (NULL);
   g_autoptr (GString) eta = g_string_new (NULL);
 
-  g_ascii_formatd (speed, sizeof speed, "%.1f", p->iters_per_s);
-  append_duration (elapsed, p->elapsed_s);
+  /* whole iterations from 100 a second: the line keeps to 24 characters */
+  g_ascii_formatd (speed, sizeof speed, p->iters_per_s >= 100 ? "%.0f" : "%.1f", p->iters_per_s);
   if (p->eta_s >= 0)
     append_duration (eta, p->eta_s);
   else
     g_string_append (eta, "–");
-  /* TRANSLATORS: the header bar while training, two short lines:
-   * iteration, of how many; iterations per second, time elapsed, time left */
-  g_string_printf (out, _("Iteration %d / %d\n%s it/s · %s · ETA %s"), p->iter, p->max_iter,
-                   speed, elapsed->str, eta->str);
+  /* TRANSLATORS: the header bar while training, two short lines (at most
+   * 24 characters each): iteration, of how many; iterations per second,
+   * time left */
+  g_string_printf (out, _("Iteration %d / %d\n%s it/s · ETA %s"), p->iter, p->max_iter, speed,
+                   eta->str);
   return g_string_free (out, FALSE);
+}
+
+char *
+ct_train_view_format_elapsed (const CtTrainProgress *p)
+{
+  g_autoptr (GString) elapsed = g_string_new (NULL);
+
+  append_duration (elapsed, p->elapsed_s);
+  /* TRANSLATORS: the tooltip of the training figures in the header bar */
+  return g_strdup_printf (_("Training for %s"), elapsed->str);
 }
 
 /* What the controller reads and sets */

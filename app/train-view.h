@@ -46,5 +46,7 @@ guint ct_train_view_get_n_ratios (CtTrainView *self);
 gboolean ct_train_view_get_test_value (CtTrainView *self, const char *name, double *value);
 /* The header bar's two lines while training. */
 char *ct_train_view_format_stats (const CtTrainProgress *p);
+/* The time trained so far, for the figures' tooltip. */
+char *ct_train_view_format_elapsed (const CtTrainProgress *p);
 
 G_END_DECLS

@@ -364,12 +364,14 @@ progress_arrived (CtTrainer *trainer, CtTrainProgress *p, gpointer data)
   CtWindowTrain *t = self->train;
   CtTrainState before = t->state;
   g_autofree char *stats = ct_train_view_format_stats (p);
+  g_autofree char *elapsed = ct_train_view_format_elapsed (p);
 
   t->state = p->state;
   t->iter = p->iter;
   t->max_iter = p->max_iter;
   ct_train_view_take (t->view, p);
   gtk_label_set_text (t->stats_label, stats);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (t->stats_label), elapsed);
   gtk_widget_set_visible (GTK_WIDGET (t->stats_label), TRUE);
   if (p->files != NULL && p->files[0] != NULL)
     written (self, p->files);

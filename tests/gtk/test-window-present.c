@@ -65,14 +65,23 @@ test_fits (void)
   g_assert_true (ct_window_load_file (window, net_file));
   ct_gui_test_settle (window);
   /* as while training: two lines of figures beside the run controls */
-  gtk_label_set_text (GTK_LABEL (ct_window_get_part (window, "train_stats_label")),
-                      "Iteration 9999 / 10000\n999.9 it/s · 99:59 · ETA 99:59");
+  {
+    CtTrainProgress p = { .iter = 99999, .max_iter = 100000, .iters_per_s = 99.9,
+                          .eta_s = 35999, .elapsed_s = 35999 };
+    g_autofree char *stats = ct_train_view_format_stats (&p);
+
+    g_assert_cmpstr (stats, ==, "Iteration 99999 / 100000\n99.9 it/s · ETA 9:59:59");
+    gtk_label_set_text (GTK_LABEL (ct_window_get_part (window, "train_stats_label")), stats);
+  }
   gtk_widget_set_visible (ct_window_get_part (window, "train_stats_label"), TRUE);
   for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
     {
       adw_view_stack_set_visible_child_name (window->view_stack, views[i]);
       ct_gui_test_spin (50);
       assert_fits (window, views[i]);
+      /* the figures are read whole, not cut ("ETA 9…") */
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (
+        GTK_LABEL (ct_window_get_part (window, "train_stats_label")))));
     }
   set_state (window, "show-palette", TRUE);
   adw_view_stack_set_visible_child_name (window->view_stack, "graph");
