@@ -796,6 +796,10 @@ focused_key (CtPropertyForm *self)
   return NULL;
 }
 
+/* The frames a rebuilt form waits at most for its panel to be laid out
+ * before it gives the focus back. */
+#define MAX_RESTORE_FRAMES 12
+
 /* The vertical scrolling of the panel the form sits in, if any. */
 static GtkAdjustment *
 panel_scroll (CtPropertyForm *self)
@@ -813,9 +817,19 @@ restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   GtkWidget *editor;
   GtkRoot *root;
 
-  /* The first frame lays the new rows out; the next one may focus them. */
+  /* The first frame lays the new rows out; the next one may focus them,
+   * once the panel is long enough again to go back to where it was (a
+   * busy machine may take a few frames more). */
   if (self->pending_frames++ < 1)
     return G_SOURCE_CONTINUE;
+  {
+    GtkAdjustment *scroll = panel_scroll (self);
+
+    if (scroll != NULL && self->pending_scroll >= 0 && self->pending_frames < MAX_RESTORE_FRAMES
+        && gtk_adjustment_get_upper (scroll) - gtk_adjustment_get_page_size (scroll)
+             < self->pending_scroll)
+      return G_SOURCE_CONTINUE;
+  }
   self->focus_tick = 0;
   editor = g_hash_table_lookup (self->focusables, self->pending_focus);
   g_clear_pointer (&self->pending_focus, g_free);
@@ -887,6 +901,10 @@ ct_property_form_set_message (CtPropertyForm *self, const ProtobufCMessage *msg,
   if (old != NULL)
     protobuf_c_message_free_unpacked (old, NULL);
   self->building = FALSE;
+  /* Rebuilt again before the focus went back: the new rows need their
+   * frame too (the focus key and place are those of the first rebuild). */
+  if (focus == NULL && self->pending_focus != NULL)
+    self->pending_frames = 0;
   if (focus != NULL && g_hash_table_contains (self->focusables, focus))
     {
       /* Focused at once, a new widget has no place yet and the scrolled

@@ -3,6 +3,9 @@
 #include <glib/gstdio.h>
 
 #include "gui-test.h"
+#ifdef CT_TEST_HAVE_X11
+#include <gdk/x11/gdkx.h>
+#endif
 #include "test-files.h"
 #include "window-private.h"
 
@@ -78,6 +81,28 @@ skip_no_display (void)
   g_test_skip ("no display");
 }
 
+/* Xvfb starts the pointer at the screen's centre, over whatever a test
+ * window shows there, and a toast under the pointer waits for it to leave
+ * (libadwaita). The tests' windows open at the top left: the pointer goes
+ * to the far corner. */
+static void
+park_pointer (void)
+{
+#ifdef CT_TEST_HAVE_X11
+  GdkDisplay *display = gdk_display_get_default ();
+  Display *x;
+  int screen;
+
+  if (!GDK_IS_X11_DISPLAY (display))
+    return;
+  x = gdk_x11_display_get_xdisplay (display);
+  screen = DefaultScreen (x);
+  XWarpPointer (x, None, RootWindow (x, screen), 0, 0, 0, 0, DisplayWidth (x, screen) - 1,
+                DisplayHeight (x, screen) - 1);
+  XFlush (x);
+#endif
+}
+
 gboolean
 ct_gui_test_init (int *argc, char ***argv, const char *prefix, char **scratch,
                   CtApplication **app)
@@ -105,6 +130,7 @@ ct_gui_test_init (int *argc, char ***argv, const char *prefix, char **scratch,
       g_test_add_func (skip, skip_no_display);
       return FALSE;
     }
+  park_pointer ();
   ct_application_ensure_resources ();
   *app = ct_application_new ();
   g_application_set_flags (G_APPLICATION (*app),
