@@ -22,7 +22,8 @@
  * agree to rounding (oneDNN sums in another order).
  *
  * Kernels never allocate: the caller asks ct_cpu_conv_workspace_floats for
- * the scratch a shape needs (for every pass) and passes that many floats as
+ * the scratch a shape needs (for every pass, or ct_cpu_conv_workspace_
+ * floats_for for some) and passes that many floats as
  * WORKSPACE. The CUDA twins (ct_cuda_conv_*) take the same arguments, with
  * device pointers. */
 #pragma once
@@ -60,6 +61,17 @@ int ct_cpu_conv_have_dnnl (void);
  * runs it (0 for an invalid shape); it depends on the pool's thread count,
  * fixed after its first use. */
 size_t ct_cpu_conv_workspace_floats (const CtConvShape *s);
+
+/* The calls a workspace is for: ct_cpu_conv_forward, ct_cpu_conv_backward. */
+typedef enum {
+  CT_CONV_PASS_FORWARD = 1 << 0,
+  CT_CONV_PASS_BACKWARD = 1 << 1,
+} CtConvPass;
+
+/* The floats of WORKSPACE that the calls in PASSES (CtConvPass bits) need:
+ * a net that never runs a layer's backward pass asks for its forward
+ * pass's alone, often a fraction. */
+size_t ct_cpu_conv_workspace_floats_for (const CtConvShape *s, unsigned passes);
 
 /* OUTPUT = conv (INPUT, WEIGHTS) + BIAS (BIAS may be NULL). The bias is
  * added after the product, one rounding per element, as Caffe adds it. */

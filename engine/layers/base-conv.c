@@ -512,10 +512,10 @@ no_workspace (CtBaseConv *conv, GError **error)
 }
 
 static float *
-cpu_workspace_get (CtBaseConv *conv, GError **error)
+cpu_workspace_get (CtBaseConv *conv, unsigned passes, GError **error)
 {
   Workspace *w = g_private_get (&workspace_key);
-  gsize n = ct_cpu_conv_workspace_floats (&conv->shape);
+  gsize n = ct_cpu_conv_workspace_floats_for (&conv->shape, passes);
 
   if (w == NULL)
     {
@@ -565,10 +565,12 @@ gpu_workspace_get (CtBaseConv *conv, GError **error)
   return ct_mem_mutable_gpu_data (w->mem, error);
 }
 
+/* The workspace for the kernels' calls in PASSES (CtConvPass bits): a
+ * net that never runs backward keeps only what forward passes need. */
 static float *
-workspace_get (CtBaseConv *conv, gboolean gpu, GError **error)
+workspace_get (CtBaseConv *conv, unsigned passes, gboolean gpu, GError **error)
 {
-  return gpu ? gpu_workspace_get (conv, error) : cpu_workspace_get (conv, error);
+  return gpu ? gpu_workspace_get (conv, error) : cpu_workspace_get (conv, passes, error);
 }
 
 /* Parameter blob INDEX's data, and its diff when DIFF is not NULL and the
@@ -598,7 +600,9 @@ ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolea
 
   if ((weights = param (layer, 0, NULL, gpu, error)) == NULL
       || (conv->bias_term && (bias = param (layer, 1, NULL, gpu, error)) == NULL)
-      || (workspace = workspace_get (conv, gpu, error)) == NULL)
+      || (workspace = workspace_get (conv, conv->reverse ? CT_CONV_PASS_BACKWARD
+                                                         : CT_CONV_PASS_FORWARD,
+                                     gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < bottom->len; i++)
@@ -661,7 +665,10 @@ ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate
 
   if ((weights = param (layer, 0, &weight_diff, gpu, error)) == NULL
       || (conv->bias_term && param (layer, 1, &bias_diff, gpu, error) == NULL)
-      || (workspace = workspace_get (conv, gpu, error)) == NULL)
+      || (workspace = workspace_get (conv, conv->reverse ? CT_CONV_PASS_FORWARD
+                                                           | CT_CONV_PASS_BACKWARD
+                                                         : CT_CONV_PASS_BACKWARD,
+                                     gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < top->len; i++)

@@ -587,16 +587,27 @@ chunk_size (int64_t num, int chunks, int c)
   return num * (c + 1) / chunks - num * c / chunks;
 }
 
-/* The split of S, with the calling thread's plans for every pass built;
- * 0 when oneDNN does not take S. */
+/* Whether oneDNN runs PASS over S as part of the calls in PASSES
+ * (CtConvPass bits). */
 static int
-split_shape (const CtConvShape *s, Split *split)
+takes_in (const CtConvShape *s, int pass, unsigned passes)
+{
+  unsigned call = pass == PASS_FORWARD ? CT_CONV_PASS_FORWARD : CT_CONV_PASS_BACKWARD;
+
+  return (passes & call) != 0 && ct_dnnl_conv_takes (s, pass);
+}
+
+/* The split of S for the calls in PASSES, with the calling thread's plans
+ * for their passes built; 0 when oneDNN takes none of them. A forward
+ * call's region holds no parameter gradient. */
+static int
+split_shape (const CtConvShape *s, unsigned passes, Split *split)
 {
   int threads = ct_cpu_num_threads ();
   size_t need = 0;
 
-  if (!ct_dnnl_conv_takes (s, PASS_FORWARD) && !ct_dnnl_conv_takes (s, PASS_BACKWARD_DATA)
-      && !ct_dnnl_conv_takes (s, PASS_BACKWARD_WEIGHTS))
+  if (!takes_in (s, PASS_FORWARD, passes) && !takes_in (s, PASS_BACKWARD_DATA, passes)
+      && !takes_in (s, PASS_BACKWARD_WEIGHTS, passes))
     return 0;
   if (use_omp_team)
     split->chunks = 1, split->threads = threads;
@@ -604,11 +615,15 @@ split_shape (const CtConvShape *s, Split *split)
     return 0;
   else
     split->chunks = threads, split->threads = 1;
-  split->params = (size_t) (s->out_channels * (s->in_channels / s->group) * s->kernel[0]
-                            * s->kernel[1] + s->out_channels);
-  split->params = (split->params + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;
-  split->share_diff_dst = ct_dnnl_conv_takes (s, PASS_BACKWARD_DATA)
-                          && ct_dnnl_conv_takes (s, PASS_BACKWARD_WEIGHTS);
+  split->params = 0;
+  if (passes & CT_CONV_PASS_BACKWARD)
+    {
+      split->params = (size_t) (s->out_channels * (s->in_channels / s->group) * s->kernel[0]
+                                * s->kernel[1] + s->out_channels);
+      split->params = (split->params + ALIGN_FLOATS - 1) / ALIGN_FLOATS * ALIGN_FLOATS;
+    }
+  split->share_diff_dst = takes_in (s, PASS_BACKWARD_DATA, passes)
+                          && takes_in (s, PASS_BACKWARD_WEIGHTS, passes);
   /* The chunks come in at most two sizes: the first and the last. */
   for (int c = 0; c < split->chunks; c += split->chunks > 1 ? split->chunks - 1 : 1)
     {
@@ -616,7 +631,7 @@ split_shape (const CtConvShape *s, Split *split)
 
       for (int pass = PASS_FORWARD; pass <= PASS_BACKWARD_WEIGHTS; pass++)
         {
-          if (!ct_dnnl_conv_takes (s, pass))
+          if (!takes_in (s, pass, passes))
             continue;
           plans[pass] = plan_get (s, chunk_size (s->num, split->chunks, c), pass,
                                   pass != PASS_BACKWARD_DATA, split->threads);
@@ -637,11 +652,11 @@ split_shape (const CtConvShape *s, Split *split)
 }
 
 size_t
-ct_dnnl_conv_workspace_floats (const CtConvShape *s)
+ct_dnnl_conv_workspace_floats (const CtConvShape *s, unsigned passes)
 {
   Split split;
 
-  if (!split_shape (s, &split))
+  if (!split_shape (s, passes, &split))
     return 0;
   /* ALIGN_FLOATS more: the regions start on a cache line. */
   return (size_t) split.chunks * split.region + ALIGN_FLOATS;
@@ -764,7 +779,8 @@ ct_dnnl_conv_forward (const CtConvShape *s, const float *input, const float *wei
   Job j = { .s = s, .pass = PASS_FORWARD, .input = input, .weights = weights, .bias = bias,
             .output = output };
 
-  if (!ct_dnnl_conv_takes (s, PASS_FORWARD) || !split_shape (s, &j.split))
+  if (!ct_dnnl_conv_takes (s, PASS_FORWARD)
+      || !split_shape (s, CT_CONV_PASS_FORWARD, &j.split))
     return CT_DNNL_DECLINED;
   return run_job (&j, workspace);
 }
@@ -780,7 +796,7 @@ ct_dnnl_conv_backward (const CtConvShape *s, const float *input, const float *ou
   int64_t weights_size;
   CtStatus status;
 
-  if (!split_shape (s, &j.split))
+  if (!split_shape (s, CT_CONV_PASS_BACKWARD, &j.split))
     return CT_DNNL_DECLINED;
   /* The bias gradient alone is a plain sum, cheaper than oneDNN's pass. */
   j.want_weights = weight_diff != NULL;

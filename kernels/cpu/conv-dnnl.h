@@ -23,9 +23,10 @@ int ct_dnnl_conv_takes (const CtConvShape *s, int pass);
  * run (CT_CONV_BACKEND_DNNL). */
 void ct_dnnl_conv_set_forced (int forced);
 
-/* The workspace floats the oneDNN passes over S need; 0 when oneDNN does
- * not take S (then the caller's own path runs every pass). */
-size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s);
+/* The workspace floats the oneDNN passes of the calls in PASSES
+ * (CtConvPass bits) over S need; 0 when oneDNN takes none of them (then
+ * the caller's own path runs them). */
+size_t ct_dnnl_conv_workspace_floats (const CtConvShape *s, unsigned passes);
 
 CtStatus ct_dnnl_conv_forward (const CtConvShape *s, const float *input, const float *weights,
                                const float *bias, float *output, float *workspace);

@@ -215,36 +215,52 @@ ct_cpu_conv_have_dnnl (void)
 #endif
 }
 
+/* The im2col path's workspace for PASSES; 1 float at least for a valid
+ * shape (0 for an invalid one), so that callers can tell the two apart. */
 static size_t
-im2col_workspace_floats (const CtConvShape *s)
+im2col_workspace_floats (const CtConvShape *s, unsigned passes)
 {
   Plan p;
   Split f, b;
-  size_t forward, backward;
+  size_t forward = 1, backward = 1;
 
   if (!plan_shape (s, &p) || s->num == 0)
     return 0;
-  plan_forward (s, &p, &f);
-  plan_backward (s, &p, &b);
-  forward = (size_t) f.slots * f.slot_floats;
-  backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
+  if (passes & CT_CONV_PASS_FORWARD)
+    {
+      plan_forward (s, &p, &f);
+      if ((size_t) f.slots * f.slot_floats > forward)
+        forward = (size_t) f.slots * f.slot_floats;
+    }
+  if (passes & CT_CONV_PASS_BACKWARD)
+    {
+      plan_backward (s, &p, &b);
+      if ((size_t) b.slots * b.slot_floats + backward_partials (&p, &b) > backward)
+        backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
+    }
   return forward > backward ? forward : backward;
 }
 
 size_t
-ct_cpu_conv_workspace_floats (const CtConvShape *s)
+ct_cpu_conv_workspace_floats_for (const CtConvShape *s, unsigned passes)
 {
-  size_t floats = im2col_workspace_floats (s);
+  size_t floats = im2col_workspace_floats (s, passes);
 #ifdef CT_HAVE_DNNL
   size_t dnnl;
 
   use_dnnl ();   /* sets whether oneDNN is forced, which decides its passes */
-  dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s) : 0;
+  dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s, passes) : 0;
 
   if (dnnl > floats)
     floats = dnnl;
 #endif
   return floats;
+}
+
+size_t
+ct_cpu_conv_workspace_floats (const CtConvShape *s)
+{
+  return ct_cpu_conv_workspace_floats_for (s, CT_CONV_PASS_FORWARD | CT_CONV_PASS_BACKWARD);
 }
 
 typedef struct {
