@@ -10,9 +10,8 @@
  * normal priority and the overlay never holds two: the window keeps its
  * own queue and gives the overlay the next toast once the one shown is
  * dismissed (by its timeout, its close button, or here: see
- * must_make_way). Adds and dismissals are
- * also spaced by TOAST_SETTLE, so that one animation is over before the
- * next starts. */
+ * must_make_way). Adds and dismissals are also spaced by TOAST_SETTLE, so
+ * that one animation is over before the next starts. */
 #include "window-private.h"
 
 #define TOAST_SETTLE (600 * G_TIME_SPAN_MILLISECOND)

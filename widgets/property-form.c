@@ -814,22 +814,18 @@ static gboolean
 restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   CtPropertyForm *self = CT_PROPERTY_FORM (widget);
+  GtkAdjustment *scroll = panel_scroll (self);
+  gboolean can_go_back = scroll == NULL || self->pending_scroll < 0
+                         || gtk_adjustment_get_upper (scroll)
+                              - gtk_adjustment_get_page_size (scroll) >= self->pending_scroll;
   GtkWidget *editor;
   GtkRoot *root;
 
   /* The first frame lays the new rows out; the next one may focus them,
    * once the panel is long enough again to go back to where it was (a
    * busy machine may take a few frames more). */
-  if (self->pending_frames++ < 1)
+  if (self->pending_frames++ < 1 || (!can_go_back && self->pending_frames < MAX_RESTORE_FRAMES))
     return G_SOURCE_CONTINUE;
-  {
-    GtkAdjustment *scroll = panel_scroll (self);
-
-    if (scroll != NULL && self->pending_scroll >= 0 && self->pending_frames < MAX_RESTORE_FRAMES
-        && gtk_adjustment_get_upper (scroll) - gtk_adjustment_get_page_size (scroll)
-             < self->pending_scroll)
-      return G_SOURCE_CONTINUE;
-  }
   self->focus_tick = 0;
   editor = g_hash_table_lookup (self->focusables, self->pending_focus);
   g_clear_pointer (&self->pending_focus, g_free);
@@ -837,8 +833,6 @@ restore_focus (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   root = gtk_widget_get_root (widget);
   if (editor != NULL && root != NULL && gtk_root_get_focus (root) == NULL)
     {
-      GtkAdjustment *scroll = panel_scroll (self);
-
       /* While the rows were gone the panel may have moved (its length
        * shrank, or GTK scrolled to another row): put it back first, so
        * that focusing the field, already in view, does not move it. */

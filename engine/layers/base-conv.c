@@ -565,6 +565,17 @@ gpu_workspace_get (CtBaseConv *conv, GError **error)
   return ct_mem_mutable_gpu_data (w->mem, error);
 }
 
+/* The kernels' calls (CtConvPass bits) the layer's FORWARD or backward
+ * pass makes: Deconvolution's forward pass is a convolution's backward
+ * call, and its backward pass makes both. */
+static unsigned
+kernel_calls (const CtBaseConv *conv, gboolean forward)
+{
+  if (!conv->reverse)
+    return forward ? CT_CONV_PASS_FORWARD : CT_CONV_PASS_BACKWARD;
+  return forward ? CT_CONV_PASS_BACKWARD : CT_CONV_PASS_FORWARD | CT_CONV_PASS_BACKWARD;
+}
+
 /* The workspace for the kernels' calls in PASSES (CtConvPass bits): a
  * net that never runs backward keeps only what forward passes need. */
 static float *
@@ -600,9 +611,7 @@ ct_base_conv_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolea
 
   if ((weights = param (layer, 0, NULL, gpu, error)) == NULL
       || (conv->bias_term && (bias = param (layer, 1, NULL, gpu, error)) == NULL)
-      || (workspace = workspace_get (conv, conv->reverse ? CT_CONV_PASS_BACKWARD
-                                                         : CT_CONV_PASS_FORWARD,
-                                     gpu, error)) == NULL)
+      || (workspace = workspace_get (conv, kernel_calls (conv, TRUE), gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < bottom->len; i++)
@@ -665,10 +674,7 @@ ct_base_conv_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate
 
   if ((weights = param (layer, 0, &weight_diff, gpu, error)) == NULL
       || (conv->bias_term && param (layer, 1, &bias_diff, gpu, error) == NULL)
-      || (workspace = workspace_get (conv, conv->reverse ? CT_CONV_PASS_FORWARD
-                                                           | CT_CONV_PASS_BACKWARD
-                                                         : CT_CONV_PASS_BACKWARD,
-                                     gpu, error)) == NULL)
+      || (workspace = workspace_get (conv, kernel_calls (conv, FALSE), gpu, error)) == NULL)
     return FALSE;
 
   for (guint i = 0; i < top->len; i++)

@@ -222,23 +222,27 @@ im2col_workspace_floats (const CtConvShape *s, unsigned passes)
 {
   Plan p;
   Split f, b;
-  size_t forward = 1, backward = 1;
+  size_t floats = 1;
 
   if (!plan_shape (s, &p) || s->num == 0)
     return 0;
   if (passes & CT_CONV_PASS_FORWARD)
     {
+      size_t forward;
+
       plan_forward (s, &p, &f);
-      if ((size_t) f.slots * f.slot_floats > forward)
-        forward = (size_t) f.slots * f.slot_floats;
+      forward = (size_t) f.slots * f.slot_floats;
+      floats = forward > floats ? forward : floats;
     }
   if (passes & CT_CONV_PASS_BACKWARD)
     {
+      size_t backward;
+
       plan_backward (s, &p, &b);
-      if ((size_t) b.slots * b.slot_floats + backward_partials (&p, &b) > backward)
-        backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
+      backward = (size_t) b.slots * b.slot_floats + backward_partials (&p, &b);
+      floats = backward > floats ? backward : floats;
     }
-  return forward > backward ? forward : backward;
+  return floats;
 }
 
 size_t

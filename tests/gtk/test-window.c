@@ -651,6 +651,8 @@ test_toast_storm (void)
       /* a caller may ask for a high priority: the window must not pass it on */
       adw_toast_set_priority (notice, ADW_TOAST_PRIORITY_HIGH);
       ct_window_add_toast (window, notice);
+      /* (the queue or the overlay holds it now) */
+      g_assert_cmpint (adw_toast_get_priority (notice), ==, ADW_TOAST_PRIORITY_NORMAL);
       g_usleep ((gulong) g_rand_int_range (rand, 0, 300) * 1000);
       ct_gui_test_spin (g_rand_int_range (rand, 0, 300));
       ct_window_show_error (window, error);
