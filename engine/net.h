@@ -301,7 +301,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CtNetShapes, ct_net_shapes_free)
 /* The bytes the net's blobs and parameters take: PLANNED as built (with
  * the memory plan, if asked for) and UNPLANNED with every blob's data and
  * diff in memory of its own, as Caffe keeps them. Layers' own buffers
- * (convolution workspaces, pooling masks) are not counted. */
+ * (convolution workspaces, LRN's scale) are not counted. */
 void ct_net_get_memory (const CtNet *net, gsize *planned, gsize *unplanned);
 
 /* FALSE with ERROR (CT_ENGINE_ERROR_NOT_FINITE) naming the first layer

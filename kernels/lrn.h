@@ -14,7 +14,8 @@
  *
  * Blobs are NUM x CHANNELS x SPATIAL (ACROSS) or PLANES of HEIGHT x WIDTH
  * (WITHIN), contiguous. SCALE (the same size as the input) is written by
- * forward and read by backward. SIZE must be odd and positive; otherwise,
+ * forward and read by backward; the CPU's forward passes take NULL where
+ * no backward pass follows, and keep nothing. SIZE must be odd and positive; otherwise,
  * or for negative counts, CT_STATUS_INVALID. Backward overwrites the bottom
  * diff. Scratch buffers are the caller's: SPATIAL floats for ACROSS (the
  * CPU side, which works on blocks of positions, may leave it unused), one
@@ -54,6 +55,16 @@ CtStatus ct_cuda_lrn_across_backward (int64_t num, int64_t channels, int64_t spa
                                       const float *bottom, const float *top,
                                       const float *scale, const float *top_diff,
                                       float *scratch, float *bottom_diff);
+/* The same with no scale kept: each block's scales are slid again from
+ * BOTTOM (K as the forward pass had it), with the forward pass's
+ * operations, so that the bottom diff is ct_cpu_lrn_across_backward's bit
+ * for bit. It reads one blob less than that pass (the scale, as large as
+ * the input), so that it costs about the same; the forward pass then keeps
+ * nothing (scale NULL). CPU only: the GPU's forward pass keeps its scale. */
+CtStatus ct_cpu_lrn_across_backward_again (int64_t num, int64_t channels, int64_t spatial,
+                                           int64_t size, float alpha, float beta, float k,
+                                           const float *bottom, const float *top,
+                                           const float *top_diff, float *bottom_diff);
 
 CtStatus ct_cpu_lrn_within_forward (int64_t planes, int64_t height, int64_t width,
                                     int64_t size, float alpha, float beta,

@@ -45,7 +45,8 @@ typedef struct {
 
 /* MAX: TOP gets each window's largest value (-FLT_MAX for an empty or
  * all-NaN window). The winner goes to MASK or TOP_MASK, whichever is not
- * NULL (both may be given). */
+ * NULL (both may be given, or neither: a pass that no backward pass
+ * follows keeps no winners). */
 CtStatus ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,
                                   int32_t *mask, float *top_mask);
 CtStatus ct_cuda_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *top,

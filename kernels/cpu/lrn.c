@@ -137,7 +137,8 @@ across_forward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
           cur[i] += -a->alpha_over_size * (x[tail + i] * x[tail + i]);
       negative_power (len, cur, a->beta, x + c * spatial, row);
       row_done (top, row, len);
-      row_done (a->scale + base + c * spatial, cur, len);
+      if (a->scale != NULL)
+        row_done (a->scale + base + c * spatial, cur, len);
     }
 }
 
@@ -174,23 +175,98 @@ ct_cpu_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
   return CT_STATUS_OK;
 }
 
-/* top_diff * top / scale at one element: the ratio the backward sums. */
-static inline float
-across_ratio (const float *top_diff, const float *top, const float *scale, int64_t i)
-{
-  return (top_diff[i] * top[i]) / scale[i];
-}
-
 /* The ratios of the channels in a window, kept while they are in it: a
  * ring of this many rows at most (LRN's usual size is 5). */
 #define RING_MAX 16
+
+/* For a backward pass given no scale: the forward pass's scale of one
+ * channel at a time, slid from channel 0 with the same operations in the
+ * same order as across_forward_block, so the same bits. */
+typedef struct {
+  float cur[BLOCK];
+  int64_t channel; /* whose scale CUR holds */
+} Slider;
+
+static void
+slider_start (const Across *a, const float *x, int64_t len, Slider *sl)
+{
+  for (int64_t i = 0; i < len; i++)
+    sl->cur[i] = a->k;
+  for (int64_t c = 0; c <= a->pre && c < a->channels; c++)
+    for (int64_t i = 0; i < len; i++)
+      sl->cur[i] += a->alpha_over_size * (x[c * a->spatial + i] * x[c * a->spatial + i]);
+  sl->channel = 0;
+}
+
+/* Channel C's scale row: from the kept SCALE, or slid forward to C. */
+static const float *
+scale_row (const Across *a, const float *scale, const float *x, int64_t len, Slider *sl,
+           int64_t c)
+{
+  /* Locals: under -fno-strict-aliasing every store to CUR could change
+   * *A, and the loops would reload it. */
+  const int64_t spatial = a->spatial, pre = a->pre, channels = a->channels;
+  const float alpha_over_size = a->alpha_over_size;
+  float *restrict cur = sl->cur;
+
+  if (scale != NULL)
+    return scale + c * spatial;
+  while (sl->channel < c)
+    {
+      const int64_t next = ++sl->channel;
+
+      if (next + pre < channels)
+        {
+          const float *restrict in = x + (next + pre) * spatial;
+
+          for (int64_t i = 0; i < len; i++)
+            cur[i] += alpha_over_size * (in[i] * in[i]);
+        }
+      if (next - 1 - pre >= 0)
+        {
+          const float *restrict out = x + (next - 1 - pre) * spatial;
+
+          for (int64_t i = 0; i < len; i++)
+            cur[i] += -alpha_over_size * (out[i] * out[i]);
+        }
+    }
+  return cur;
+}
+
+/* The same for channel C entering the window: slid ones also go to row
+ * C % (2 pre + 1) of SCALES, where the window is narrow enough to keep
+ * them, for the channel's own turn. */
+static const float *
+head_scale (const Across *a, const float *scale, const float *x, int64_t len, Slider *sl,
+            float (*scales)[BLOCK], int64_t c)
+{
+  const int64_t size = 2 * a->pre + 1;
+  const float *row = scale_row (a, scale, x, len, sl, c);
+
+  if (scale != NULL || size > RING_MAX)
+    return row;
+  memcpy (scales[c % size], row, (size_t) len * sizeof (float));
+  return scales[c % size];
+}
+
+/* Channel C's ratios top_diff * top / scale, the terms the backward sums. */
+static void
+across_ratios (const Across *a, int64_t c, const float *td, const float *y,
+               const float *scale, float *ratio, int64_t len)
+{
+  for (int64_t i = 0; i < len; i++)
+    ratio[i] = (td[c * a->spatial + i] * y[c * a->spatial + i]) / scale[i];
+}
 
 /* Image N, positions [I0, I0 + LEN): per channel the direct term, then
  * the sum of ratios over the channel's window, slid like the forward's.
  * Each channel's ratios are computed once, when the channel enters the
  * window, and kept in a ring until it leaves (up to RING_MAX channels;
  * wider windows compute them again as they leave); each channel's bottom
- * diff goes out with streaming stores where it fills whole cache lines. */
+ * diff goes out with streaming stores where it fills whole cache lines.
+ * Without a kept scale, a slider gives the scale of the channel entering
+ * the window, kept in a second ring until the channel's own turn; wider
+ * windows slide two more, for the channel itself and the one leaving. */
 static void
 across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
 {
@@ -200,10 +276,18 @@ across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
   const float *x = a->bottom + base;
   const float *td = a->top_diff + base;
   const float *y = a->top + base;
-  const float *s = a->scale_in + base;
+  const float *s = a->scale_in != NULL ? a->scale_in + base : NULL;
   float *bd = a->out + base;
-  float accum[BLOCK], row[BLOCK], ring[RING_MAX][BLOCK];
+  float accum[BLOCK], row[BLOCK], ring[RING_MAX][BLOCK], scales[RING_MAX][BLOCK];
   const int keep = size <= RING_MAX;
+  Slider at_head, at_channel, at_tail;
+
+  if (s == NULL)
+    {
+      slider_start (a, x, len, &at_head);
+      at_channel = at_head;
+      at_tail = at_head;
+    }
 
   /* Channels [-pre, pre - 1] start the window of channel 0. */
   for (int64_t i = 0; i < len; i++)
@@ -212,8 +296,7 @@ across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
     {
       float *ratio = ring[keep ? c % size : 0];
 
-      for (int64_t i = 0; i < len; i++)
-        ratio[i] = across_ratio (td, y, s, c * spatial + i);
+      across_ratios (a, c, td, y, head_scale (a, s, x, len, &at_head, scales, c), ratio, len);
       for (int64_t i = 0; i < len; i++)
         accum[i] += ratio[i];
     }
@@ -227,12 +310,14 @@ across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
         {
           float *ratio = ring[keep ? head % size : 0];
 
-          for (int64_t i = 0; i < len; i++)
-            ratio[i] = across_ratio (td, y, s, head * spatial + i);
+          across_ratios (a, head, td, y, head_scale (a, s, x, len, &at_head, scales, head), ratio,
+                         len);
           for (int64_t i = 0; i < len; i++)
             accum[i] += ratio[i];
         }
-      negative_power (len, s + c * spatial, a->beta, td + c * spatial, diff);
+      negative_power (len, s == NULL && keep ? scales[c % size]
+                                             : scale_row (a, s, x, len, &at_channel, c),
+                      a->beta, td + c * spatial, diff);
       for (int64_t i = 0; i < len; i++)
         diff[i] += -a->cache_ratio * (x[c * spatial + i] * accum[i]);
       row_done (bd + c * spatial, diff, len);
@@ -240,8 +325,11 @@ across_backward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
         for (int64_t i = 0; i < len; i++)
           accum[i] += -ring[tail % size][i];
       else if (tail >= 0)
-        for (int64_t i = 0; i < len; i++)
-          accum[i] += -across_ratio (td, y, s, tail * spatial + i);
+        {
+          across_ratios (a, tail, td, y, scale_row (a, s, x, len, &at_tail, tail), row, len);
+          for (int64_t i = 0; i < len; i++)
+            accum[i] += -row[i];
+        }
     }
 }
 
@@ -259,6 +347,26 @@ across_backward_range (int64_t begin, int64_t end, int chunk, void *data)
   ct_stream_fence ();
 }
 
+static CtStatus
+across_backward (int64_t num, int64_t channels, int64_t spatial, int64_t size, float alpha,
+                 float beta, float k, const float *bottom, const float *top,
+                 const float *scale, const float *top_diff, float *bottom_diff)
+{
+  Across a = {
+    .channels = channels, .spatial = spatial, .blocks = (spatial + BLOCK - 1) / BLOCK,
+    .pre = (size - 1) / 2, .alpha_over_size = alpha / (float) size, .k = k, .beta = beta,
+    /* Caffe forms this constant in double, then stores it as a float. */
+    .cache_ratio = (float) (2.0 * alpha * beta / (double) size),
+    .bottom = bottom, .top = top, .scale_in = scale, .top_diff = top_diff, .out = bottom_diff,
+  };
+
+  if (!valid_counts (num, channels, spatial, size))
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (num * a.blocks, items_grain (channels * BLOCK), across_backward_range,
+                       &a);
+  return CT_STATUS_OK;
+}
+
 CtStatus
 ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
                             int64_t size, float alpha, float beta,
@@ -266,20 +374,21 @@ ct_cpu_lrn_across_backward (int64_t num, int64_t channels, int64_t spatial,
                             const float *scale, const float *top_diff,
                             float *scratch, float *bottom_diff)
 {
-  Across a = {
-    .channels = channels, .spatial = spatial, .blocks = (spatial + BLOCK - 1) / BLOCK,
-    .pre = (size - 1) / 2, .beta = beta,
-    /* Caffe forms this constant in double, then stores it as a float. */
-    .cache_ratio = (float) (2.0 * alpha * beta / (double) size),
-    .bottom = bottom, .top = top, .scale_in = scale, .top_diff = top_diff, .out = bottom_diff,
-  };
-
   (void) scratch;
-  if (!valid_counts (num, channels, spatial, size))
+  if (scale == NULL)
     return CT_STATUS_INVALID;
-  ct_cpu_parallel_for (num * a.blocks, items_grain (channels * BLOCK), across_backward_range,
-                       &a);
-  return CT_STATUS_OK;
+  return across_backward (num, channels, spatial, size, alpha, beta, 0.0f, bottom, top, scale,
+                          top_diff, bottom_diff);
+}
+
+CtStatus
+ct_cpu_lrn_across_backward_again (int64_t num, int64_t channels, int64_t spatial,
+                                  int64_t size, float alpha, float beta, float k,
+                                  const float *bottom, const float *top,
+                                  const float *top_diff, float *bottom_diff)
+{
+  return across_backward (num, channels, spatial, size, alpha, beta, k, bottom, top, NULL,
+                          top_diff, bottom_diff);
 }
 
 static inline int64_t
@@ -344,7 +453,8 @@ within_forward_planes (int64_t begin, int64_t end, int chunk, void *data)
               for (int64_t ww = win.wstart; ww < win.wend; ww++)
                 sum += x[hh * width + ww] * x[hh * width + ww];
             s = a->alpha * (sum / (float) win.pool_size) + 1.0f;
-            a->scale[i] = s;
+            if (a->scale != NULL)
+              a->scale[i] = s;
             a->out[i] = a->bottom[i] * negative_power_one (s, a->beta);
           }
     }

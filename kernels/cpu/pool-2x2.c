@@ -215,7 +215,8 @@ forward_unit (const Tables *t, const Unit *u, const float *in, float *top, int32
       winner = _mm512_mask_mov_epi32 (winner, take, _mm512_add_epi32 (t->winner[e], base));
     }
   _mm512_mask_storeu_ps (top + u->out_at, u->lanes, best);
-  _mm512_mask_storeu_epi32 (mask + u->out_at, u->lanes, winner);
+  if (mask != NULL)
+    _mm512_mask_storeu_epi32 (mask + u->out_at, u->lanes, winner);
 }
 
 /* Returns 0, having written nothing, where a lane's mask names an
@@ -263,7 +264,7 @@ ct_pool_2x2_forward (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t begin,
 
       while (next_unit (p, g, &ph, &pw0, &unit))
         forward_unit (&t, &unit, bottom + plane * in_plane, top + plane * out_plane,
-                      mask + plane * out_plane);
+                      mask != NULL ? mask + plane * out_plane : NULL);
     }
 }
 

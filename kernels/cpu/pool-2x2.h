@@ -27,7 +27,7 @@ int ct_pool_2x2_plan (const CtPoolGeometry *g, CtPool2x2 *p);
 
 /* Planes [BEGIN, END): TOP and MASK as the definition gives them (the
  * first largest value of each window in row-major order, -FLT_MAX and -1
- * where no value exceeds -FLT_MAX). */
+ * where no value exceeds -FLT_MAX). MASK may be NULL. */
 void ct_pool_2x2_forward (const CtPool2x2 *p, const CtPoolGeometry *g, int64_t begin,
                           int64_t end, const float *bottom, float *top, int32_t *mask);
 

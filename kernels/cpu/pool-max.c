@@ -263,7 +263,7 @@ ct_cpu_max_pool_forward (const CtPoolGeometry *g, const float *bottom, float *to
 
   if (!valid_geometry (g))
     return CT_STATUS_INVALID;
-  j.on_2x2 = mask != NULL && top_mask == NULL && pairs_allowed () && ct_pool_2x2_plan (g, &j.pairs);
+  j.on_2x2 = top_mask == NULL && pairs_allowed () && ct_pool_2x2_plan (g, &j.pairs);
   ct_cpu_parallel_for (g->planes, plane_grain (g), max_forward_planes, &j);
   return CT_STATUS_OK;
 }

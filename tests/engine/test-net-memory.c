@@ -13,7 +13,9 @@
 
 /* Every kind of sharing the planner has to respect: layers in place (one
  * of them keeping a copy of its top), a blob read by several layers
- * (Split), layers whose tops share their bottom's memory (Flatten), two
+ * (Split), a layer keeping a buffer for its backward pass only (LRN), MAX
+ * pooling finding its winners again, layers whose tops share their
+ * bottom's memory (Flatten), two
  * branches joined (Eltwise, Concat), a random layer (Dropout), a loss
  * and an output no loss weighs (Accuracy). */
 static const char *branchy_net =
@@ -27,10 +29,12 @@ static const char *branchy_net =
   "layer { name: 'scale1' type: 'Scale' bottom: 'conv1' top: 'conv1'\n"
   "  scale_param { bias_term: true filler { type: 'constant' value: 1.5 } } }\n"
   "layer { name: 'relu1' type: 'ReLU' bottom: 'conv1' top: 'conv1' }\n"
-  "layer { name: 'conv2a' type: 'Convolution' bottom: 'conv1' top: 'conv2a'\n"
+  "layer { name: 'norm1' type: 'LRN' bottom: 'conv1' top: 'norm1'\n"
+  "  lrn_param { local_size: 3 alpha: 0.5 beta: 0.75 } }\n"
+  "layer { name: 'conv2a' type: 'Convolution' bottom: 'norm1' top: 'conv2a'\n"
   "  convolution_param { num_output: 8 kernel_size: 1\n"
   "    weight_filler { type: 'gaussian' std: 0.3 } } }\n"
-  "layer { name: 'conv2b' type: 'Convolution' bottom: 'conv1' top: 'conv2b'\n"
+  "layer { name: 'conv2b' type: 'Convolution' bottom: 'norm1' top: 'conv2b'\n"
   "  convolution_param { num_output: 8 kernel_size: 3 pad: 1\n"
   "    weight_filler { type: 'gaussian' std: 0.3 } } }\n"
   "layer { name: 'bn2' type: 'BatchNorm' bottom: 'conv2b' top: 'bn2' }\n"

@@ -130,6 +130,25 @@ max_backward_naive (const CtPoolGeometry *g, const float *top_diff, const int32_
         diff[p * in_plane + mask[p * out_plane + i]] += top_diff[p * out_plane + i];
 }
 
+/* Without a mask (a pass no backward pass follows), on the rows WAY names
+ * (2: AVX-512 and the 2 x 2 planes, 1: AVX2, 0: SSE2 and scalar): the
+ * same tops as the definition's. */
+static void
+check_max_no_mask (const CtPoolGeometry *g, const float *in, int way)
+{
+  int64_t out = g->planes * g->pooled_height * g->pooled_width;
+  g_autofree float *want = g_new (float, out), *top = g_new (float, out);
+  g_autofree int32_t *mask = g_new (int32_t, out);
+
+  ct_cpu_pool_set_avx512 (way == 2);
+  ct_cpu_max_pool_set_avx2 (way >= 1);
+  max_pool_naive (g, in, want, mask);
+  g_assert_cmpint (ct_cpu_max_pool_forward (g, in, top, NULL, NULL), ==, CT_STATUS_OK);
+  g_assert_cmpmem (top, out * sizeof *top, want, out * sizeof *want);
+  ct_cpu_max_pool_set_avx2 (1);
+  ct_cpu_pool_set_avx512 (1);
+}
+
 /* Three planes of 5 rows of WIDTH, square windows, with Caffe's pooled
  * sizes (rounded up). */
 static CtPoolGeometry
@@ -204,6 +223,7 @@ test_max_rows (void)
               g_assert_cmpint (ct_cpu_max_pool_backward_set (&g, top_diff, mask, NULL, diff), ==,
                                CT_STATUS_OK);
               g_assert_cmpmem (diff, n * sizeof *diff, want_diff, n * sizeof *want_diff);
+              check_max_no_mask (&g, in, way);
               ct_cpu_pool_set_avx512 (1);
             }
 }
@@ -253,6 +273,8 @@ test_max_2x2 (void)
           top_diff[i] = (float) ((i * 104729) % 37) / 3.0f - 4.0f;
         top_diff[0] = -0.0f;
         top_diff[out - 1] = NAN;
+        for (int way = 2; way >= 0; way--)
+          check_max_no_mask (&g, in, way);
         for (int edit = 0; edit < 4; edit++)
           {
             /* 1: another window's element; 2: past the plane; 3: none. */
@@ -579,6 +601,18 @@ test_lrn_across (void)
                                                    x, top, scale, td, NULL, bd),
                        ==, CT_STATUS_OK);
       g_assert_cmpmem (bd, count * sizeof (float), want_bd, count * sizeof (float));
+      /* The backward pass that slides the scales again: the same bits. */
+      memset (bd, 0, (gsize) count * sizeof (float));
+      g_assert_cmpint (ct_cpu_lrn_across_backward_again (num, channels, spatial, size, 1e-2f,
+                                                         0.75f, 2.0f, x, top, td, bd),
+                       ==, CT_STATUS_OK);
+      g_assert_cmpmem (bd, count * sizeof (float), want_bd, count * sizeof (float));
+      /* A forward pass that keeps no scale: the same top. */
+      memset (top, 0, (gsize) count * sizeof (float));
+      g_assert_cmpint (ct_cpu_lrn_across_forward (num, channels, spatial, size, 1e-2f, 0.75f,
+                                                  2.0f, x, NULL, top),
+                       ==, CT_STATUS_OK);
+      g_assert_cmpmem (top, count * sizeof (float), want_top, count * sizeof (float));
       g_aligned_free (scale);
       g_aligned_free (top);
       g_aligned_free (bd);
@@ -611,6 +645,15 @@ test_lrn (void)
                    CT_STATUS_OK);
   g_assert_cmpfloat (fabsf (scale[0] - (1 + 1 + 4)), <, 1e-5f);
   g_assert_cmpfloat (fabsf (scale[1] - (1 + 1 + 4 + 9)), <, 1e-5f);
+  {
+    float kept[3];
+
+    memcpy (kept, y, sizeof kept);
+    memset (y, 0, sizeof y);
+    g_assert_cmpint (ct_cpu_lrn_within_forward (1, 1, 3, 3, 9.0f, 1.0f, x, NULL, y), ==,
+                     CT_STATUS_OK);
+    g_assert_cmpmem (y, sizeof y, kept, sizeof kept);
+  }
 }
 
 static void
