@@ -7,7 +7,7 @@
  * keeps the scale between forward and backward where the backward pass
  * needs it: on the GPU, and for WITHIN_CHANNEL when a backward pass may
  * come. ACROSS_CHANNELS on the CPU slides its scales again from the
- * bottom in the backward pass, with the same bits and no slower, and keeps
+ * bottom in the backward pass, with the same bits and about as fast, and keeps
  * nothing (32 MB of GoogLeNet's at batch 10). Caffe composes
  * WITHIN_CHANNEL from split, power, pooling and product layers; the kernels
  * compute the same numbers in one pass on either device. */
@@ -148,10 +148,10 @@ lrn_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
     status = (gpu ? ct_cuda_lrn_within_backward : ct_cpu_lrn_within_backward)
              (self->num * self->channels, self->height, self->width, self->size, self->alpha,
               self->beta, in, scale, out_diff, scratch, in_diff);
-  else
-    status = (gpu ? ct_cuda_lrn_across_backward : ct_cpu_lrn_across_backward)
-             (self->num, self->channels, self->height * self->width, self->size, self->alpha,
-              self->beta, in, out, scale, out_diff, scratch, in_diff);
+  else /* on the GPU: the CPU took its pass above */
+    status = ct_cuda_lrn_across_backward (self->num, self->channels, self->height * self->width,
+                                          self->size, self->alpha, self->beta, in, out, scale,
+                                          out_diff, scratch, in_diff);
   return ct_vision_check (layer, status, _("local response normalisation"), error);
 }
 

@@ -101,40 +101,81 @@ row_done (float *dst, const float *row, int64_t n)
     memcpy (dst, row, (size_t) n * sizeof (float));
 }
 
-/* Image N, positions [I0, I0 + LEN): each channel's scale is the previous
- * channel's plus the square entering the window, minus the one leaving,
- * slid in a row of its own; the scale and the output of each channel go
- * out with streaming stores where they fill whole cache lines: the layer
- * writes two blobs as large as its input, and ordinary stores first read
- * every line they write. */
+/* A block's scale, slid channel by channel: channel 0's window sum of
+ * squares, then per channel the square entering the window added and the
+ * one leaving subtracted. The forward pass slides it once; a backward
+ * pass given no scale slides it again, with the same operations in the
+ * same order, so the same bits. */
+typedef struct {
+  float cur[BLOCK];
+  int64_t channel; /* whose scale CUR holds */
+} Slider;
+
+/* Channel 0: the window covers channels [-pre, pre]. */
+static void
+slider_start (const Across *a, const float *x, int64_t len, Slider *sl)
+{
+  for (int64_t i = 0; i < len; i++)
+    sl->cur[i] = a->k;
+  for (int64_t c = 0; c <= a->pre && c < a->channels; c++)
+    for (int64_t i = 0; i < len; i++)
+      sl->cur[i] += a->alpha_over_size * (x[c * a->spatial + i] * x[c * a->spatial + i]);
+  sl->channel = 0;
+}
+
+/* Channel C's scale (C not behind the slider). */
+static const float *
+slide_to (const Across *a, const float *x, int64_t len, Slider *sl, int64_t c)
+{
+  /* Locals: under -fno-strict-aliasing every store to CUR could change
+   * *A, and the loops would reload it. */
+  const int64_t spatial = a->spatial, pre = a->pre, channels = a->channels;
+  const float alpha_over_size = a->alpha_over_size;
+  float *restrict cur = sl->cur;
+
+  while (sl->channel < c)
+    {
+      const int64_t next = ++sl->channel;
+
+      /* Channel next + pre enters, channel next - 1 - pre leaves. */
+      if (next + pre < channels)
+        {
+          const float *restrict in = x + (next + pre) * spatial;
+
+          for (int64_t i = 0; i < len; i++)
+            cur[i] += alpha_over_size * (in[i] * in[i]);
+        }
+      if (next - 1 - pre >= 0)
+        {
+          const float *restrict out = x + (next - 1 - pre) * spatial;
+
+          for (int64_t i = 0; i < len; i++)
+            cur[i] += -alpha_over_size * (out[i] * out[i]);
+        }
+    }
+  return cur;
+}
+
+/* Image N, positions [I0, I0 + LEN): each channel's scale slid in a row
+ * of its own; the output (and the scale, where one is kept) of each
+ * channel go out with streaming stores where they fill whole cache lines:
+ * ordinary stores first read every line they write. */
 static void
 across_forward_block (const Across *a, int64_t n, int64_t i0, int64_t len)
 {
-  const int64_t channels = a->channels, spatial = a->spatial, pre = a->pre;
+  const int64_t channels = a->channels, spatial = a->spatial;
   const int64_t base = n * channels * spatial + i0;
   const float *x = a->bottom + base;
-  float cur[BLOCK], out[BLOCK];
+  float out[BLOCK];
+  Slider sl;
 
-  /* Channel 0: the window covers channels [-pre, pre]. */
-  for (int64_t i = 0; i < len; i++)
-    cur[i] = a->k;
-  for (int64_t c = 0; c <= pre && c < channels; c++)
-    for (int64_t i = 0; i < len; i++)
-      cur[i] += a->alpha_over_size * (x[c * spatial + i] * x[c * spatial + i]);
-
+  slider_start (a, x, len, &sl);
   for (int64_t c = 0; c < channels; c++)
     {
-      const int64_t head = (c + pre) * spatial, tail = (c - 1 - pre) * spatial;
+      const float *cur = slide_to (a, x, len, &sl, c);
       float *top = a->out + base + c * spatial;
       float *row = row_for (top, out, len);
 
-      /* Then slide: channel c + pre enters, channel c - 1 - pre leaves. */
-      if (c > 0 && c + pre < channels)
-        for (int64_t i = 0; i < len; i++)
-          cur[i] += a->alpha_over_size * (x[head + i] * x[head + i]);
-      if (c > 0 && c - 1 - pre >= 0)
-        for (int64_t i = 0; i < len; i++)
-          cur[i] += -a->alpha_over_size * (x[tail + i] * x[tail + i]);
       negative_power (len, cur, a->beta, x + c * spatial, row);
       row_done (top, row, len);
       if (a->scale != NULL)
@@ -179,58 +220,12 @@ ct_cpu_lrn_across_forward (int64_t num, int64_t channels, int64_t spatial,
  * ring of this many rows at most (LRN's usual size is 5). */
 #define RING_MAX 16
 
-/* For a backward pass given no scale: the forward pass's scale of one
- * channel at a time, slid from channel 0 with the same operations in the
- * same order as across_forward_block, so the same bits. */
-typedef struct {
-  float cur[BLOCK];
-  int64_t channel; /* whose scale CUR holds */
-} Slider;
-
-static void
-slider_start (const Across *a, const float *x, int64_t len, Slider *sl)
-{
-  for (int64_t i = 0; i < len; i++)
-    sl->cur[i] = a->k;
-  for (int64_t c = 0; c <= a->pre && c < a->channels; c++)
-    for (int64_t i = 0; i < len; i++)
-      sl->cur[i] += a->alpha_over_size * (x[c * a->spatial + i] * x[c * a->spatial + i]);
-  sl->channel = 0;
-}
-
-/* Channel C's scale row: from the kept SCALE, or slid forward to C. */
+/* Channel C's scale row: from the kept SCALE, or slid to C. */
 static const float *
 scale_row (const Across *a, const float *scale, const float *x, int64_t len, Slider *sl,
            int64_t c)
 {
-  /* Locals: under -fno-strict-aliasing every store to CUR could change
-   * *A, and the loops would reload it. */
-  const int64_t spatial = a->spatial, pre = a->pre, channels = a->channels;
-  const float alpha_over_size = a->alpha_over_size;
-  float *restrict cur = sl->cur;
-
-  if (scale != NULL)
-    return scale + c * spatial;
-  while (sl->channel < c)
-    {
-      const int64_t next = ++sl->channel;
-
-      if (next + pre < channels)
-        {
-          const float *restrict in = x + (next + pre) * spatial;
-
-          for (int64_t i = 0; i < len; i++)
-            cur[i] += alpha_over_size * (in[i] * in[i]);
-        }
-      if (next - 1 - pre >= 0)
-        {
-          const float *restrict out = x + (next - 1 - pre) * spatial;
-
-          for (int64_t i = 0; i < len; i++)
-            cur[i] += -alpha_over_size * (out[i] * out[i]);
-        }
-    }
-  return cur;
+  return scale != NULL ? scale + c * a->spatial : slide_to (a, x, len, sl, c);
 }
 
 /* The same for channel C entering the window: slid ones also go to row
