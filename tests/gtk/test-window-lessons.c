@@ -530,6 +530,7 @@ test_session_reopen (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (CtSession) saved = NULL;
   g_autoptr (CtSession) reopened = NULL;
+  g_autoptr (GFile) first_weights = NULL;
   guint items[] = { 23, 5 };
   CtStats before, after;
   guint faded = 0;
@@ -550,12 +551,15 @@ test_session_reopen (void)
   set_field (first, "base_lr", "0.02");
   g_action_group_activate_action (G_ACTION_GROUP (first), "train-toggle", NULL);
   train_to_end (first);
+  WAIT_UNTIL (ct_window_get_weights (first) != NULL, 30);
+  first_weights = g_object_ref (ct_window_get_weights (first));
   set_field (first, "base_lr", "0.03");
   g_action_group_activate_action (G_ACTION_GROUP (first), "train-restart", NULL);
   ct_gui_test_spin (50);
   train_to_end (first);
-  /* the trained weights went to the step view */
-  WAIT_UNTIL (ct_window_get_weights (first) != NULL, 30);
+  /* the second run's weights went to the step view: they come after
+   * the run has finished, and the first run's are there until then */
+  WAIT_UNTIL (ct_window_get_weights (first) != first_weights, 30);
   ct_window_inputs_set_items (first, items, G_N_ELEMENTS (items));
   g_action_group_change_action_state (G_ACTION_GROUP (first), "phase",
                                       g_variant_new_string ("test"));
