@@ -20,7 +20,9 @@
  * from the images (cpu/conv-direct.c), ahead of oneDNN.
  *
  * In builds with oneDNN, each call first offers its shape to
- * cpu/conv-dnnl.c and runs here only when that declines. */
+ * cpu/conv-dnnl.c and runs here only when that declines; 1x1 kernels at a
+ * stride run as the stride-1 convolution of their samples
+ * (cpu/conv-sampled.c). */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@
 #include "parallel.h"
 #ifdef CT_HAVE_DNNL
 #include "conv-dnnl.h"
+#include "conv-sampled.h"
 #include "switches.h"
 #endif
 
@@ -215,6 +218,37 @@ ct_cpu_conv_have_dnnl (void)
 #endif
 }
 
+#ifdef CT_HAVE_DNNL
+/* Whether S runs over its samples (cpu/conv-sampled.c) as SUB: in the
+ * automatic backend only. The plain im2col path's column matrix is the
+ * samples already, and a forced oneDNN is to run every shape it takes. */
+static int
+sampled (const CtConvShape *s, CtConvShape *sub)
+{
+  return get_backend () == CT_CONV_BACKEND_AUTO && ct_conv_sampled_shape (s, sub);
+}
+
+/* The samples, in the backward pass their gradient too, then SUB's own. */
+static size_t
+sampled_workspace_floats (const CtConvShape *s, const CtConvShape *sub, unsigned passes)
+{
+  size_t samples = ct_conv_sampled_floats (s);
+  size_t floats = 1, pass;
+
+  if (passes & CT_CONV_PASS_FORWARD)
+    {
+      pass = samples + ct_cpu_conv_workspace_floats_for (sub, CT_CONV_PASS_FORWARD);
+      floats = pass > floats ? pass : floats;
+    }
+  if (passes & CT_CONV_PASS_BACKWARD)
+    {
+      pass = 2 * samples + ct_cpu_conv_workspace_floats_for (sub, CT_CONV_PASS_BACKWARD);
+      floats = pass > floats ? pass : floats;
+    }
+  return floats;
+}
+#endif
+
 /* The im2col path's workspace for PASSES; 1 float at least for a valid
  * shape (0 for an invalid one), so that callers can tell the two apart. */
 static size_t
@@ -251,8 +285,11 @@ ct_cpu_conv_workspace_floats_for (const CtConvShape *s, unsigned passes)
   size_t floats = im2col_workspace_floats (s, passes);
 #ifdef CT_HAVE_DNNL
   size_t dnnl;
+  CtConvShape sub;
 
   use_dnnl ();   /* sets whether oneDNN is forced, which decides its passes */
+  if (floats > 0 && sampled (s, &sub))
+    return sampled_workspace_floats (s, &sub, passes);
   dnnl = floats > 0 ? ct_dnnl_conv_workspace_floats (s, passes) : 0;
 
   if (dnnl > floats)
@@ -516,6 +553,37 @@ run_chunks (Job *j, CtParallelFunc func)
   return status;
 }
 
+#ifdef CT_HAVE_DNNL
+static CtStatus
+sampled_forward (const CtConvShape *s, const CtConvShape *sub, const float *input,
+                 const float *weights, const float *bias, float *output, float *workspace)
+{
+  ct_conv_sampled_gather (s, input, workspace);
+  return ct_cpu_conv_forward (sub, workspace, weights, bias, output,
+                              workspace + ct_conv_sampled_floats (s));
+}
+
+/* The samples are gathered again for the weight gradient: a forward pass
+ * that kept them would hold a quarter of the input per layer. */
+static CtStatus
+sampled_backward (const CtConvShape *s, const CtConvShape *sub, const float *input,
+                  const float *output_diff, const float *weights, float *weight_diff,
+                  float *bias_diff, float *input_diff, float *workspace)
+{
+  const size_t n = ct_conv_sampled_floats (s);
+  float *samples = workspace, *samples_diff = workspace + n;
+  CtStatus status;
+
+  if (weight_diff != NULL)
+    ct_conv_sampled_gather (s, input, samples);
+  status = ct_cpu_conv_backward (sub, samples, output_diff, weights, weight_diff, bias_diff,
+                                 input_diff != NULL ? samples_diff : NULL, workspace + 2 * n);
+  if (status == CT_STATUS_OK && input_diff != NULL)
+    ct_conv_sampled_scatter (s, samples_diff, input_diff);
+  return status;
+}
+#endif
+
 CtStatus
 ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weights,
                      const float *bias, float *output, float *workspace)
@@ -527,6 +595,14 @@ ct_cpu_conv_forward (const CtConvShape *s, const float *input, const float *weig
     return CT_STATUS_INVALID;
   if (s->num == 0)
     return CT_STATUS_OK;
+#ifdef CT_HAVE_DNNL
+  {
+    CtConvShape sub;
+
+    if (use_dnnl () && sampled (s, &sub))
+      return sampled_forward (s, &sub, input, weights, bias, output, workspace);
+  }
+#endif
   plan_forward (s, &j.p, &j.split);
   /* A first layer's forward pass runs direct, ahead of oneDNN. */
   j.on_direct = !dnnl_forced () && ct_conv_direct_plan (s, &j.direct)
@@ -564,11 +640,15 @@ ct_cpu_conv_backward (const CtConvShape *s, const float *input, const float *out
   /* oneDNN takes the passes it runs faster; this path runs the rest. */
   if (use_dnnl ())
     {
+      CtConvShape sub;
       int data = input_diff != NULL && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_DATA);
       int params = (weight_diff != NULL || bias_diff != NULL)
                    && ct_dnnl_conv_takes (s, CT_DNNL_BACKWARD_WEIGHTS);
       CtStatus st = CT_DNNL_DECLINED;
 
+      if (sampled (s, &sub))
+        return sampled_backward (s, &sub, input, output_diff, weights, weight_diff, bias_diff,
+                                 input_diff, workspace);
       if (data || params)
         st = ct_dnnl_conv_backward (s, input, output_diff, weights,
                                     params ? weight_diff : NULL, params ? bias_diff : NULL,

@@ -5,7 +5,8 @@
  * backward output, and the
  * results must agree to 1e-5 of the output's scale: shapes with groups,
  * stride, padding, dilation, 1x1 kernels, odd sizes, a first layer's few
- * input channels, and batches smaller than the thread count; fixed ones
+ * input channels, 1x1 kernels at a stride (which the default backend runs
+ * over their samples), and batches smaller than the thread count; fixed ones
  * and seeded random ones. Without oneDNN both runs take the same path and
  * must agree exactly. The accumulating gradients start from non-zero
  * values, so that "+=" is checked too. On CPUs with AVX-512, the im2col
@@ -38,6 +39,13 @@ static const Case fixed_cases[] = {
   { 2, 32, 32, 2, { 13, 11 }, { 3, 3 }, { 2, 2 }, { 1, 1 }, { 2, 2 } },
   { 1, 16, 32, 1, { 9, 9 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 } },
   { 5, 48, 64, 1, { 5, 7 }, { 3, 1 }, { 1, 0 }, { 1, 2 }, { 1, 1 } },
+  /* 1x1 at a stride, run over its samples (cpu/conv-sampled.c): ResNet's
+   * downsampling onto 14 x 14 and onto 7 x 7, smaller; odd sizes, a
+   * stride on one axis, groups; a batch of one. */
+  { 4, 64, 128, 1, { 28, 28 }, { 1, 1 }, { 0, 0 }, { 2, 2 }, { 1, 1 } },
+  { 3, 32, 64, 1, { 14, 13 }, { 1, 1 }, { 0, 0 }, { 2, 2 }, { 1, 1 } },
+  { 2, 32, 16, 2, { 10, 9 }, { 1, 1 }, { 0, 0 }, { 3, 1 }, { 1, 1 } },
+  { 1, 16, 32, 1, { 9, 9 }, { 1, 1 }, { 0, 0 }, { 2, 2 }, { 1, 1 } },
 };
 
 static CtConvShape
