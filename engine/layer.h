@@ -151,6 +151,13 @@ struct _CtLayerClass {
    * output): an in-place layer right after it may read that instead of
    * keeping a copy of its own (CtLayer.bottom_kept). Optional. */
   CtBlob *(*kept_top) (CtLayer *layer);
+  /* How many of the N_NEXT layers NEXT, which run in place one after the
+   * other on this layer's top 0 right after it, this layer's CPU passes
+   * run as well (BatchNorm: a Scale and a ReLU), 0 for none; *BACKWARD:
+   * whether its backward pass can run theirs too. A planned net asks
+   * (CtLayer.absorbed); the window's nets run every layer itself.
+   * Optional. */
+  guint (*absorb) (CtLayer *layer, CtLayer *const *next, guint n_next, gboolean *backward);
 };
 
 /* KLASS's param_field, or the one its type's name gives (newly
@@ -190,6 +197,14 @@ struct _CtLayer {
   /* Set by a planned net when this layer runs in place right after one
    * whose kept_top holds this layer's bottom 0 as it arrives: borrowed. */
   CtBlob *bottom_kept;
+  /* Set by a planned net (CtLayerClass.absorb): the layers after this one
+   * whose forward passes on the CPU this one's runs, and whether its
+   * backward pass runs theirs too; on the layers taken, the one that
+   * takes them. Borrowed. */
+  CtLayer *absorbed[2];
+  guint n_absorbed;
+  gboolean absorbs_backward;
+  CtLayer *absorbed_by;
 };
 
 /* A layer of KLASS for PARAM (copied) in PHASE. */

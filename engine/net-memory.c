@@ -283,9 +283,81 @@ param_bytes (CtNet *net, gboolean training, gsize *all)
   return kept;
 }
 
+static guint
+top0_id (CtNet *net, guint i)
+{
+  CtNetLinks *links = net->links->pdata[i];
+
+  return links->top_ids->len > 0 ? g_array_index (links->top_ids, guint, 0) : G_MAXUINT;
+}
+
+/* Whether layer I runs in place on blob ID, as its only bottom, and
+ * contributes no loss. */
+static gboolean
+in_place_on (CtNet *net, guint i, guint id)
+{
+  CtLayer *layer = net->layers->pdata[i];
+  CtNetLinks *links = net->links->pdata[i];
+
+  if (links->bottom_ids->len != 1 || links->top_ids->len != 1
+      || g_array_index (links->bottom_ids, guint, 0) != id || !ct_layer_in_place (layer, 0))
+    return FALSE;
+  for (guint t = 0; t < layer->loss_weights->len; t++)
+    if (g_array_index (layer->loss_weights, float, t) != 0.0f)
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether layer I and those it takes run backward, each to its bottom. */
+static gboolean
+chain_runs_backward (CtNet *net, guint i, guint n)
+{
+  for (guint j = i; j <= i + n; j++)
+    {
+      CtNetLinks *links = net->links->pdata[j];
+
+      if (!links->need_backward || links->bottom_need_backward->len < 1
+          || !g_array_index (links->bottom_need_backward, gboolean, 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Layer I takes the in-place layers after it that its class can run with
+ * its own passes (CtLayerClass.absorb): BatchNorm, Scale and ReLU, one
+ * pass over a block of channels instead of three over the blob. */
+static void
+absorb_layers (CtNet *net, guint i)
+{
+  CtLayer *layer = net->layers->pdata[i];
+  CtLayer *next[G_N_ELEMENTS (layer->absorbed)];
+  guint id = top0_id (net, i), n = 0, taken;
+  gboolean backward = FALSE;
+
+  if (layer->klass->absorb == NULL || !in_place_on (net, i, id))
+    return;
+  while (n < G_N_ELEMENTS (next) && i + 1 + n < net->layers->len
+         && in_place_on (net, i + 1 + n, id))
+    {
+      next[n] = net->layers->pdata[i + 1 + n];
+      n++;
+    }
+  taken = n > 0 ? layer->klass->absorb (layer, next, n, &backward) : 0;
+  if (taken == 0)
+    return;
+  layer->n_absorbed = taken;
+  layer->absorbs_backward = backward && chain_runs_backward (net, i, taken);
+  for (guint j = 0; j < taken; j++)
+    {
+      layer->absorbed[j] = next[j];
+      next[j]->absorbed_by = layer;
+    }
+}
+
 /* Tell the layers what the plan lets them skip: keeping anything for a
- * backward pass that never runs, and a copy of a bottom that the layer
- * before keeps anyway (Scale in place after BatchNorm). */
+ * backward pass that never runs, a copy of a bottom that the layer
+ * before keeps anyway (Scale in place after BatchNorm), and passes of
+ * their own that the layer before runs with its own. */
 static void
 wire_layers (CtNet *net)
 {
@@ -303,6 +375,9 @@ wire_layers (CtNet *net)
           g_array_index (((CtNetLinks *) net->links->pdata[i - 1])->top_ids, guint, 0))
         layer->bottom_kept = prev->klass->kept_top (prev);
     }
+  for (guint i = 0; i < net->layers->len; i++)
+    if (((CtLayer *) net->layers->pdata[i])->absorbed_by == NULL)
+      absorb_layers (net, i);
 }
 
 void

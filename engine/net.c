@@ -654,8 +654,10 @@ ct_net_forward_from_to (CtNet *net, guint start, guint end, float *loss, GError 
       if (!ct_layer_reshape (layer, links->bottom, links->top, error) ||
           !allocate_tops (net, i, error))
         return FALSE;
-      if (!ct_layer_forward (layer, links->bottom, links->top, net->use_gpu, &layer_loss,
-                             &local))
+      /* A layer another one took ran with that one's pass (CPU only). */
+      if ((layer->absorbed_by == NULL || net->use_gpu)
+          && !ct_layer_forward (layer, links->bottom, links->top, net->use_gpu, &layer_loss,
+                                &local))
         return fail_in_layer (layer, local, error);
       if (!sync_device (net, layer, error))
         return FALSE;
@@ -691,6 +693,14 @@ needs_backward (CtNet *net, guint start, guint end)
   return FALSE;
 }
 
+/* The layer whose backward pass runs LAYER's, or NULL. */
+static CtLayer *
+layer_absorbed_backward (const CtLayer *layer)
+{
+  return layer->absorbed_by != NULL && layer->absorbed_by->absorbs_backward
+         ? layer->absorbed_by : NULL;
+}
+
 gboolean
 ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
 {
@@ -717,7 +727,8 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
       CtNetLinks *links = links_at (net, i);
 
       notify (net, CT_NET_EVENT_BEFORE_BACKWARD, i);
-      if (links->need_backward)
+      if (links->need_backward
+          && (layer_absorbed_backward (net->layers->pdata[i]) == NULL || net->use_gpu))
         {
           CtLayer *layer = net->layers->pdata[i];
           GError *local = NULL;

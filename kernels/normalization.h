@@ -76,6 +76,35 @@ CtStatus ct_cuda_batch_norm_std (int64_t n, float eps, const float *variance, fl
 CtStatus ct_cpu_mvn_std (int64_t n, float eps, const float *variance, float *std);
 CtStatus ct_cuda_mvn_std (int64_t n, float eps, const float *variance, float *std);
 
+/* The chain ResNets put after every convolution, BatchNorm then Scale
+ * then ReLU, each in place on one blob, in one pass a block of channels at
+ * a time (cpu/norm-chain.c): a block is read from memory once and the
+ * layers after BatchNorm find it in the cache. The results are the bits
+ * of the three layers' own kernels run one after the other. Rows of fewer
+ * than CT_NORM_CHAIN_MIN_INNER floats (which Scale's kernels sum another
+ * way) run the three kernels one after the other. No CUDA
+ * twin: on the GPU the layers run one by one.
+ *
+ * Forward: ct_cpu_batch_norm_forward's arguments, then Y = Y * SCALE[c]
+ * (+ BIAS[c] when BIAS is not NULL), then, when RELU, Y = ReLU (Y) with
+ * NEGATIVE_SLOPE. */
+#define CT_NORM_CHAIN_MIN_INNER 8
+
+CtStatus ct_cpu_norm_chain_forward (int64_t outer, int64_t channels, int64_t inner,
+                                    int batch_stats, float eps, const float *x, float *mean,
+                                    float *variance, float *std, float *y, float *keep,
+                                    const float *scale, const float *bias, int relu,
+                                    float negative_slope);
+
+/* Backward, with the batch's statistics: when RELU, the ReLU's gradient
+ * from Y (the chain's output) and DY; then Scale's, adding to SCALE_DIFF
+ * and BIAS_DIFF (either may be NULL) from KEEP (BatchNorm's normalized
+ * output); then BatchNorm's from KEEP and STD into DX, which may be DY. */
+CtStatus ct_cpu_norm_chain_backward (int64_t outer, int64_t channels, int64_t inner, int relu,
+                                     float negative_slope, const float *y, const float *keep,
+                                     const float *std, const float *scale, const float *dy,
+                                     float *scale_diff, float *bias_diff, float *dx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -111,6 +111,25 @@ wait_for_device (gboolean use_gpu, GError **error)
   return !use_gpu || ct_engine_gpu_synchronize (error);
 }
 
+/* Layers whose CPU passes the layer before them runs (a planned net's
+ * BatchNorm runs the Scale and ReLU after it): their times are in its. */
+static void
+log_absorbed (CtNet *net)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < ct_net_n_layers (net); i++)
+    n += ct_net_get_layer (net, i)->absorbed_by != NULL;
+  if (n > 0)
+    CT_CLI_LOG_INFO (g_dngettext (GETTEXT_PACKAGE,
+                                  "%u in-place layer runs within the layer before it: its "
+                                  "time is in that layer's (--keep-blobs runs every layer "
+                                  "by itself)",
+                                  "%u in-place layers run within the layers before them: "
+                                  "their times are in those layers' (--keep-blobs runs every "
+                                  "layer by itself)", n), n);
+}
+
 static void
 print_layer_times (CtNet *net, int iterations)
 {
@@ -162,6 +181,8 @@ run (const TimeOptions *o, Caffe__Phase phase, GError **error)
   CT_CLI_LOG_INFO (_("Memory of blobs and parameters: %s MB planned, %s MB unplanned"),
                    ct_cli_format_number (a, (double) planned / 1e6),
                    ct_cli_format_number (b, (double) unplanned / 1e6));
+  if (!use_gpu)
+    log_absorbed (net);
   /* Each layer's time waits for its kernels, so that the times are the
    * GPU's work and not only the launches. */
   if (use_gpu && !ct_net_set_use_gpu (net, TRUE, error))
@@ -231,8 +252,9 @@ ct_cli_time (int argc, char **argv)
     { "seed", 's', 0, G_OPTION_ARG_INT64, &o.seed,
       N_("Seed of the fillers and random layers (default 1701)"), N_("N") },
     { "keep-blobs", 0, 0, G_OPTION_ARG_NONE, &o.keep_blobs,
-      N_("Give every blob's data and diff memory of its own, as Caffe does, instead of "
-         "sharing memory between blobs whose lives do not overlap"), NULL },
+      N_("Give every blob's data and diff memory of its own and run every layer by "
+         "itself, as Caffe does, instead of sharing memory between blobs whose lives do "
+         "not overlap and running in-place layers within the layer before them"), NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = NULL;

@@ -16,6 +16,7 @@
  * non-zero lr_mult) and clears their param_propagate_down. */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
@@ -259,6 +260,90 @@ update_moving_averages (CtLayer *layer, gint64 count, gboolean gpu, GError **err
                                                                           sums[1]), error);
 }
 
+/* The Scale and ReLU this layer took (CtLayer.absorbed) */
+
+static const Caffe__ScaleParameter *
+chain_scale_param (const CtLayer *layer)
+{
+  return layer->absorbed[0]->param->scale_param;
+}
+
+static gboolean
+chain_has_bias (const CtLayer *layer)
+{
+  const Caffe__ScaleParameter *p = chain_scale_param (layer);
+
+  return p != NULL && p->bias_term;
+}
+
+static float
+chain_relu_slope (const CtLayer *layer)
+{
+  const Caffe__ReLUParameter *p = layer->absorbed[1]->param->relu_param;
+
+  return p != NULL ? p->negative_slope : 0.0f;
+}
+
+/* This layer's forward pass with the Scale's and the ReLU's after it, on
+ * the CPU, in one pass over the blob. */
+static gboolean
+chain_forward (CtLayer *layer, gint64 outer, gint64 inner, gboolean batch_stats,
+               const float *x, float *mean, float *var, float *std, float *y, float *keep,
+               GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  CtLayer *scale = layer->absorbed[0];
+  const float *gamma, *beta = NULL;
+  gboolean relu = layer->n_absorbed > 1;
+
+  gamma = ct_common_data_on (scale, g_ptr_array_index (scale->blobs, 0), FALSE, error);
+  if (gamma == NULL)
+    return FALSE;
+  if (chain_has_bias (layer)
+      && (beta = ct_common_data_on (scale, g_ptr_array_index (scale->blobs, 1), FALSE,
+                                    error)) == NULL)
+    return FALSE;
+  return ct_neuron_check (layer, ct_cpu_norm_chain_forward (outer, self->channels, inner,
+                                                            batch_stats, self->eps, x, mean,
+                                                            var, std, y, keep, gamma, beta,
+                                                            relu,
+                                                            relu ? chain_relu_slope (layer)
+                                                                 : 0.0f), error);
+}
+
+/* The backward passes of the ReLU, the Scale and this layer, from the
+ * top's diff DY into the bottom's DX (the same array, in place). */
+static gboolean
+chain_backward (CtLayer *layer, CtBlob *t, gint64 outer, gint64 inner, const float *dy,
+                const float *std, float *dx, GError **error)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  CtLayer *scale = layer->absorbed[0];
+  gboolean relu = layer->n_absorbed > 1;
+  const float *gamma, *keep, *y = NULL;
+  float *gamma_diff = NULL, *beta_diff = NULL;
+
+  gamma = ct_common_data_on (scale, g_ptr_array_index (scale->blobs, 0), FALSE, error);
+  keep = ct_common_data_on (layer, self->x_norm, FALSE, error);
+  if (gamma == NULL || keep == NULL)
+    return FALSE;
+  if (relu && (y = ct_common_data_on (layer, t, FALSE, error)) == NULL)
+    return FALSE;
+  if (ct_layer_param_propagate_down (scale, 0)
+      && (gamma_diff = ct_common_mutable_diff_on (scale, g_ptr_array_index (scale->blobs, 0),
+                                                  FALSE, error)) == NULL)
+    return FALSE;
+  if (chain_has_bias (layer) && ct_layer_param_propagate_down (scale, 1)
+      && (beta_diff = ct_common_mutable_diff_on (scale, g_ptr_array_index (scale->blobs, 1),
+                                                 FALSE, error)) == NULL)
+    return FALSE;
+  return ct_neuron_check (layer, ct_cpu_norm_chain_backward (outer, self->channels, inner, relu,
+                                                             relu ? chain_relu_slope (layer)
+                                                                  : 0.0f,
+                                                             y, keep, std, gamma, dy,
+                                                             gamma_diff, beta_diff, dx), error);
+}
+
 static gboolean
 batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                     GError **error)
@@ -292,9 +377,15 @@ batch_norm_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean 
       if (keep == NULL && n > 0)
         return FALSE;
     }
-  if (!ct_neuron_check (layer, (gpu ? ct_cuda_batch_norm_forward : ct_cpu_batch_norm_forward) (
-                                   outer, self->channels, inner, batch_stats, self->eps, x, mean,
-                                   var, std, y, keep), error))
+  if (layer->n_absorbed > 0 && !gpu)
+    {
+      if (!chain_forward (layer, outer, inner, batch_stats, x, mean, var, std, y, keep, error))
+        return FALSE;
+    }
+  else if (!ct_neuron_check (layer, (gpu ? ct_cuda_batch_norm_forward
+                                         : ct_cpu_batch_norm_forward) (
+                                        outer, self->channels, inner, batch_stats, self->eps, x,
+                                        mean, var, std, y, keep), error))
     return FALSE;
   return !batch_stats || update_moving_averages (layer, n, gpu, error);
 }
@@ -326,6 +417,8 @@ batch_norm_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_d
     return ct_neuron_check (layer, (gpu ? ct_cuda_channel_divide : ct_cpu_channel_divide) (
                                        outer, C, inner, dy, std, dx), error);
 
+  if (layer->absorbs_backward && !gpu)
+    return chain_backward (layer, t, outer, inner, dy, std, dx, error);
   y = ct_common_data_on (layer, self->x_norm, gpu, error);
   if (y == NULL && n > 0)
     return FALSE;
@@ -368,6 +461,40 @@ batch_norm_kept_top (CtLayer *layer)
   return self->use_global_stats || layer->forward_only ? NULL : self->x_norm;
 }
 
+/* A Scale in place after it with a scale per channel and no second
+ * bottom, and a ReLU in place after that: their CPU passes run in this
+ * layer's, one pass over the blob for the three. Not where the Scale
+ * would keep a copy of its own (stored statistics in training), nor its
+ * backward pass with stored statistics. */
+static guint
+batch_norm_absorb (CtLayer *layer, CtLayer *const *next, guint n_next, gboolean *backward)
+{
+  CtBatchNormLayer *self = (CtBatchNormLayer *) layer;
+  const Caffe__ScaleParameter *p = next[0]->param->scale_param;
+  CtBlob *gamma;
+
+  *backward = FALSE;
+  if (self->use_global_stats && !layer->forward_only)
+    return 0;
+  if (strcmp (ct_layer_get_type (next[0]), "Scale") != 0 || next[0]->param->n_bottom != 1
+      || (p != NULL && (p->axis != 1 || p->num_axes != 1))
+      || next[0]->blobs->len != (p != NULL && p->bias_term ? 2u : 1u))
+    return 0;
+  gamma = g_ptr_array_index (next[0]->blobs, 0);
+  if (ct_blob_num_axes (gamma) != 1 || ct_blob_get_shape (gamma)[0] != self->channels)
+    return 0;
+  *backward = !self->use_global_stats && !layer->forward_only;
+  return n_next > 1 && strcmp (ct_layer_get_type (next[1]), "ReLU") == 0 ? 2 : 1;
+}
+
+/* Its own statistics and normalized output; and the chain's output, for
+ * the ReLU's mask, when it runs a ReLU's backward pass. */
+static gboolean
+batch_norm_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
+{
+  return is_top && index == 0 && layer->absorbs_backward && layer->n_absorbed > 1;
+}
+
 const CtLayerClass ct_batch_norm_layer_class = {
   .explanation = &batch_norm_explanation,
   .type = "BatchNorm",
@@ -387,7 +514,7 @@ const CtLayerClass ct_batch_norm_layer_class = {
   .usually_in_place = TRUE,
   .flops_per_top = 2,
   .name_prefix = "bn",
-  /* backward reads its own statistics and normalized output */
-  .backward_reads_data = ct_layer_backward_reads_nothing,
+  .backward_reads_data = batch_norm_backward_reads_data,
   .kept_top = batch_norm_kept_top,
+  .absorb = batch_norm_absorb,
 };

@@ -13,6 +13,7 @@
 #endif
 
 #include "common.h"
+#include "norm-chain-private.h"
 #include "parallel.h"
 
 #define N_LANES 8
@@ -469,7 +470,7 @@ ct_cpu_scale_backward (int64_t outer, int64_t dim, int64_t inner,
  * ct_cpu_bias_backward's and ct_cpu_scale_backward's loops, whatever the
  * block or thread: the same bits. */
 #define SCALE_BLOCK_FLOATS ((int64_t) 1 << 16)
-#define SCALE_BLOCK_CHANNELS 256
+#define SCALE_BLOCK_CHANNELS CT_NORM_BLOCK_CHANNELS
 
 static inline int64_t
 at_least_one (int64_t n)
@@ -484,6 +485,21 @@ typedef struct {
   float *scale_diff, *bias_diff, *out;
 } ScaleBias;
 
+void
+ct_cpu_scale_bias_row (int64_t n, const float *x, float s, const float *b, float *y)
+{
+  if (b != NULL)
+    {
+      float bias = *b;
+
+      for (int64_t i = 0; i < n; i++)
+        y[i] = x[i] * s + bias;
+    }
+  else
+    for (int64_t i = 0; i < n; i++)
+      y[i] = x[i] * s;
+}
+
 /* Rows [BEGIN, END) of OUTER * DIM rows of INNER: out = x * s (+ b). */
 static void
 scale_bias_forward_range (int64_t begin, int64_t end, int chunk, void *data)
@@ -492,22 +508,8 @@ scale_bias_forward_range (int64_t begin, int64_t end, int chunk, void *data)
   const int64_t dim = a->dim, inner = a->inner;
 
   for (int64_t r = begin; r < end; r++)
-    {
-      const float *x = a->bottom_data + r * inner;
-      float *y = a->out + r * inner;
-      float s = a->scale[r % dim];
-
-      if (a->bias != NULL)
-        {
-          float b = a->bias[r % dim];
-
-          for (int64_t i = 0; i < inner; i++)
-            y[i] = x[i] * s + b;
-        }
-      else
-        for (int64_t i = 0; i < inner; i++)
-          y[i] = x[i] * s;
-    }
+    ct_cpu_scale_bias_row (inner, a->bottom_data + r * inner, a->scale[r % dim],
+                           a->bias != NULL ? a->bias + r % dim : NULL, a->out + r * inner);
 }
 
 CtStatus
@@ -579,6 +581,19 @@ scale_bias_backward_block (const ScaleBias *a, int64_t d0, int64_t nd)
         for (int64_t i = 0; i < inner; i++)
           dx[i] = g[i] * s;
       }
+}
+
+void
+ct_cpu_scale_bias_backward_channels (int64_t outer, int64_t dim, int64_t inner,
+                                     const float *top_diff, const float *bottom_data,
+                                     const float *scale, int accumulate, float *scale_diff,
+                                     float *bias_diff, float *bottom_diff, int64_t d0,
+                                     int64_t nd)
+{
+  ScaleBias a = { outer, dim, inner, top_diff, bottom_data, scale, NULL, accumulate,
+                  scale_diff, bias_diff, bottom_diff };
+
+  scale_bias_backward_block (&a, d0, nd);
 }
 
 static void

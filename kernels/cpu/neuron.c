@@ -13,6 +13,7 @@
 #endif
 
 #include "neuron.h"
+#include "norm-chain-private.h"
 #include "parallel.h"
 
 /* Element counts whose bytes fit in size_t. */
@@ -150,6 +151,23 @@ relu_backward_range (int64_t begin, int64_t end, int chunk, void *data)
       float g = dy[i];
       dx[i] = select_positive (x[i], g, g * a);
     }
+}
+
+void
+ct_cpu_relu_forward_run (int64_t n, float negative_slope, const float *x, float *y)
+{
+  Elements e = { .a = negative_slope, .x = x, .out = y };
+
+  relu_forward_range (0, n, 0, &e);
+}
+
+void
+ct_cpu_relu_backward_run (int64_t n, float negative_slope, const float *x, const float *dy,
+                          float *dx)
+{
+  Elements e = { .a = negative_slope, .x = x, .y = dy, .out = dx };
+
+  relu_backward_range (0, n, 0, &e);
 }
 
 CtStatus

@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "norm-chain-private.h"
 #include "normalization.h"
 #include "parallel.h"
 #include "streaming.h"
@@ -31,7 +32,7 @@
 #define BLOCK_FLOATS ((int64_t) 1 << 16)
 
 /* Channels of one block at most (the block's sums live on the stack). */
-#define BLOCK_CHANNELS 256
+#define BLOCK_CHANNELS CT_NORM_BLOCK_CHANNELS
 
 static inline int
 valid_count (int64_t n)
@@ -337,6 +338,17 @@ batch_norm_forward_range (int64_t begin, int64_t end, int chunk, void *data)
     ct_stream_fence ();
 }
 
+void
+ct_cpu_batch_norm_forward_channels (int64_t outer, int64_t channels, int64_t inner,
+                                    int batch_stats, float eps, const float *x, float *mean,
+                                    float *variance, float *std, float *y, float *keep,
+                                    int64_t c0, int64_t nc)
+{
+  Forward a = { outer, channels, inner, batch_stats, eps, x, mean, variance, std, y, keep };
+
+  batch_norm_forward_block (&a, c0, nc);
+}
+
 CtStatus
 ct_cpu_batch_norm_forward (int64_t outer, int64_t channels, int64_t inner, int batch_stats,
                            float eps, const float *x, float *mean, float *variance,
@@ -397,6 +409,16 @@ normalize_backward_range (int64_t begin, int64_t end, int chunk, void *data)
 
   for (int64_t c = begin; c < end; c += step)
     normalize_backward_block (a, c, end - c < step ? end - c : step);
+}
+
+void
+ct_cpu_channel_normalize_backward_channels (int64_t outer, int64_t channels, int64_t inner,
+                                            const float *y, const float *dy, const float *s,
+                                            float *dx, int64_t c0, int64_t nc)
+{
+  Backward a = { outer, channels, inner, y, dy, s, dx };
+
+  normalize_backward_block (&a, c0, nc);
 }
 
 CtStatus

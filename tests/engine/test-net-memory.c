@@ -17,7 +17,8 @@
  * pooling finding its winners again, layers whose tops share their
  * bottom's memory (Flatten), two
  * branches joined (Eltwise, Concat), a random layer (Dropout), a loss
- * and an output no loss weighs (Accuracy). */
+ * and an output no loss weighs (Accuracy), BatchNorm running the Scale
+ * and ReLU after it. */
 static const char *branchy_net =
   "name: 'branchy'\n"
   "layer { name: 'input' type: 'Input' top: 'data' top: 'label'\n"
@@ -91,6 +92,23 @@ assert_same_floats (CtBlob *a, CtBlob *b, gboolean diff)
 
   g_assert_cmpint (ct_blob_count (a), ==, ct_blob_count (b));
   g_assert_cmpmem (x, ct_blob_count (a) * sizeof (float), y, ct_blob_count (b) * sizeof (float));
+}
+
+/* In a planned NET, whether layer NAME (a BatchNorm in place) runs the
+ * Scale and ReLU after it with its own passes: N_ABSORBED layers, and
+ * their backward passes when BACKWARD. */
+static void
+assert_absorbs (CtNet *net, const char *name, guint n_absorbed, gboolean backward)
+{
+  int index = ct_net_layer_index (net, name);
+  CtLayer *layer;
+
+  g_assert_cmpint (index, >=, 0);
+  layer = ct_net_get_layer (net, (guint) index);
+  g_assert_cmpuint (layer->n_absorbed, ==, n_absorbed);
+  g_assert_cmpint (layer->absorbs_backward, ==, backward);
+  for (guint i = 0; i < n_absorbed; i++)
+    g_assert_true (layer->absorbed[i]->absorbed_by == layer);
 }
 
 /* Three training passes of PARAM with and without the plan: the same
@@ -181,7 +199,15 @@ static void
 test_branchy_training (void)
 {
   g_autoptr (Caffe__NetParameter) param = ct_test_parse (branchy_net);
+  g_autoptr (CtNet) planned = build (param, CAFFE__PHASE__TRAIN, CT_NET_MEMORY_TRAINING);
+  g_autoptr (CtNet) whole = build (param, CAFFE__PHASE__TRAIN, CT_NET_MEMORY_KEEP_ALL);
 
+  /* the planned net runs bn1, scale1 and relu1 as one pass (the
+   * comparisons below hold it to the bits of the three); bn2 is not in
+   * place; a net that keeps every blob runs every layer itself */
+  assert_absorbs (planned, "bn1", 2, TRUE);
+  assert_absorbs (planned, "bn2", 0, FALSE);
+  assert_absorbs (whole, "bn1", 0, FALSE);
   check_training (param);
 }
 
@@ -189,7 +215,10 @@ static void
 test_branchy_forward (void)
 {
   g_autoptr (Caffe__NetParameter) param = ct_test_parse (branchy_net);
+  g_autoptr (CtNet) planned = build (param, CAFFE__PHASE__TEST, CT_NET_MEMORY_FORWARD);
 
+  /* with the stored statistics, forward only */
+  assert_absorbs (planned, "bn1", 2, FALSE);
   check_forward (param);
 }
 

@@ -3,12 +3,17 @@
  * replaces (mean, centring, standard deviation, division), with batch and
  * with stored statistics, in place or not, whatever the blocks of channels
  * and the pool's chunks; the gradient through the batch statistics agrees
- * with the formula in double and is the same in place. */
+ * with the formula in double and is the same in place. The chain of
+ * BatchNorm, Scale and ReLU in one pass gives the bits of the three
+ * layers' kernels (normalization.h, common.h, neuron.h) one after the
+ * other, forward and backward. */
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "common.h"
+#include "neuron.h"
 #include "normalization.h"
 
 /* Shapes OUTER x CHANNELS x INNER: tiny ones, rows shorter than the sums'
@@ -146,11 +151,134 @@ test_backward (void)
                    CT_STATUS_INVALID);
 }
 
+/* One chain case: SHAPE, with a bias or not, a ReLU (of SLOPE) or not,
+ * batch statistics or stored ones. */
+static void
+check_chain (GRand *rand, const int64_t *shape, gboolean bias, gboolean relu, float slope,
+             gboolean batch_stats)
+{
+  const int64_t outer = shape[0], channels = shape[1], inner = shape[2];
+  const int64_t n = outer * channels * inner;
+  g_autofree float *x = random_floats (rand, n, -2.0, 3.0);
+  g_autofree float *gamma = random_floats (rand, channels, -1.5, 1.5);
+  g_autofree float *beta = random_floats (rand, channels, -0.5, 0.5);
+  g_autofree float *dy = random_floats (rand, n, -1.0, 1.0);
+  g_autofree float *d_gamma0 = random_floats (rand, channels, -1.0, 1.0);
+  g_autofree float *d_beta0 = random_floats (rand, channels, -1.0, 1.0);
+  g_autofree float *mean0 = random_floats (rand, channels, -0.5, 0.5);
+  g_autofree float *var0 = random_floats (rand, channels, 0.5, 2.0);
+  /* [0]: the layers one by one; [1]: the chain */
+  float *y[2], *keep[2], *mean[2], *var[2], *std[2], *dx[2], *dg[2], *db[2];
+
+  for (int k = 0; k < 2; k++)
+    {
+      y[k] = g_memdup2 (x, MAX (n, 1) * sizeof (float));
+      keep[k] = g_new0 (float, MAX (n, 1));
+      mean[k] = g_memdup2 (mean0, MAX (channels, 1) * sizeof (float));
+      var[k] = g_memdup2 (var0, MAX (channels, 1) * sizeof (float));
+      std[k] = g_new0 (float, MAX (channels, 1));
+      dx[k] = g_memdup2 (dy, MAX (n, 1) * sizeof (float));
+      dg[k] = g_memdup2 (d_gamma0, MAX (channels, 1) * sizeof (float));
+      db[k] = g_memdup2 (d_beta0, MAX (channels, 1) * sizeof (float));
+    }
+  /* in place, as the layers run in a net */
+  g_assert_cmpint (ct_cpu_batch_norm_forward (outer, channels, inner, batch_stats, 1e-5f, y[0],
+                                              mean[0], var[0], std[0], y[0], keep[0]),
+                   ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_scale_bias_forward (outer, channels, inner, y[0], gamma,
+                                              bias ? beta : NULL, y[0]), ==, CT_STATUS_OK);
+  if (relu)
+    g_assert_cmpint (ct_cpu_relu_forward (n, slope, y[0], y[0]), ==, CT_STATUS_OK);
+  g_assert_cmpint (ct_cpu_norm_chain_forward (outer, channels, inner, batch_stats, 1e-5f, y[1],
+                                              mean[1], var[1], std[1], y[1], keep[1], gamma,
+                                              bias ? beta : NULL, relu, slope),
+                   ==, CT_STATUS_OK);
+  assert_same_bits (y[1], y[0], n, "chain forward: y");
+  assert_same_bits (keep[1], keep[0], n, "chain forward: kept");
+  assert_same_bits (mean[1], mean[0], channels, "chain forward: mean");
+  assert_same_bits (var[1], var[0], channels, "chain forward: variance");
+  assert_same_bits (std[1], std[0], channels, "chain forward: std");
+  if (!batch_stats)
+    goto out;
+
+  {
+    const float *g = dy;
+    g_autofree float *out = g_new0 (float, MAX (n, 1));
+
+    if (relu)
+      {
+        g_assert_cmpint (ct_cpu_relu_backward (n, slope, y[0], dy, dx[0]), ==, CT_STATUS_OK);
+        g = dx[0];
+      }
+    g_assert_cmpint (ct_cpu_scale_bias_backward (outer, channels, inner, g, keep[0], gamma, 1,
+                                                 dg[0], bias ? db[0] : NULL, dx[0]),
+                     ==, CT_STATUS_OK);
+    g_assert_cmpint (ct_cpu_channel_normalize_backward (outer, channels, inner, keep[0],
+                                                        dx[0], std[0], dx[0]),
+                     ==, CT_STATUS_OK);
+    /* in place, as in a net, and into another array */
+    g_assert_cmpint (ct_cpu_norm_chain_backward (outer, channels, inner, relu, slope, y[1],
+                                                 keep[1], std[1], gamma, dx[1], dg[1],
+                                                 bias ? db[1] : NULL, dx[1]),
+                     ==, CT_STATUS_OK);
+    assert_same_bits (dx[1], dx[0], n, "chain backward: dx");
+    assert_same_bits (dg[1], dg[0], channels, "chain backward: scale diff");
+    assert_same_bits (db[1], db[0], channels, "chain backward: bias diff");
+    memcpy (dg[1], d_gamma0, channels * sizeof (float));
+    memcpy (db[1], d_beta0, channels * sizeof (float));
+    g_assert_cmpint (ct_cpu_norm_chain_backward (outer, channels, inner, relu, slope, y[1],
+                                                 keep[1], std[1], gamma, dy, dg[1],
+                                                 bias ? db[1] : NULL, out),
+                     ==, CT_STATUS_OK);
+    assert_same_bits (out, dx[0], n, "chain backward into another array: dx");
+    assert_same_bits (dg[1], dg[0], channels, "chain backward into another array: scale diff");
+  }
+
+out:
+  for (int k = 0; k < 2; k++)
+    {
+      g_free (y[k]);
+      g_free (keep[k]);
+      g_free (mean[k]);
+      g_free (var[k]);
+      g_free (std[k]);
+      g_free (dx[k]);
+      g_free (dg[k]);
+      g_free (db[k]);
+    }
+}
+
+/* ResNet's 7x7 and 14x14 planes, rows that are not a multiple of the
+ * lanes, channels that fill several blocks and chunks of the pool, a
+ * channel longer than a block, an empty batch, and rows shorter than the
+ * lanes (the three kernels in turn); a negative size is refused. */
+static void
+test_chain (void)
+{
+  static const int64_t chain_shapes[][3] = {
+    { 4, 40, 49 }, { 3, 300, 196 }, { 2, 70, 1024 }, { 1, 600, 16 }, { 2, 5, 9 },
+    { 2, 1, 70000 }, { 0, 3, 8 }, { 3, 7, 1 }, { 2, 3, 5 },
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1234);
+  float one = 1.0f;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (chain_shapes); i++)
+    for (int v = 0; v < 8; v++)
+      check_chain (rand, chain_shapes[i], v & 1, (v & 2) != 0, (v & 4) ? 0.1f : 0.0f,
+                   TRUE);
+  /* stored statistics: forward only */
+  check_chain (rand, chain_shapes[1], TRUE, TRUE, 0.0f, FALSE);
+  g_assert_cmpint (ct_cpu_norm_chain_forward (-1, 1, 7, 1, 1e-5f, &one, &one, &one, &one, &one,
+                                              NULL, &one, NULL, 1, 0.0f),
+                   ==, CT_STATUS_INVALID);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/normalization/forward", test_forward);
   g_test_add_func ("/kernels/normalization/backward", test_backward);
+  g_test_add_func ("/kernels/normalization/chain", test_chain);
   return g_test_run ();
 }
