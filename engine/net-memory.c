@@ -291,6 +291,16 @@ top0_id (CtNet *net, guint i)
   return links->top_ids->len > 0 ? g_array_index (links->top_ids, guint, 0) : G_MAXUINT;
 }
 
+/* Whether LAYER contributes no loss. */
+static gboolean
+no_loss (const CtLayer *layer)
+{
+  for (guint t = 0; t < layer->loss_weights->len; t++)
+    if (g_array_index (layer->loss_weights, float, t) != 0.0f)
+      return FALSE;
+  return TRUE;
+}
+
 /* Whether layer I runs in place on blob ID, as its only bottom, and
  * contributes no loss. */
 static gboolean
@@ -299,13 +309,9 @@ in_place_on (CtNet *net, guint i, guint id)
   CtLayer *layer = net->layers->pdata[i];
   CtNetLinks *links = net->links->pdata[i];
 
-  if (links->bottom_ids->len != 1 || links->top_ids->len != 1
-      || g_array_index (links->bottom_ids, guint, 0) != id || !ct_layer_in_place (layer, 0))
-    return FALSE;
-  for (guint t = 0; t < layer->loss_weights->len; t++)
-    if (g_array_index (layer->loss_weights, float, t) != 0.0f)
-      return FALSE;
-  return TRUE;
+  return links->bottom_ids->len == 1 && links->top_ids->len == 1
+         && g_array_index (links->bottom_ids, guint, 0) == id && ct_layer_in_place (layer, 0)
+         && no_loss (layer);
 }
 
 /* Whether layer I and those it takes run backward, each to its bottom. */
@@ -323,9 +329,10 @@ chain_runs_backward (CtNet *net, guint i, guint n)
   return TRUE;
 }
 
-/* Layer I takes the in-place layers after it that its class can run with
- * its own passes (CtLayerClass.absorb): BatchNorm, Scale and ReLU, one
- * pass over a block of channels instead of three over the blob. */
+/* Layer I takes the in-place layers after it, on its top 0, that its
+ * class can run with its own passes (CtLayerClass.absorb): BatchNorm's
+ * Scale and ReLU, one pass over a block of channels instead of three over
+ * the blob; the ReLU after Eltwise's sum. */
 static void
 absorb_layers (CtNet *net, guint i)
 {
@@ -334,7 +341,7 @@ absorb_layers (CtNet *net, guint i)
   guint id = top0_id (net, i), n = 0, taken;
   gboolean backward = FALSE;
 
-  if (layer->klass->absorb == NULL || !in_place_on (net, i, id))
+  if (layer->klass->absorb == NULL || id == G_MAXUINT || !no_loss (layer))
     return;
   while (n < G_N_ELEMENTS (next) && i + 1 + n < net->layers->len
          && in_place_on (net, i + 1 + n, id))
@@ -346,7 +353,8 @@ absorb_layers (CtNet *net, guint i)
   if (taken == 0)
     return;
   layer->n_absorbed = taken;
-  layer->absorbs_backward = backward && chain_runs_backward (net, i, taken);
+  layer->absorbs_backward = backward && net->memory_plan == CT_NET_MEMORY_TRAINING
+                            && chain_runs_backward (net, i, taken);
   for (guint j = 0; j < taken; j++)
     {
       layer->absorbed[j] = next[j];

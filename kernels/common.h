@@ -42,6 +42,11 @@ CtStatus ct_cuda_copy_blocks (int64_t num, int64_t block,
  * pool instead of N + 1. Y must not be one of the X. */
 CtStatus ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
 CtStatus ct_cuda_eltwise_sum (int64_t count, int n, const float *const *x, float *y);
+/* ct_cpu_eltwise_sum, then ct_cpu_relu_forward of NEGATIVE_SLOPE on Y, in
+ * one pass while each block is in the cache (a ReLU in place after a
+ * sum, as ResNets have), with their bits. No CUDA twin. */
+CtStatus ct_cpu_eltwise_sum_relu (int64_t count, int n, const float *const *x, float *y,
+                                  float negative_slope);
 
 /* Eltwise MAX over two bottoms: top = max (a, b), mask = 0 where a wins
  * and 1 otherwise (ties go to B, as in Caffe). */

@@ -32,6 +32,12 @@ CtStatus ct_cpu_relu_backward (int64_t n, float negative_slope, const float *x,
                                const float *dy, float *dx);
 CtStatus ct_cuda_relu_backward (int64_t n, float negative_slope, const float *x,
                                 const float *dy, float *dx);
+/* ct_cpu_relu_backward from the ReLU's output Y and DY, the result
+ * written to each of the N arrays DX (the diffs of a unit sum's bottoms,
+ * whose backward pass copies the top's diff to each), in one pass. DX[0]
+ * may be DY. No CUDA twin. */
+CtStatus ct_cpu_relu_backward_fanout (int64_t count, float negative_slope, const float *y,
+                                      const float *dy, int n, float *const *dx);
 
 /* PReLU over a blob viewed as OUTER x CHANNELS x INNER: channel c's
  * negative part is scaled by SLOPE[c], or by SLOPE[0] for every channel

@@ -461,8 +461,8 @@ batch_norm_kept_top (CtLayer *layer)
   return self->use_global_stats || layer->forward_only ? NULL : self->x_norm;
 }
 
-/* A Scale in place after it with a scale per channel and no second
- * bottom, and a ReLU in place after that: their CPU passes run in this
+/* In place, a Scale in place after it with a scale per channel and no
+ * second bottom, and a ReLU in place after that: their CPU passes run in this
  * layer's, one pass over the blob for the three. Not where the Scale
  * would keep a copy of its own (stored statistics in training), nor its
  * backward pass with stored statistics. */
@@ -474,7 +474,7 @@ batch_norm_absorb (CtLayer *layer, CtLayer *const *next, guint n_next, gboolean 
   CtBlob *gamma;
 
   *backward = FALSE;
-  if (self->use_global_stats && !layer->forward_only)
+  if (!ct_layer_in_place (layer, 0) || (self->use_global_stats && !layer->forward_only))
     return 0;
   if (strcmp (ct_layer_get_type (next[0]), "Scale") != 0 || next[0]->param->n_bottom != 1
       || (p != NULL && (p->axis != 1 || p->num_axes != 1))

@@ -2,11 +2,13 @@
  * SUM with a coefficient per bottom, or MAX (which remembers the winning
  * bottom for the backward). PROD's gradient is, as in Caffe, the product of
  * the other bottoms with stable_prod_grad, or top / bottom without it. */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "layer.h"
 #include "blas.h"
 #include "common.h"
+#include "neuron.h"
 #include "common-device-private.h"
 #include "common-private.h"
 #include "net.h"
@@ -93,6 +95,38 @@ unit_sum (const CtEltwiseLayer *self, GPtrArray *bottom, GPtrArray *top)
   return TRUE;
 }
 
+/* The slope of the ReLU this layer took (CtLayer.absorbed). */
+static float
+absorbed_relu_slope (const CtLayer *layer)
+{
+  const Caffe__ReLUParameter *p = layer->absorbed[0]->param->relu_param;
+
+  return p != NULL ? p->negative_slope : 0.0f;
+}
+
+/* The ReLU's backward pass and this one's in one pass on the CPU: the
+ * ReLU's gradient, from its output, goes to each bottom that wants it. */
+static gboolean
+relu_sum_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down,
+                   GPtrArray *bottom, GError **error)
+{
+  gint64 count = ct_blob_count (CT_TOP (top, 0));
+  const float *y = ct_blob_data_on (CT_TOP (top, 0), FALSE, error);
+  const float *dy = ct_blob_diff_on (CT_TOP (top, 0), FALSE, error);
+  g_autofree float **dx = g_new (float *, bottom->len);
+  int n = 0;
+
+  if (y == NULL || dy == NULL)
+    return FALSE;
+  for (guint i = 0; i < bottom->len; i++)
+    if (propagate_down[i]
+        && (dx[n++] = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, i), FALSE, error)) == NULL)
+      return FALSE;
+  return n == 0 || ct_common_check (layer, ct_cpu_relu_backward_fanout (
+                                               count, absorbed_relu_slope (layer), y, dy, n,
+                                               dx), error);
+}
+
 static gboolean
 eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu,
                  GError **error)
@@ -121,6 +155,11 @@ eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
           return FALSE;
       return TRUE;
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
+      if (unit_sum (self, bottom, top) && layer->n_absorbed > 0 && !gpu)
+        return ct_common_check (layer, ct_cpu_eltwise_sum_relu (count, (int) bottom->len, in,
+                                                                out,
+                                                                absorbed_relu_slope (layer)),
+                                error);
       if (unit_sum (self, bottom, top))
         return ct_common_check (layer, (gpu ? ct_cuda_eltwise_sum : ct_cpu_eltwise_sum) (
                                            count, (int) bottom->len, in, out), error);
@@ -197,8 +236,12 @@ eltwise_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_down
 {
   CtEltwiseLayer *self = (CtEltwiseLayer *) layer;
   gint64 count = ct_blob_count (CT_TOP (top, 0));
-  const float *out = ct_blob_data_on (CT_TOP (top, 0), gpu, error);
-  const float *top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
+  const float *out, *top_diff;
+
+  if (layer->absorbs_backward && !gpu)
+    return relu_sum_backward (layer, top, propagate_down, bottom, error);
+  out = ct_blob_data_on (CT_TOP (top, 0), gpu, error);
+  top_diff = ct_blob_diff_on (CT_TOP (top, 0), gpu, error);
 
   if (out == NULL || top_diff == NULL)
     return FALSE;
@@ -272,10 +315,33 @@ static const CtLayerExplanation eltwise_explanation = {
 };
 
 /* Only PROD's gradient needs the values; MAX keeps its mask. */
+/* PROD reads everything; a sum that runs the ReLU after it backward
+ * reads the ReLU's output, its top. */
 static gboolean
 eltwise_backward_reads_data (const CtLayer *layer, gboolean is_top, guint index)
 {
-  return ((const CtEltwiseLayer *) layer)->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD;
+  return ((const CtEltwiseLayer *) layer)->op == CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__PROD
+         || (is_top && index == 0 && layer->absorbs_backward);
+}
+
+/* A SUM of coefficients 1 into a top that is none of its bottoms runs
+ * the ReLU in place after it with its own passes on the CPU, in one pass
+ * over the blob each way. */
+static guint
+eltwise_absorb (CtLayer *layer, CtLayer *const *next, guint n_next, gboolean *backward)
+{
+  const CtEltwiseLayer *self = (const CtEltwiseLayer *) layer;
+  const Caffe__LayerParameter *p = layer->param;
+
+  *backward = FALSE;
+  if (self->op != CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM || p->n_top != 1
+      || strcmp (ct_layer_get_type (next[0]), "ReLU") != 0)
+    return 0;
+  for (guint i = 0; i < p->n_bottom; i++)
+    if (self->coeffs[i] != 1.0f || strcmp (p->bottom[i], p->top[0]) == 0)
+      return 0;
+  *backward = TRUE;
+  return 1;
 }
 
 const CtLayerClass ct_eltwise_layer_class = {
@@ -297,4 +363,5 @@ const CtLayerClass ct_eltwise_layer_class = {
   .flops = eltwise_flops,
   .name_prefix = "sum",
   .backward_reads_data = eltwise_backward_reads_data,
+  .absorb = eltwise_absorb,
 };

@@ -13,7 +13,7 @@
 #endif
 
 #include "common.h"
-#include "norm-chain-private.h"
+#include "fused-private.h"
 #include "parallel.h"
 
 #define N_LANES 8
@@ -172,6 +172,8 @@ typedef struct {
   int n;
   const float *const *x;
   float *y;
+  int relu;
+  float slope;
 } EltwiseSum;
 
 /* Blocks of this many floats stay in the first-level cache while the
@@ -199,13 +201,27 @@ eltwise_sum_range (int64_t begin, int64_t end, int chunk, void *data)
           for (int64_t i = 0; i < len; i++)
             y[i] = y[i] + xk[i];
         }
+      if (s->relu)
+        ct_cpu_relu_forward_run (len, s->slope, y, y);
     }
 }
 
 CtStatus
 ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
 {
-  EltwiseSum s = { n, x, y };
+  EltwiseSum s = { n, x, y, 0, 0.0f };
+
+  if (!valid_count (count) || n < 1)
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, &s);
+  return CT_STATUS_OK;
+}
+
+CtStatus
+ct_cpu_eltwise_sum_relu (int64_t count, int n, const float *const *x, float *y,
+                         float negative_slope)
+{
+  EltwiseSum s = { n, x, y, 1, negative_slope };
 
   if (!valid_count (count) || n < 1)
     return CT_STATUS_INVALID;

@@ -13,7 +13,7 @@
 #endif
 
 #include "neuron.h"
-#include "norm-chain-private.h"
+#include "fused-private.h"
 #include "parallel.h"
 
 /* Element counts whose bytes fit in size_t. */
@@ -168,6 +168,44 @@ ct_cpu_relu_backward_run (int64_t n, float negative_slope, const float *x, const
   Elements e = { .a = negative_slope, .x = x, .y = dy, .out = dx };
 
   relu_backward_range (0, n, 0, &e);
+}
+
+typedef struct {
+  float slope;
+  const float *y, *dy;
+  int n;
+  float *const *dx;
+} Fanout;
+
+/* A block small enough for the first-level cache is copied from DX[0]
+ * to the others right after it is written. */
+#define FANOUT_BLOCK 1024
+
+static void
+relu_backward_fanout_range (int64_t begin, int64_t end, int chunk, void *data)
+{
+  const Fanout *f = data;
+
+  for (int64_t b0 = begin; b0 < end; b0 += FANOUT_BLOCK)
+    {
+      const int64_t len = end - b0 < FANOUT_BLOCK ? end - b0 : FANOUT_BLOCK;
+
+      ct_cpu_relu_backward_run (len, f->slope, f->y + b0, f->dy + b0, f->dx[0] + b0);
+      for (int k = 1; k < f->n; k++)
+        memcpy (f->dx[k] + b0, f->dx[0] + b0, (size_t) len * sizeof (float));
+    }
+}
+
+CtStatus
+ct_cpu_relu_backward_fanout (int64_t count, float negative_slope, const float *y,
+                             const float *dy, int n, float *const *dx)
+{
+  Fanout f = { negative_slope, y, dy, n, dx };
+
+  if (!valid_count (count) || n < 1)
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, relu_backward_fanout_range, &f);
+  return CT_STATUS_OK;
 }
 
 CtStatus

@@ -8,12 +8,12 @@
  * block from memory for its statistics, and Scale and ReLU find it in the
  * cache. Backward, the ReLU's mask, Scale's sums and BatchNorm's sums do
  * the same on the gradient. Every row goes through the layers' own row
- * and block functions (norm-chain-private.h), and every channel's sums run
+ * and block functions (fused-private.h), and every channel's sums run
  * in the order of those kernels whatever the block, so the chain gives
  * their bits. */
 #include "common.h"
 #include "neuron.h"
-#include "norm-chain-private.h"
+#include "fused-private.h"
 #include "normalization.h"
 #include "parallel.h"
 #include "streaming.h"

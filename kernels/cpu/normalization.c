@@ -19,7 +19,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "norm-chain-private.h"
+#include "fused-private.h"
 #include "normalization.h"
 #include "parallel.h"
 #include "streaming.h"

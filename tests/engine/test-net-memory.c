@@ -18,7 +18,7 @@
  * bottom's memory (Flatten), two
  * branches joined (Eltwise, Concat), a random layer (Dropout), a loss
  * and an output no loss weighs (Accuracy), BatchNorm running the Scale
- * and ReLU after it. */
+ * and ReLU after it, a sum running the ReLU after it. */
 static const char *branchy_net =
   "name: 'branchy'\n"
   "layer { name: 'input' type: 'Input' top: 'data' top: 'label'\n"
@@ -94,9 +94,9 @@ assert_same_floats (CtBlob *a, CtBlob *b, gboolean diff)
   g_assert_cmpmem (x, ct_blob_count (a) * sizeof (float), y, ct_blob_count (b) * sizeof (float));
 }
 
-/* In a planned NET, whether layer NAME (a BatchNorm in place) runs the
- * Scale and ReLU after it with its own passes: N_ABSORBED layers, and
- * their backward passes when BACKWARD. */
+/* In a planned NET, whether layer NAME runs the in-place layers after it
+ * with its own passes (a BatchNorm its Scale and ReLU, an Eltwise sum its
+ * ReLU): N_ABSORBED layers, and their backward passes when BACKWARD. */
 static void
 assert_absorbs (CtNet *net, const char *name, guint n_absorbed, gboolean backward)
 {
@@ -207,6 +207,7 @@ test_branchy_training (void)
    * place; a net that keeps every blob runs every layer itself */
   assert_absorbs (planned, "bn1", 2, TRUE);
   assert_absorbs (planned, "bn2", 0, FALSE);
+  assert_absorbs (planned, "sum", 1, TRUE);
   assert_absorbs (whole, "bn1", 0, FALSE);
   check_training (param);
 }
@@ -219,6 +220,7 @@ test_branchy_forward (void)
 
   /* with the stored statistics, forward only */
   assert_absorbs (planned, "bn1", 2, FALSE);
+  assert_absorbs (planned, "sum", 1, FALSE);
   check_forward (param);
 }
 

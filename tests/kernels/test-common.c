@@ -1,6 +1,7 @@
 /* test-common.c: the kernels of kernels/common.h against naive loops in
  * double precision (broadcasts, reductions, tiles, block copies, gathers,
- * ArgMax), Scale's one-call passes against the broadcasts they fuse, and
+ * ArgMax), Scale's one-call passes against the broadcasts they fuse, a
+ * sum and the ReLU after it in one pass against the two kernels, and
  * their refusal of negative counts. */
 #include <glib.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 
 #include "blas.h"
 #include "common.h"
+#include "neuron.h"
 
 static float *
 random_floats (GRand *rand, gsize n)
@@ -212,6 +214,50 @@ test_eltwise_sum (void)
     g_free (x[k]);
 }
 
+/* A unit sum and a ReLU in place after it, in one pass each way: the
+ * bits of ct_cpu_eltwise_sum then ct_cpu_relu_forward, and of
+ * ct_cpu_relu_backward then a copy of the gradient to each bottom;
+ * plain and leaky, several chunks of the pool and a ragged last block,
+ * the first bottom's diff in place of the top's. */
+static void
+test_sum_relu (void)
+{
+  const int64_t count = 200003;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1704);
+  g_autofree float *a = random_floats (rand, count);
+  g_autofree float *b = random_floats (rand, count);
+  g_autofree float *dy = random_floats (rand, count);
+  g_autofree float *want = g_new (float, count);
+  g_autofree float *got = g_new (float, count);
+  g_autofree float *want_dx = g_new (float, count);
+  g_autofree float *dx0 = g_new (float, count);
+  g_autofree float *dx1 = g_new (float, count);
+  const float *x[2] = { a, b };
+  float *dx[2] = { dx0, dx1 };
+  static const float slopes[] = { 0.0f, 0.1f };
+
+  for (gsize t = 0; t < G_N_ELEMENTS (slopes); t++)
+    {
+      g_assert_cmpint (ct_cpu_eltwise_sum (count, 2, x, want), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_relu_forward (count, slopes[t], want, want), ==, CT_STATUS_OK);
+      g_assert_cmpint (ct_cpu_eltwise_sum_relu (count, 2, x, got, slopes[t]), ==,
+                       CT_STATUS_OK);
+      assert_same_bits (got, want, count, "sum and ReLU");
+
+      g_assert_cmpint (ct_cpu_relu_backward (count, slopes[t], want, dy, want_dx), ==,
+                       CT_STATUS_OK);
+      memcpy (dx0, dy, count * sizeof (float));
+      memset (dx1, 0, count * sizeof (float));
+      g_assert_cmpint (ct_cpu_relu_backward_fanout (count, slopes[t], got, dx0, 2, dx), ==,
+                       CT_STATUS_OK);
+      assert_same_bits (dx0, want_dx, count, "ReLU gradient, first bottom");
+      assert_same_bits (dx1, want_dx, count, "ReLU gradient, second bottom");
+    }
+  g_assert_cmpint (ct_cpu_eltwise_sum_relu (-1, 2, x, got, 0.0f), ==, CT_STATUS_INVALID);
+  g_assert_cmpint (ct_cpu_relu_backward_fanout (count, 0.0f, got, dy, 0, dx), ==,
+                   CT_STATUS_INVALID);
+}
+
 static void
 test_reduce (void)
 {
@@ -355,6 +401,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/common/broadcast", test_broadcast);
   g_test_add_func ("/kernels/common/scale-bias", test_scale_bias);
   g_test_add_func ("/kernels/common/eltwise-sum", test_eltwise_sum);
+  g_test_add_func ("/kernels/common/sum-relu", test_sum_relu);
   g_test_add_func ("/kernels/common/reduce", test_reduce);
   g_test_add_func ("/kernels/common/copies", test_copies);
   g_test_add_func ("/kernels/common/indices", test_indices);

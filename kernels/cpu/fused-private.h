@@ -1,7 +1,8 @@
-/* cpu/norm-chain-private.h: the pieces of BatchNorm's, Scale's and ReLU's
- * CPU kernels that cpu/norm-chain.c runs one block of channels at a time,
- * so that the chain of the three gives the bits of the three kernels run
- * one after the other. Private to the CPU kernels. */
+/* cpu/fused-private.h: the pieces of the CPU kernels that the passes of
+ * several layers in one (cpu/norm-chain.c: BatchNorm, Scale and ReLU;
+ * ct_cpu_eltwise_sum_relu) run a block at a time, so that they give the
+ * bits of the layers' kernels run one after the other. Private to the CPU
+ * kernels. */
 #pragma once
 
 #include <stdint.h>
