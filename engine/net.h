@@ -54,7 +54,11 @@ typedef struct _CtNet CtNet;
  * With a plan, after a whole pass only the net's inputs, outputs and
  * loss tops and the parameters still hold their values: an observer that
  * wants a blob copies it when its layer has run; and only whole passes
- * may be run. */
+ * may be run. On the CPU, a planned net also lets a layer run the passes
+ * of the in-place layers after it with its own (CtLayerClass.absorb:
+ * BatchNorm its Scale and ReLU, a unit Eltwise sum its ReLU), with the
+ * same bits; the layers taken then show no time of their own, and an
+ * observer sees their top already as the last of them left it. */
 typedef enum {
   CT_NET_MEMORY_KEEP_ALL = 0,
   CT_NET_MEMORY_TRAINING,
