@@ -693,12 +693,11 @@ needs_backward (CtNet *net, guint start, guint end)
   return FALSE;
 }
 
-/* The layer whose backward pass runs LAYER's, or NULL. */
-static CtLayer *
-layer_absorbed_backward (const CtLayer *layer)
+/* Whether the layer before LAYER runs LAYER's backward pass (CPU only). */
+static gboolean
+backward_absorbed (const CtLayer *layer)
 {
-  return layer->absorbed_by != NULL && layer->absorbed_by->absorbs_backward
-         ? layer->absorbed_by : NULL;
+  return layer->absorbed_by != NULL && layer->absorbed_by->absorbs_backward;
 }
 
 gboolean
@@ -728,7 +727,7 @@ ct_net_backward_from_to (CtNet *net, guint start, guint end, GError **error)
 
       notify (net, CT_NET_EVENT_BEFORE_BACKWARD, i);
       if (links->need_backward
-          && (layer_absorbed_backward (net->layers->pdata[i]) == NULL || net->use_gpu))
+          && (!backward_absorbed (net->layers->pdata[i]) || net->use_gpu))
         {
           CtLayer *layer = net->layers->pdata[i];
           GError *local = NULL;

@@ -276,14 +276,6 @@ chain_has_bias (const CtLayer *layer)
   return p != NULL && p->bias_term;
 }
 
-static float
-chain_relu_slope (const CtLayer *layer)
-{
-  const Caffe__ReLUParameter *p = layer->absorbed[1]->param->relu_param;
-
-  return p != NULL ? p->negative_slope : 0.0f;
-}
-
 /* This layer's forward pass with the Scale's and the ReLU's after it, on
  * the CPU, in one pass over the blob. */
 static gboolean
@@ -307,7 +299,7 @@ chain_forward (CtLayer *layer, gint64 outer, gint64 inner, gboolean batch_stats,
                                                             batch_stats, self->eps, x, mean,
                                                             var, std, y, keep, gamma, beta,
                                                             relu,
-                                                            relu ? chain_relu_slope (layer)
+                                                            relu ? ct_relu_layer_slope (layer->absorbed[1])
                                                                  : 0.0f), error);
 }
 
@@ -338,7 +330,7 @@ chain_backward (CtLayer *layer, CtBlob *t, gint64 outer, gint64 inner, const flo
                                                  FALSE, error)) == NULL)
     return FALSE;
   return ct_neuron_check (layer, ct_cpu_norm_chain_backward (outer, self->channels, inner, relu,
-                                                             relu ? chain_relu_slope (layer)
+                                                             relu ? ct_relu_layer_slope (layer->absorbed[1])
                                                                   : 0.0f,
                                                              y, keep, std, gamma, dy,
                                                              gamma_diff, beta_diff, dx), error);
@@ -476,9 +468,9 @@ batch_norm_absorb (CtLayer *layer, CtLayer *const *next, guint n_next, gboolean 
   *backward = FALSE;
   if (!ct_layer_in_place (layer, 0) || (self->use_global_stats && !layer->forward_only))
     return 0;
-  if (strcmp (ct_layer_get_type (next[0]), "Scale") != 0 || next[0]->param->n_bottom != 1
-      || (p != NULL && (p->axis != 1 || p->num_axes != 1))
-      || next[0]->blobs->len != (p != NULL && p->bias_term ? 2u : 1u))
+  /* (the net passes layers of one bottom: the Scale learns its scale) */
+  if (strcmp (ct_layer_get_type (next[0]), "Scale") != 0
+      || (p != NULL && (p->axis != 1 || p->num_axes != 1)))
     return 0;
   gamma = g_ptr_array_index (next[0]->blobs, 0);
   if (ct_blob_num_axes (gamma) != 1 || ct_blob_get_shape (gamma)[0] != self->channels)

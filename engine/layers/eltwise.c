@@ -12,6 +12,7 @@
 #include "common-device-private.h"
 #include "common-private.h"
 #include "net.h"
+#include "neuron-private.h"
 
 typedef struct {
   CtLayer parent;
@@ -95,15 +96,6 @@ unit_sum (const CtEltwiseLayer *self, GPtrArray *bottom, GPtrArray *top)
   return TRUE;
 }
 
-/* The slope of the ReLU this layer took (CtLayer.absorbed). */
-static float
-absorbed_relu_slope (const CtLayer *layer)
-{
-  const Caffe__ReLUParameter *p = layer->absorbed[0]->param->relu_param;
-
-  return p != NULL ? p->negative_slope : 0.0f;
-}
-
 /* The ReLU's backward pass and this one's in one pass on the CPU: the
  * ReLU's gradient, from its output, goes to each bottom that wants it. */
 static gboolean
@@ -123,7 +115,7 @@ relu_sum_backward (CtLayer *layer, GPtrArray *top, const gboolean *propagate_dow
         && (dx[n++] = ct_blob_mutable_diff_on (CT_BOTTOM (bottom, i), FALSE, error)) == NULL)
       return FALSE;
   return n == 0 || ct_common_check (layer, ct_cpu_relu_backward_fanout (
-                                               count, absorbed_relu_slope (layer), y, dy, n,
+                                               count, ct_relu_layer_slope (layer->absorbed[0]), y, dy, n,
                                                dx), error);
 }
 
@@ -155,10 +147,11 @@ eltwise_forward (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, gboolean gpu
           return FALSE;
       return TRUE;
     case CAFFE__ELTWISE_PARAMETER__ELTWISE_OP__SUM:
-      if (unit_sum (self, bottom, top) && layer->n_absorbed > 0 && !gpu)
+      /* eltwise_absorb took the ReLU for unit sums only */
+      if (layer->n_absorbed > 0 && !gpu)
         return ct_common_check (layer, ct_cpu_eltwise_sum_relu (count, (int) bottom->len, in,
                                                                 out,
-                                                                absorbed_relu_slope (layer)),
+                                                                ct_relu_layer_slope (layer->absorbed[0])),
                                 error);
       if (unit_sum (self, bottom, top))
         return ct_common_check (layer, (gpu ? ct_cuda_eltwise_sum : ct_cpu_eltwise_sum) (

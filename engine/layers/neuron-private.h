@@ -103,6 +103,10 @@ gboolean ct_neuron_backward_arrays_on (CtLayer *layer, GPtrArray *top, GPtrArray
 /* TRUE on CT_STATUS_OK; otherwise an error naming the layer. */
 gboolean ct_neuron_check (const CtLayer *layer, CtStatus status, GError **error);
 
+/* The negative_slope of a ReLU layer set up (relu.c), for the layers that
+ * run a ReLU's passes with their own (CtLayerClass.absorb). */
+float ct_relu_layer_slope (const CtLayer *relu);
+
 /* A blob's array or an error naming the layer: on the CPU, or with _on,
  * on the GPU when GPU. */
 const float *ct_neuron_data (const CtLayer *layer, CtBlob *blob, GError **error);

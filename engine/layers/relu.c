@@ -14,6 +14,12 @@ relu_setup (CtLayer *layer, GPtrArray *bottom, GPtrArray *top, GError **error)
   return TRUE;
 }
 
+float
+ct_relu_layer_slope (const CtLayer *relu)
+{
+  return CT_NEURON_PARAMS (relu)[0];
+}
+
 /* params[0]: negative_slope. */
 static CtStatus
 relu_forward (const float *p, gboolean gpu, int64_t n, const float *x, float *y)

@@ -206,15 +206,21 @@ eltwise_sum_range (int64_t begin, int64_t end, int chunk, void *data)
     }
 }
 
+static CtStatus
+eltwise_sum (int64_t count, const EltwiseSum *s)
+{
+  if (!valid_count (count) || s->n < 1)
+    return CT_STATUS_INVALID;
+  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, (void *) s);
+  return CT_STATUS_OK;
+}
+
 CtStatus
 ct_cpu_eltwise_sum (int64_t count, int n, const float *const *x, float *y)
 {
   EltwiseSum s = { n, x, y, 0, 0.0f };
 
-  if (!valid_count (count) || n < 1)
-    return CT_STATUS_INVALID;
-  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, &s);
-  return CT_STATUS_OK;
+  return eltwise_sum (count, &s);
 }
 
 CtStatus
@@ -223,10 +229,7 @@ ct_cpu_eltwise_sum_relu (int64_t count, int n, const float *const *x, float *y,
 {
   EltwiseSum s = { n, x, y, 1, negative_slope };
 
-  if (!valid_count (count) || n < 1)
-    return CT_STATUS_INVALID;
-  ct_cpu_parallel_for (count, CT_PARALLEL_ELEMENT_GRAIN, eltwise_sum_range, &s);
-  return CT_STATUS_OK;
+  return eltwise_sum (count, &s);
 }
 
 CtStatus

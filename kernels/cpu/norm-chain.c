@@ -102,7 +102,6 @@ ct_cpu_norm_chain_forward (int64_t outer, int64_t channels, int64_t inner, int b
               .batch_stats = batch_stats, .relu = relu, .eps = eps, .slope = negative_slope,
               .x = x, .scale = scale, .bias = bias, .mean = mean, .variance = variance,
               .std = std, .y = y, .keep = keep };
-
   CtStatus status;
 
   if (!valid_grid (outer, channels, inner))
