@@ -308,6 +308,16 @@ check_oneof (CtParser *p, CtFrame *frame, const ProtobufCFieldDescriptor *f, con
                          f->name, desc->short_name, other ? other->name : "?");
 }
 
+/* Field F of DESC, not repeated, given again at NAME. */
+static gboolean
+fail_repeated (CtParser *p, const ProtobufCMessageDescriptor *desc,
+               const ProtobufCFieldDescriptor *f, const CtToken *name)
+{
+  return ct_parser_fail (p, name->line, name->column, CT_PROTO_ERROR_INVALID,
+                         _("non-repeated field '%s' in %s is specified multiple times"),
+                         f->name, desc->short_name);
+}
+
 static gboolean
 parse_known_field (CtParser *p, CtFrame *frame, const ProtobufCFieldDescriptor *f)
 {
@@ -316,10 +326,10 @@ parse_known_field (CtParser *p, CtFrame *frame, const ProtobufCFieldDescriptor *
   guint index = (guint) (f - desc->fields);
   CtToken name = p->tok;
 
-  if (!repeated && frame->seen[index])
-    return ct_parser_fail (p, name.line, name.column, CT_PROTO_ERROR_INVALID,
-                           _("non-repeated field '%s' in %s is specified multiple times"),
-                           f->name, desc->short_name);
+  /* A scalar is checked once its value is read: one that stays text (an
+   * unknown enum value, lenient) sets nothing, wherever it stands. */
+  if (f->type == PROTOBUF_C_TYPE_MESSAGE && !repeated && frame->seen[index])
+    return fail_repeated (p, desc, f, &name);
   if (!check_oneof (p, frame, f, &name) || !ct_parser_advance (p))
     return FALSE;
 
@@ -374,6 +384,8 @@ parse_known_field (CtParser *p, CtFrame *frame, const ProtobufCFieldDescriptor *
                                    (gsize) (bad.start - p->lexer.text) + bad.length);
               return TRUE;
             case CT_PARSED_OK:
+              if (!repeated && frame->seen[index])
+                return fail_repeated (p, desc, f, &name);
               store_value (frame->msg, f, &value);
               break;
             default:
