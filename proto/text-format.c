@@ -385,7 +385,10 @@ parse_known_field (CtParser *p, CtFrame *frame, const ProtobufCFieldDescriptor *
               return TRUE;
             case CT_PARSED_OK:
               if (!repeated && frame->seen[index])
-                return fail_repeated (p, desc, f, &name);
+                {
+                  ct_proto_value_clear (f, &value);   /* a string's copy */
+                  return fail_repeated (p, desc, f, &name);
+                }
               store_value (frame->msg, f, &value);
               break;
             default:
